@@ -1,0 +1,152 @@
+"""Reads a JSONL history bundle (sessions, messages, memory chunks) and writes it to a database.
+
+The bundle is this project's own simple interchange format (README, "Import a bundle"): one JSON
+object per line, with caller-supplied ids and timestamps. Bad lines are skipped and reported by
+line number; the good ones are written in one transaction, so re-importing a bundle is harmless.
+"""
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import datetime, tzinfo
+
+from oneclaw_search.data.history_writer import HistoryWriter, NewMessage, NewSession
+from oneclaw_search.domain.local_time import content_time_ms, parse_iso_day
+from oneclaw_search.domain.models import DAILY_LOG_TYPE, LONG_TERM_TYPE, MemoryChunk, MessageType
+
+ROLES = {
+    "user": "USER", "assistant": "AI_RESPONSE", "tool_call": "TOOL_CALL",
+    "tool_result": "TOOL_RESULT", "error": "ERROR", "system": "SYSTEM",
+    **{kind.value.lower(): kind.value for kind in MessageType},
+}
+
+
+class BadLine(ValueError):
+    """One bundle line cannot be used; the message says why."""
+
+
+@dataclass
+class ImportSummary:
+    sessions: int = 0
+    messages: int = 0
+    chunks: int = 0
+    skipped: list[tuple[int, str]] = field(default_factory=list)
+
+
+@dataclass
+class _Parsed:
+    sessions: list[NewSession] = field(default_factory=list)
+    messages: list[tuple[int, NewMessage]] = field(default_factory=list)
+    chunks: list[MemoryChunk] = field(default_factory=list)
+
+
+class BundleImporter:
+    def __init__(self, writer: HistoryWriter, zone: tzinfo, now_ms: int) -> None:
+        self._writer = writer
+        self._zone = zone
+        self._now_ms = now_ms
+
+    def import_lines(self, lines: Iterable[str]) -> ImportSummary:
+        parsed, summary = _Parsed(), ImportSummary()
+        for number, line in enumerate(lines, start=1):
+            if not line.strip():
+                continue
+            try:
+                self._add(parsed, number, _json_object(line))
+            except BadLine as problem:
+                summary.skipped.append((number, str(problem)))
+        messages = self._with_known_sessions(parsed, summary)
+        self._writer.write(parsed.sessions, messages, parsed.chunks)
+        summary.sessions, summary.messages, summary.chunks = len(parsed.sessions), len(messages), len(parsed.chunks)
+        summary.skipped.sort()
+        return summary
+
+    def _add(self, parsed: _Parsed, number: int, item: dict) -> None:
+        kind = item.get("kind")
+        if kind == "session":
+            parsed.sessions.append(NewSession(
+                _text(item, "id"), _text(item, "title"),
+                self._time(item, "created_at", None, required=True), self._time(item, "updated_at", None),
+                self._time(item, "deleted_at", None), str(item.get("agent_id") or "imported"),
+            ))
+        elif kind == "message":
+            parsed.messages.append((number, NewMessage(
+                _text(item, "id"), _text(item, "session_id"), _role(item), _text(item, "content", allow_empty=True),
+                self._time(item, "created_at", None, required=True),
+                item.get("tool_name"), _optional_json_text(item.get("tool_input")), item.get("tool_output"),
+            )))
+        elif kind == "memory":
+            parsed.chunks.append(self._chunk(item))
+        else:
+            raise BadLine(f"unknown kind {kind!r} (expected session, message or memory)")
+
+    def _chunk(self, item: dict) -> MemoryChunk:
+        source_date = item.get("source_date")
+        if source_date is not None and parse_iso_day(str(source_date)) is None:
+            raise BadLine(f"source_date must be YYYY-MM-DD: {source_date!r}")
+        source_type = item.get("source_type") or (DAILY_LOG_TYPE if source_date else LONG_TERM_TYPE)
+        written = self._time(item, "created_at", content_time_ms(source_date, self._now_ms, self._zone))
+        return MemoryChunk(_text(item, "id"), str(source_type), source_date, _text(item, "text"), None, written, written)
+
+    def _with_known_sessions(self, parsed: _Parsed, summary: ImportSummary) -> list[NewMessage]:
+        """Messages whose session is in the bundle or already in the database; the rest are skipped."""
+        known = {session.id for session in parsed.sessions}
+        known |= self._writer.existing_session_ids({message.session_id for _, message in parsed.messages} - known)
+        kept = []
+        for number, message in parsed.messages:
+            if message.session_id in known:
+                kept.append(message)
+            else:
+                summary.skipped.append((number, f"unknown session {message.session_id!r}"))
+        return kept
+
+    def _time(self, item: dict, key: str, default: int | None, *, required: bool = False) -> int | None:
+        value = item.get(key)
+        if value is None:
+            if required:
+                raise BadLine(f"missing {key!r}")
+            return default
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+        if isinstance(value, str):
+            try:
+                moment = datetime.fromisoformat(value.strip())
+            except ValueError:
+                pass
+            else:
+                moment = moment if moment.tzinfo else moment.replace(tzinfo=self._zone)
+                return int(moment.timestamp() * 1000)
+        raise BadLine(f"{key} must be epoch milliseconds or an ISO-8601 time: {value!r}")
+
+
+def _json_object(line: str) -> dict:
+    try:
+        item = json.loads(line)
+    except json.JSONDecodeError as error:
+        raise BadLine(f"not valid JSON ({error.msg})") from None
+    if not isinstance(item, dict):
+        raise BadLine("not a JSON object")
+    return item
+
+
+def _text(item: dict, key: str, *, allow_empty: bool = False) -> str:
+    value = item.get(key)
+    if not isinstance(value, str) or (not allow_empty and not value.strip()):
+        raise BadLine(f"missing or empty {key!r}")
+    return value
+
+
+def _role(item: dict) -> str:
+    value = item.get("role", item.get("type"))
+    role = ROLES.get(str(value).strip().lower()) if value is not None else None
+    if role is None:
+        raise BadLine(f"role must be one of user, assistant, tool_call, tool_result, error, system: {value!r}")
+    return role
+
+
+def _optional_json_text(value: object) -> str | None:
+    """tool_input may be given as an object; OneClaw stores it as compact JSON text."""
+    if value is None or isinstance(value, str):
+        return value
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)

@@ -1,0 +1,106 @@
+"""peewee models of OneClaw's messages, sessions and memory_index tables, column for column.
+
+Mirrors data/local/entity/{MessageEntity,SessionEntity,MemoryIndexEntity}.kt and the Room schema
+1.json: same names, SQL types, nullability, primary keys, foreign key and index names. Models are
+bound to no database; every query names the one it runs on, so two histories can be open at once.
+"""
+from __future__ import annotations
+
+import peewee as pw
+
+
+class _RoomModel(pw.Model):
+    class Meta:
+        database = None
+        legacy_table_names = False
+
+
+class SessionEntity(_RoomModel):
+    id = pw.TextField(primary_key=True)
+    title = pw.TextField()
+    current_agent_id = pw.TextField()
+    message_count = pw.IntegerField()
+    last_message_preview = pw.TextField(null=True)
+    is_active = pw.IntegerField()
+    deleted_at = pw.IntegerField(null=True)
+    created_at = pw.IntegerField()
+    updated_at = pw.IntegerField()
+    compacted_summary = pw.TextField(null=True)
+    compact_boundary_timestamp = pw.IntegerField(null=True)
+    last_logged_message_id = pw.TextField(null=True)
+
+    class Meta:
+        table_name = "sessions"
+
+
+class MessageEntity(_RoomModel):
+    id = pw.TextField(primary_key=True)
+    session_id = pw.TextField()
+    type = pw.TextField()
+    content = pw.TextField()
+    thinking_content = pw.TextField(null=True)
+    tool_call_id = pw.TextField(null=True)
+    tool_name = pw.TextField(null=True)
+    tool_input = pw.TextField(null=True)
+    tool_output = pw.TextField(null=True)
+    tool_status = pw.TextField(null=True)
+    tool_duration_ms = pw.IntegerField(null=True)
+    token_count_input = pw.IntegerField(null=True)
+    token_count_output = pw.IntegerField(null=True)
+    model_id = pw.TextField(null=True)
+    provider_id = pw.TextField(null=True)
+    created_at = pw.IntegerField()
+    citations = pw.TextField(null=True)
+
+    class Meta:
+        table_name = "messages"
+        constraints = [
+            pw.SQL(
+                'FOREIGN KEY ("session_id") REFERENCES "sessions" ("id") '
+                "ON UPDATE NO ACTION ON DELETE CASCADE"
+            )
+        ]
+
+
+class MemoryIndexEntity(_RoomModel):
+    id = pw.TextField(primary_key=True)
+    source_type = pw.TextField()
+    source_date = pw.TextField(null=True)
+    chunk_text = pw.TextField()
+    embedding = pw.BlobField(null=True)
+    created_at = pw.IntegerField()
+    updated_at = pw.IntegerField()
+
+    class Meta:
+        table_name = "memory_index"
+
+
+class SearchMetaEntity(_RoomModel):
+    """Our own key/value notes in databases this package creates (never in OneClaw's)."""
+
+    key = pw.TextField(primary_key=True)
+    value = pw.TextField()
+
+    class Meta:
+        table_name = "oneclaw_search_meta"
+
+
+SessionEntity.add_index(pw.ModelIndex(SessionEntity, (SessionEntity.updated_at,), name="index_sessions_updated_at"))
+SessionEntity.add_index(pw.ModelIndex(SessionEntity, (SessionEntity.deleted_at,), name="index_sessions_deleted_at"))
+MessageEntity.add_index(pw.ModelIndex(MessageEntity, (MessageEntity.session_id,), name="index_messages_session_id"))
+MessageEntity.add_index(pw.ModelIndex(MessageEntity, (MessageEntity.created_at,), name="index_messages_created_at"))
+
+ROOM_MODELS = (SessionEntity, MessageEntity, MemoryIndexEntity)
+ALL_MODELS = (*ROOM_MODELS, SearchMetaEntity)
+
+
+def upsert_many(database: pw.Database, model: type[pw.Model], rows: list[dict], batch: int = 500) -> None:
+    """Insert rows, updating those whose id exists.
+
+    Not INSERT OR REPLACE: replacing a session deletes it first, and the foreign key's ON DELETE
+    CASCADE would take its messages with it.
+    """
+    for start in range(0, len(rows), batch):
+        chunk = rows[start:start + batch]
+        preserve = [field for field in model._meta.sorted_fields if field.name in chunk[0] and field.name != "id"]
+        model.insert_many(chunk).on_conflict(conflict_target=[model.id], preserve=preserve).execute(database)

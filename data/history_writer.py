@@ -1,0 +1,137 @@
+"""HistoryWriter: puts sessions, messages and memory chunks into a database we own.
+
+Keeps OneClaw's derived session columns right (message_count counts every row, the preview is
+the first 100 characters of the latest user or assistant text, updated_at the last activity) and
+embeds memory chunks as they are written, recording which embedder made the vectors.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+import peewee as pw
+
+from oneclaw_search.data.database import HistoryDatabase
+from oneclaw_search.data.embedding import encode_embedding
+from oneclaw_search.data.memory_index_dao import chunk_row
+from oneclaw_search.data.entities import (
+    MemoryIndexEntity,
+    MessageEntity,
+    SearchMetaEntity,
+    SessionEntity,
+    upsert_many,
+)
+from oneclaw_search.domain.models import SEARCHABLE_MESSAGE_TYPES, MemoryChunk
+from oneclaw_search.domain.ports import Embedder
+
+PREVIEW_LENGTH = 100
+
+
+@dataclass(frozen=True, slots=True)
+class NewSession:
+    id: str
+    title: str
+    created_at: int
+    updated_at: int | None = None
+    deleted_at: int | None = None
+    agent_id: str = "imported"
+
+
+@dataclass(frozen=True, slots=True)
+class NewMessage:
+    id: str
+    session_id: str
+    type: str
+    content: str
+    created_at: int
+    tool_name: str | None = None
+    tool_input: str | None = None
+    tool_output: str | None = None
+
+
+class HistoryWriter:
+    def __init__(self, database: HistoryDatabase, embedder: Embedder | None) -> None:
+        self._database = database
+        self._embedder = embedder
+
+    def write(self, sessions: Sequence[NewSession], messages: Sequence[NewMessage], chunks: Sequence[MemoryChunk]) -> None:
+        """Insert or replace every row by id, in one transaction."""
+        with self._database.connected() as database, database.atomic():
+            upsert_many(database, SessionEntity, [_session_row(session) for session in sessions])
+            upsert_many(database, MessageEntity, [_message_row(message) for message in messages])
+            if chunks:
+                self._adopt_vector_space(database)
+            upsert_many(database, MemoryIndexEntity, [chunk_row(chunk) for chunk in self._embedded(chunks)])
+            touched = {session.id for session in sessions} | {message.session_id for message in messages}
+            _refresh_session_stats(database, sorted(touched))
+
+    def existing_session_ids(self, ids: set[str]) -> set[str]:
+        """Which of `ids` already name a session in the database."""
+        found: set[str] = set()
+        wanted = sorted(ids)
+        with self._database.connected() as database:
+            for start in range(0, len(wanted), 500):
+                select = SessionEntity.select(SessionEntity.id).where(SessionEntity.id.in_(wanted[start:start + 500]))
+                found.update(row[0] for row in select.bind(database).tuples())
+        return found
+
+    def _adopt_vector_space(self, database: pw.Database) -> None:
+        """Vectors from another embedder cannot be compared with ours, so re-embed them once."""
+        if self._embedder is None:
+            return
+        meta = SearchMetaEntity.select().where(SearchMetaEntity.key == "embedder").bind(database).first()
+        if meta is not None and meta.value == self._embedder.name:
+            return
+        stale = list(
+            MemoryIndexEntity.select(MemoryIndexEntity.id, MemoryIndexEntity.chunk_text)
+            .where(MemoryIndexEntity.embedding.is_null(False)).bind(database).tuples()
+        )
+        vectors = self._embedder.embed([text for _, text in stale])
+        for (chunk_id, _), vector in zip(stale, vectors):
+            MemoryIndexEntity.update(embedding=encode_embedding(vector)).where(MemoryIndexEntity.id == chunk_id).execute(database)
+        SearchMetaEntity.replace(key="embedder", value=self._embedder.name).execute(database)
+
+    def _embedded(self, chunks: Sequence[MemoryChunk]) -> list[MemoryChunk]:
+        if self._embedder is None:
+            return list(chunks)
+        missing = [chunk for chunk in chunks if chunk.embedding is None]
+        vectors = iter(self._embedder.embed([chunk.chunk_text for chunk in missing]))
+        return [
+            replace(chunk, embedding=encode_embedding(next(vectors))) if chunk.embedding is None else chunk
+            for chunk in chunks
+        ]
+
+
+def _session_row(session: NewSession) -> dict:
+    return {
+        "id": session.id, "title": session.title, "current_agent_id": session.agent_id,
+        "message_count": 0, "last_message_preview": None, "is_active": 0,
+        "deleted_at": session.deleted_at, "created_at": session.created_at,
+        "updated_at": session.updated_at if session.updated_at is not None else session.created_at,
+    }
+
+
+def _message_row(message: NewMessage) -> dict:
+    return {
+        "id": message.id, "session_id": message.session_id, "type": message.type,
+        "content": message.content, "created_at": message.created_at, "tool_name": message.tool_name,
+        "tool_input": message.tool_input, "tool_output": message.tool_output,
+    }
+
+
+def _refresh_session_stats(database: pw.Database, session_ids: list[str]) -> None:
+    searchable = ", ".join(f"'{kind.value}'" for kind in SEARCHABLE_MESSAGE_TYPES)
+    for start in range(0, len(session_ids), 500):
+        batch = session_ids[start:start + 500]
+        marks = ", ".join("?" * len(batch))
+        database.execute_sql(
+            f"""UPDATE sessions SET
+                message_count = (SELECT COUNT(*) FROM messages m WHERE m.session_id = sessions.id),
+                last_message_preview = COALESCE((SELECT substr(m.content, 1, {PREVIEW_LENGTH}) FROM messages m
+                    WHERE m.session_id = sessions.id AND m.type IN ({searchable}) AND m.content != ''
+                    ORDER BY m.created_at DESC LIMIT 1), last_message_preview),
+                updated_at = MAX(updated_at, COALESCE((SELECT MAX(m.created_at) FROM messages m
+                    WHERE m.session_id = sessions.id), 0))
+            WHERE id IN ({marks})""",
+            batch,
+        )

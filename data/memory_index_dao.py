@@ -1,0 +1,55 @@
+"""PeeweeMemoryIndexDao: reads and writes memory_index rows (MEMORY.md and daily-log chunks).
+
+Mirrors data/local/dao/MemoryIndexDao.kt: getAll in insertion order, getBySourceType, and
+insertAll with REPLACE semantics.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import peewee as pw
+
+from oneclaw_search.data.database import HistoryDatabase
+from oneclaw_search.data.entities import MemoryIndexEntity, upsert_many
+from oneclaw_search.domain.clock import Deadline
+from oneclaw_search.domain.models import MemoryChunk
+
+_COLUMNS = (
+    MemoryIndexEntity.id, MemoryIndexEntity.source_type, MemoryIndexEntity.source_date,
+    MemoryIndexEntity.chunk_text, MemoryIndexEntity.embedding,
+    MemoryIndexEntity.created_at, MemoryIndexEntity.updated_at,
+)
+
+
+class PeeweeMemoryIndexDao:
+    def __init__(self, database: HistoryDatabase) -> None:
+        self._database = database
+
+    def get_all(self, *, deadline: Deadline | None = None) -> list[MemoryChunk]:
+        return self._read(MemoryIndexEntity.select(*_COLUMNS), deadline)
+
+    def get_by_source_type(self, source_type: str) -> list[MemoryChunk]:
+        return self._read(MemoryIndexEntity.select(*_COLUMNS).where(MemoryIndexEntity.source_type == source_type), None)
+
+    def insert_all(self, chunks: Sequence[MemoryChunk]) -> None:
+        with self._database.connected() as database, database.atomic():
+            upsert_many(database, MemoryIndexEntity, [chunk_row(chunk) for chunk in chunks])
+
+    def _read(self, select: pw.ModelSelect, deadline: Deadline | None) -> list[MemoryChunk]:
+        with self._database.connected(deadline) as database:
+            rows = select.order_by(pw.SQL("rowid")).bind(database).tuples()
+            return [MemoryChunk(*_with_bytes(row)) for row in rows]
+
+
+def chunk_row(chunk: MemoryChunk) -> dict:
+    return {
+        "id": chunk.id, "source_type": chunk.source_type, "source_date": chunk.source_date,
+        "chunk_text": chunk.chunk_text, "embedding": chunk.embedding,
+        "created_at": chunk.created_at, "updated_at": chunk.updated_at,
+    }
+
+
+def _with_bytes(row: tuple) -> tuple:
+    """BLOBs arrive as memoryview or bytes depending on the driver; the domain wants bytes."""
+    embedding = row[4]
+    return (*row[:4], bytes(embedding) if embedding is not None else None, *row[5:])

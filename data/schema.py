@@ -1,0 +1,63 @@
+"""Creating or reopening a history database this package may write to (import, demo).
+
+Tables are created with OneClaw's exact columns and indexes, and no room_master_table, so the
+OneClaw app would adopt the file and add its other tables. OneClaw's own database is never
+written to.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import peewee as pw
+
+from oneclaw_search.data.database import HistoryDatabase, describe, inspect_file
+from oneclaw_search.data.entities import ALL_MODELS, ROOM_MODELS, SearchMetaEntity
+from oneclaw_search.domain.errors import HistoryUnavailable
+
+CREATED_BY = "oneclaw-search-history"
+
+
+def open_writable(path: str | Path) -> HistoryDatabase:
+    """Open `path` for writing, creating the file and OneClaw's tables if they do not exist."""
+    file = Path(path).expanduser()
+    if file.exists() and file.stat().st_size > 0:
+        inspect_file(file)
+    elif not file.exists() and not file.parent.is_dir():
+        raise HistoryUnavailable(f"folder does not exist: {file.parent}")
+    database = pw.SqliteDatabase(
+        str(file), pragmas=[("journal_mode", "wal"), ("foreign_keys", 1), ("busy_timeout", 5000)]
+    )
+    try:
+        with database.connection_context():
+            _prepare(database, file)
+    except pw.DatabaseError as error:
+        raise HistoryUnavailable(f"cannot write database {file}: {error}") from error
+    return HistoryDatabase(database, describe(database, file))
+
+
+def _prepare(database: pw.SqliteDatabase, file: Path) -> None:
+    tables = set(database.get_tables())
+    if "room_master_table" in tables:
+        raise HistoryUnavailable(
+            f"refusing to write into OneClaw's own database: {file} (import into a separate file)"
+        )
+    names = {model._meta.table_name for model in ROOM_MODELS}
+    if tables & names:
+        describe(database, file)  # raises if an existing file lacks OneClaw's columns
+    with database.bind_ctx(ALL_MODELS), database.atomic():
+        database.create_tables(ALL_MODELS, safe=True)
+        SearchMetaEntity.insert(key="created_by", value=CREATED_BY).on_conflict_ignore().execute()
+
+
+def write_meta(database: HistoryDatabase, key: str, value: str) -> None:
+    with database.connected() as connection:
+        SearchMetaEntity.replace(key=key, value=value).execute(connection)
+
+
+def read_meta(database: HistoryDatabase, key: str) -> str | None:
+    """A note this package left in a database it created; None for anyone else's database."""
+    if database.info.origin != "oneclaw-search":
+        return None
+    with database.connected() as connection:
+        row = SearchMetaEntity.select(SearchMetaEntity.value).where(SearchMetaEntity.key == key).bind(connection).first()
+    return row.value if row else None

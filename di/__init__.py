@@ -1,0 +1,32 @@
+"""The one place that wires everything: create_injector(database_path, **settings).
+
+Mirrors OneClaw's Koin modules (DatabaseModule, MemoryModule, ToolModule) with injector modules.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from injector import Injector
+
+from oneclaw_search.data.database import HistoryDatabase
+from oneclaw_search.di.core_module import CoreModule
+from oneclaw_search.di.database_module import DatabaseModule
+from oneclaw_search.di.memory_module import MemoryModule
+from oneclaw_search.di.settings import Settings
+from oneclaw_search.di.tool_module import ToolModule
+
+__all__ = ["Settings", "create_injector"]
+
+
+def create_injector(database_path: str | Path, **settings: Any) -> Injector:
+    """A container over the history at `database_path`, opened read-only and checked now.
+
+    Raises HistoryUnavailable when the file is missing, unreadable or not a history database,
+    TypeError or ValueError for a bad setting. Extra injector modules go in `modules=[...]` and
+    are applied last, so they can add tools or override any binding.
+    """
+    config = Settings.build(database_path, **settings)
+    database = HistoryDatabase.open_read_only(config.database_path)
+    modules = [CoreModule(config), DatabaseModule(database), MemoryModule(), ToolModule(), *config.modules]
+    return Injector(modules, auto_bind=False)

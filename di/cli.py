@@ -1,0 +1,80 @@
+"""The `oneclaw-search` command: a thin agent host over the ToolRegistry.
+
+`search` prints exactly what the search_history tool returns (exit 0, 2 on validation_error,
+1 on any other error); `import` loads a JSONL bundle; `demo` builds and searches a sample.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+from oneclaw_search.di import create_injector
+from oneclaw_search.di.demo import DEFAULT_DEMO_PATH, run_demo
+from oneclaw_search.di.history_import import run_import
+from oneclaw_search.domain.errors import HistoryUnavailable
+from oneclaw_search.tools import ToolExecutionEngine
+
+PROG = "oneclaw-search"
+
+
+def build_parser() -> argparse.ArgumentParser:
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--db", type=Path, default=argparse.SUPPRESS, help="the history database (SQLite)")
+    common.add_argument("--time-zone", default=argparse.SUPPRESS, help="zone for dates (default: TZ or the host's)")
+    parser = argparse.ArgumentParser(prog=PROG, parents=[common], description="Search an agent's past conversations and memory.")
+    commands = parser.add_subparsers(dest="command", required=True)
+    search = commands.add_parser("search", parents=[common], help="run search_history and print its output")
+    search.add_argument("query")
+    search.add_argument("--scope", help="all (default), memory, daily_log or sessions")
+    search.add_argument("--date-from", help="first day, YYYY-MM-DD")
+    search.add_argument("--date-to", help="last day, YYYY-MM-DD")
+    search.add_argument("--max-results", help="1-50, default 10")
+    search.add_argument("--json", action="store_true", help="print the JSON format")
+    bundle = commands.add_parser("import", parents=[common], help="load a JSONL bundle into --db")
+    bundle.add_argument("file", type=Path)
+    commands.add_parser("demo", parents=[common], help=f"build a sample history (default {DEFAULT_DEMO_PATH}) and search it")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    db, time_zone = getattr(args, "db", None), getattr(args, "time_zone", None)
+    try:
+        if args.command == "demo":
+            return run_demo(db or DEFAULT_DEMO_PATH, time_zone)
+        if db is None:
+            return _fail(f"{args.command} needs --db PATH")
+        if args.command == "import":
+            return run_import(db, args.file, time_zone)
+        return run_search(db, time_zone, args)
+    except (HistoryUnavailable, ValueError, OSError) as problem:
+        return _fail(str(problem))
+    except Exception as problem:  # noqa: BLE001 - a command line shows one line, not a traceback
+        if os.environ.get("ONECLAW_SEARCH_DEBUG"):
+            raise
+        return _fail(f"unexpected error: {type(problem).__name__}: {problem}")
+
+
+def run_search(db: Path, time_zone: str | None, args: argparse.Namespace) -> int:
+    arguments = {
+        "query": args.query, "scope": args.scope, "date_from": args.date_from,
+        "date_to": args.date_to, "max_results": args.max_results, "format": "json" if args.json else None,
+    }
+    engine = create_injector(db, time_zone=time_zone).get(ToolExecutionEngine)
+    result = engine.execute_tool("search_history", {key: value for key, value in arguments.items() if value is not None})
+    if result.is_success:
+        print(result.result)
+        return 0
+    print(f"{PROG}: {result.error_type}: {result.error_message}", file=sys.stderr)
+    return 2 if result.error_type == "validation_error" else 1
+
+
+def _fail(message: str) -> int:
+    print(f"{PROG}: {message}", file=sys.stderr)
+    return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

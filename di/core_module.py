@@ -1,0 +1,39 @@
+"""CoreModule: settings, the clock and the user's time zone, for every other module."""
+from __future__ import annotations
+
+from datetime import tzinfo
+
+from injector import Module, provider, singleton
+
+from oneclaw_search.data.embedding import HashingEmbedder
+from oneclaw_search.di.settings import DEFAULT_EMBEDDER, Settings
+from oneclaw_search.domain.clock import Clock, SystemClock
+from oneclaw_search.domain.local_time import resolve_zone
+from oneclaw_search.domain.ports import Embedder
+
+
+class CoreModule(Module):
+    def __init__(self, settings: Settings) -> None:
+        self._settings = settings
+
+    @singleton
+    @provider
+    def provide_settings(self) -> Settings:
+        return self._settings
+
+    @singleton
+    @provider
+    def provide_clock(self) -> Clock:
+        return self._settings.clock or SystemClock()
+
+    @singleton
+    @provider
+    def provide_zone(self) -> tzinfo:
+        return resolve_zone(self._settings.time_zone)
+
+
+def chosen_embedder(settings: Settings) -> Embedder | None:
+    """The embedder the settings name: our offline default, none at all, or the host's own."""
+    if settings.embedder == DEFAULT_EMBEDDER:
+        return HashingEmbedder()
+    return settings.embedder  # type: ignore[return-value]

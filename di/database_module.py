@@ -1,0 +1,39 @@
+"""DatabaseModule: the opened history database and the three DAOs over it.
+
+Mirrors di/DatabaseModule.kt. The database is opened (and checked) before the container is
+built, so no provider does I/O.
+"""
+from __future__ import annotations
+
+from injector import Module, provider, singleton
+
+from oneclaw_search.data.database import HistoryDatabase
+from oneclaw_search.data.memory_index_dao import PeeweeMemoryIndexDao
+from oneclaw_search.data.message_dao import PeeweeMessageDao
+from oneclaw_search.data.session_dao import PeeweeSessionDao
+from oneclaw_search.domain.ports import MemoryIndexDao, MessageDao, SessionDao
+
+
+class DatabaseModule(Module):
+    def __init__(self, database: HistoryDatabase) -> None:
+        self._database = database
+
+    @singleton
+    @provider
+    def provide_database(self) -> HistoryDatabase:
+        return self._database
+
+    @singleton
+    @provider
+    def provide_message_dao(self, database: HistoryDatabase) -> MessageDao:
+        return PeeweeMessageDao(database)
+
+    @singleton
+    @provider
+    def provide_session_dao(self, database: HistoryDatabase) -> SessionDao:
+        return PeeweeSessionDao(database)
+
+    @singleton
+    @provider
+    def provide_memory_index_dao(self, database: HistoryDatabase) -> MemoryIndexDao:
+        return PeeweeMemoryIndexDao(database)

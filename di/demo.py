@@ -1,0 +1,64 @@
+"""`oneclaw-search demo`: builds the sample history, then asks it the spec's questions.
+
+Each scenario goes through the ToolRegistry and ToolExecutionEngine exactly as an agent host's
+tool call would (spec "Typical Scenarios" 1, 2, 3 and 5).
+"""
+from __future__ import annotations
+
+import json
+from datetime import timedelta
+from pathlib import Path
+
+from oneclaw_search.data.database import HistoryDatabase
+from oneclaw_search.data.demo_history import demo_history
+from oneclaw_search.data.embedding import HashingEmbedder
+from oneclaw_search.data.history_writer import HistoryWriter
+from oneclaw_search.data.schema import open_writable, read_meta, write_meta
+from oneclaw_search.di import create_injector
+from oneclaw_search.domain.clock import SystemClock
+from oneclaw_search.domain.errors import HistoryUnavailable
+from oneclaw_search.domain.local_time import local_date, resolve_zone
+from oneclaw_search.tools import ToolExecutionEngine
+
+DEFAULT_DEMO_PATH = Path("oneclaw-demo.db")
+
+
+def build_demo_database(path: Path, time_zone: str | None) -> None:
+    """Write the sample history to `path`, replacing an earlier demo but nothing else."""
+    if path.exists():
+        if read_meta(HistoryDatabase.open_read_only(path), "demo") != "1":
+            raise HistoryUnavailable(f"refusing to overwrite {path}: it is not a demo database")
+        for leftover in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
+            leftover.unlink(missing_ok=True)
+    zone = resolve_zone(time_zone)
+    database = open_writable(path)
+    HistoryWriter(database, HashingEmbedder()).write(*demo_history(local_date(SystemClock().now_ms(), zone), zone))
+    write_meta(database, "demo", "1")
+    database.close()
+
+
+def scenarios(time_zone: str | None) -> list[tuple[str, dict[str, object]]]:
+    today = local_date(SystemClock().now_ms(), resolve_zone(time_zone))
+    trip_day = (today - timedelta(days=5)).isoformat()
+    return [
+        ("What was that restaurant I mentioned last week?",
+         {"query": "restaurant", "date_from": (today - timedelta(days=7)).isoformat(), "date_to": today.isoformat()}),
+        ("What did we discuss about the database migration?", {"query": "database migration"}),
+        ("What API keys have I configured?", {"query": "API key", "scope": "memory"}),
+        (f"Where did I go on {trip_day}?", {"query": "trip", "scope": "daily_log", "date_from": trip_day, "date_to": trip_day}),
+        ("The same restaurant search, as JSON for a program:", {"query": "sushi", "max_results": 2, "format": "json"}),
+    ]
+
+
+def run_demo(path: Path, time_zone: str | None) -> int:
+    build_demo_database(path, time_zone)
+    print(f"Built a sample history in {path}\n")
+    engine = create_injector(path, time_zone=time_zone).get(ToolExecutionEngine)
+    for question, arguments in scenarios(time_zone):
+        print(f"User: {question}")
+        print(f"Agent calls search_history({json.dumps(arguments, ensure_ascii=False)})")
+        outcome = engine.execute_tool("search_history", arguments)
+        print(outcome.result if outcome.is_success else f"{outcome.error_type}: {outcome.error_message}")
+        print("\n" + "=" * 72 + "\n")
+    print(f'Search it yourself: oneclaw-search --db {path} search "sushi" --scope all')
+    return 0

@@ -1,0 +1,31 @@
+"""MemoryModule: the HybridSearchEngine over memory_index, with the chosen embedder.
+
+Mirrors di/MemoryModule.kt. Stored vectors are used only when the database says they came from
+the same embedder; otherwise memory search is BM25 alone.
+"""
+from __future__ import annotations
+
+from datetime import tzinfo
+
+from injector import Module, provider, singleton
+
+from oneclaw_search.data.database import HistoryDatabase
+from oneclaw_search.data.hybrid_search_engine import HybridSearchEngine
+from oneclaw_search.di.core_module import chosen_embedder
+from oneclaw_search.di.settings import Settings
+from oneclaw_search.domain.clock import Clock
+from oneclaw_search.domain.ports import MemoryIndexDao, MemorySearchEngine
+
+
+class MemoryModule(Module):
+    @singleton
+    @provider
+    def provide_hybrid_search_engine(
+        self, dao: MemoryIndexDao, database: HistoryDatabase, settings: Settings, clock: Clock, zone: tzinfo
+    ) -> HybridSearchEngine:
+        return HybridSearchEngine(dao, clock, zone, chosen_embedder(settings), database.info.embedder)
+
+    @singleton
+    @provider
+    def provide_memory_search_engine(self, engine: HybridSearchEngine) -> MemorySearchEngine:
+        return engine

@@ -1,0 +1,56 @@
+"""Settings a host may pass to create_injector, checked up front with clear messages.
+
+The knobs OneClaw hard-codes (device zone, 30 s, 5 s buffer, candidate counts) are settings here.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from datetime import tzinfo
+from pathlib import Path
+from typing import Any
+
+from oneclaw_search.domain.clock import Clock
+from oneclaw_search.domain.local_time import resolve_zone
+from oneclaw_search.domain.ports import Embedder
+from oneclaw_search.domain.search_history_use_case import DEFAULT_BUDGET_SECONDS, DEFAULT_CANDIDATE_LIMIT
+from oneclaw_search.domain.search_window import RECENT_MESSAGE_BUFFER_MS
+
+DEFAULT_EMBEDDER = "default"
+
+
+@dataclass(frozen=True)
+class Settings:
+    """`embedder`: "default" (offline hashing), None (lexical only) or any Embedder object."""
+
+    database_path: Path
+    time_zone: str | tzinfo | None = None
+    search_budget_seconds: float = DEFAULT_BUDGET_SECONDS
+    candidate_limit: int = DEFAULT_CANDIDATE_LIMIT
+    recent_message_buffer_ms: int = RECENT_MESSAGE_BUFFER_MS
+    embedder: Embedder | str | None = DEFAULT_EMBEDDER
+    clock: Clock | None = None
+    modules: tuple[Any, ...] = ()
+
+    @classmethod
+    def build(cls, database_path: str | Path, **settings: Any) -> Settings:
+        known = {field.name for field in fields(cls)} - {"database_path"}
+        unknown = sorted(set(settings) - known)
+        if unknown:
+            raise TypeError(f"Unknown setting(s): {', '.join(unknown)}. Known: {', '.join(sorted(known))}")
+        if "modules" in settings:
+            settings["modules"] = tuple(settings["modules"])
+        built = cls(Path(database_path).expanduser(), **settings)
+        built._check()
+        return built
+
+    def _check(self) -> None:
+        if not self.search_budget_seconds > 0:
+            raise ValueError(f"search_budget_seconds must be positive: {self.search_budget_seconds}")
+        if self.candidate_limit < 1:
+            raise ValueError(f"candidate_limit must be at least 1: {self.candidate_limit}")
+        if self.recent_message_buffer_ms < 0:
+            raise ValueError(f"recent_message_buffer_ms cannot be negative: {self.recent_message_buffer_ms}")
+        if isinstance(self.time_zone, str):
+            resolve_zone(self.time_zone)  # raises ValueError naming an unknown zone now, not mid-search
+        if isinstance(self.embedder, str) and self.embedder != DEFAULT_EMBEDDER:
+            raise ValueError(f"Unknown embedder {self.embedder!r}: pass 'default', None or an Embedder")

@@ -1,0 +1,55 @@
+"""ToolModule: the use case, the search_history tool, and the registry every tool lands in.
+
+Mirrors di/ToolModule.kt. Tools arrive through a `list[Tool]` multiprovider, so a host's own
+module can add tools beside search_history without touching this file.
+"""
+from __future__ import annotations
+
+from datetime import tzinfo
+
+from injector import Module, multiprovider, provider, singleton
+
+from oneclaw_search.di.settings import Settings
+from oneclaw_search.domain.clock import Clock
+from oneclaw_search.domain.ports import MemorySearchEngine, MessageDao, SessionDao
+from oneclaw_search.domain.search_history_use_case import SearchHistoryUseCase
+from oneclaw_search.tools import SearchHistoryTool, Tool, ToolExecutionEngine, ToolRegistry
+
+
+class ToolModule(Module):
+    @singleton
+    @provider
+    def provide_search_history_use_case(
+        self,
+        engine: MemorySearchEngine,
+        message_dao: MessageDao,
+        session_dao: SessionDao,
+        clock: Clock,
+        zone: tzinfo,
+        settings: Settings,
+    ) -> SearchHistoryUseCase:
+        return SearchHistoryUseCase(
+            engine, message_dao, session_dao, clock, zone,
+            budget_seconds=settings.search_budget_seconds,
+            candidate_limit=settings.candidate_limit,
+            recent_message_buffer_ms=settings.recent_message_buffer_ms,
+        )
+
+    @singleton
+    @provider
+    def provide_search_history_tool(self, use_case: SearchHistoryUseCase) -> SearchHistoryTool:
+        return SearchHistoryTool(use_case)
+
+    @multiprovider
+    def provide_builtin_tools(self, search_history: SearchHistoryTool) -> list[Tool]:
+        return [search_history]
+
+    @singleton
+    @provider
+    def provide_tool_registry(self, tools: list[Tool]) -> ToolRegistry:
+        return ToolRegistry(tools)
+
+    @singleton
+    @provider
+    def provide_tool_execution_engine(self, registry: ToolRegistry) -> ToolExecutionEngine:
+        return ToolExecutionEngine(registry)

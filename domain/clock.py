@@ -1,0 +1,55 @@
+"""Where time comes from: the Clock port, the system clock, and the search deadline.
+
+OneClaw reads System.currentTimeMillis() inline; here every reading goes through an injected
+Clock so tests (and freezegun) control it.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Protocol
+
+
+class Clock(Protocol):
+    def now_ms(self) -> int:
+        """Wall-clock time in epoch milliseconds."""
+
+    def monotonic(self) -> float:
+        """Seconds on a clock that never goes backwards, for budgets."""
+
+
+class SystemClock:
+    """Reads the real time at each call (never at import), so freezegun can freeze it."""
+
+    def now_ms(self) -> int:
+        return time.time_ns() // 1_000_000
+
+    def monotonic(self) -> float:
+        return time.monotonic()
+
+
+class SearchTimedOut(Exception):
+    """A source noticed that the search budget ran out before it finished."""
+
+
+@dataclass(frozen=True, slots=True)
+class Deadline:
+    """The moment a search must stop, on the clock's monotonic scale."""
+
+    clock: Clock
+    expires_at: float
+
+    @classmethod
+    def after(cls, clock: Clock, seconds: float) -> Deadline:
+        return cls(clock, clock.monotonic() + seconds)
+
+    def remaining(self) -> float:
+        return max(0.0, self.expires_at - self.clock.monotonic())
+
+    def expired(self) -> bool:
+        return self.clock.monotonic() >= self.expires_at
+
+    def check(self) -> None:
+        """Raise SearchTimedOut once the budget is spent; sources call this between steps."""
+        if self.expired():
+            raise SearchTimedOut()

@@ -1,0 +1,102 @@
+"""Ports the use case and tools depend on; adapters in data/ implement them.
+
+Mirror MessageDao.kt, SessionDao.kt, MemoryIndexDao.kt and HybridSearchEngine.kt as seen from
+SearchHistoryUseCase.kt. Every search method matches the query as literal, caseless text.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date
+from typing import Protocol
+
+from oneclaw_search.domain.clock import Deadline
+from oneclaw_search.domain.local_time import parse_iso_day
+from oneclaw_search.domain.models import MemoryChunk, MemorySearchResult, MessageHit, SessionHit
+
+NO_UPPER_BOUND = 2**63 - 1
+
+
+class MessageDao(Protocol):
+    def search_content(
+        self,
+        query: str,
+        created_after: int = 0,
+        created_before: int = NO_UPPER_BOUND,
+        limit: int = 50,
+        *,
+        deadline: Deadline | None = None,
+    ) -> list[MessageHit]:
+        """USER and AI_RESPONSE messages of live sessions containing `query`, newest first."""
+
+
+class SessionDao(Protocol):
+    def search_by_title_or_preview(
+        self,
+        query: str,
+        updated_after: int = 0,
+        updated_before: int = NO_UPPER_BOUND,
+        limit: int = 20,
+        *,
+        deadline: Deadline | None = None,
+    ) -> list[SessionHit]:
+        """Live sessions whose title or preview contains `query`, most recently active first."""
+
+
+class MemoryIndexDao(Protocol):
+    def get_all(self, *, deadline: Deadline | None = None) -> list[MemoryChunk]:
+        """Every memory_index row in insertion order."""
+
+    def get_by_source_type(self, source_type: str) -> list[MemoryChunk]:
+        """Rows of one source_type ("daily_log" or "long_term")."""
+
+    def insert_all(self, chunks: Sequence[MemoryChunk]) -> None:
+        """Insert or replace rows by id."""
+
+
+class Embedder(Protocol):
+    """Turns text into unit vectors; `name` identifies the vector space stored vectors belong to."""
+
+    name: str
+    dimension: int
+
+    def embed(self, texts: Sequence[str]) -> Sequence[Sequence[float]]:
+        """One vector of `dimension` floats per text."""
+
+
+@dataclass(frozen=True, slots=True)
+class MemoryFilter:
+    """Which chunks a memory search may return: source types and an inclusive day range.
+
+    Undated chunks (MEMORY.md) pass only when no day bound is set.
+    """
+
+    source_types: frozenset[str] | None = None
+    day_from: date | None = None
+    day_to: date | None = None
+
+    @property
+    def bounded(self) -> bool:
+        return self.day_from is not None or self.day_to is not None
+
+    def admits(self, chunk: MemoryChunk) -> bool:
+        if self.source_types is not None and chunk.source_type not in self.source_types:
+            return False
+        day = parse_iso_day(chunk.source_date)
+        if day is None:
+            return not self.bounded
+        if self.day_from is not None and day < self.day_from:
+            return False
+        return self.day_to is None or day <= self.day_to
+
+
+class MemorySearchEngine(Protocol):
+    def search(
+        self,
+        query: str,
+        top_k: int = 5,
+        *,
+        chunk_filter: MemoryFilter | None = None,
+        deadline: Deadline | None = None,
+    ) -> list[MemorySearchResult]:
+        """The best `top_k` chunks by hybrid relevance times time decay, filter applied first."""

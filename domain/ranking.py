@@ -1,0 +1,113 @@
+"""The ranking rules of the spec's merge: per-source relevance, normalisation, weights, decay, dedup.
+
+Mirrors the scoring half of SearchHistoryUseCase.kt and TimeDecayCalculator.kt, but follows the
+spec (merge steps 1-6) where the Kotlin code differs: LIKE hits get a relevance score rather than
+a recency rank, every source decays by its content's own date, and overlap must exceed 80 %.
+"""
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import replace
+
+from oneclaw_search.domain.models import SourceType, UnifiedSearchResult
+from oneclaw_search.domain.text import fold, word_set
+
+SOURCE_WEIGHTS: dict[SourceType, float] = {
+    SourceType.MEMORY: 1.0,
+    SourceType.DAILY_LOG: 1.0,
+    SourceType.MESSAGE: 0.6,
+    SourceType.SESSION: 0.5,
+}
+DECAY_LAMBDA_PER_DAY = 0.01  # half-life ln 2 / 0.01 = 69.3 days, as OneClaw's TimeDecayCalculator
+DUPLICATE_OVERLAP = 0.8
+MS_PER_DAY = 86_400_000
+
+# BM25's saturation constants, reused so one more occurrence helps less each time.
+_K1 = 1.2
+_B = 0.75
+# How much an occurrence counts by how it sits in the text: a whole word beats part of one.
+_WHOLE_WORD, _WORD_EDGE, _INSIDE_WORD = 1.0, 0.7, 0.4
+_WORD_CHAR = re.compile(r"\w")
+
+
+def time_decay(age_ms: int) -> float:
+    """exp(-0.01 per day of age); content from the future counts as new."""
+    return math.exp(-DECAY_LAMBDA_PER_DAY * max(age_ms, 0) / MS_PER_DAY)
+
+
+def phrase_match_score(text: str, query: str, average_words: float) -> float:
+    """How well `text` contains the literal phrase `query`: a BM25-style term score.
+
+    Occurrences are weighted by whether they stand as whole words, saturate like BM25's term
+    frequency, and count for more in a short text than in a long one.
+    """
+    haystack, needle = fold(text), fold(query)
+    frequency = sum(_occurrence_weight(haystack, start, len(needle)) for start in _find_all(haystack, needle))
+    if frequency == 0:
+        return 0.0
+    length_ratio = len(haystack.split()) / average_words if average_words > 0 else 1.0
+    return frequency * (_K1 + 1) / (frequency + _K1 * (1 - _B + _B * length_ratio))
+
+
+def _find_all(haystack: str, needle: str) -> Iterable[int]:
+    start = haystack.find(needle)
+    while needle and start != -1:
+        yield start
+        start = haystack.find(needle, start + len(needle))
+
+
+def _occurrence_weight(haystack: str, start: int, length: int) -> float:
+    end = start + length
+    open_left = start == 0 or not _WORD_CHAR.match(haystack[start - 1]) or not _WORD_CHAR.match(haystack[start])
+    open_right = end == len(haystack) or not _WORD_CHAR.match(haystack[end]) or not _WORD_CHAR.match(haystack[end - 1])
+    if open_left and open_right:
+        return _WHOLE_WORD
+    return _WORD_EDGE if open_left or open_right else _INSIDE_WORD
+
+
+def average_word_count(texts: Iterable[str]) -> float:
+    counts = [len(text.split()) for text in texts]
+    return sum(counts) / len(counts) if counts else 0.0
+
+
+def jaccard(first: frozenset[str], second: frozenset[str]) -> float:
+    """Word-set overlap; two empty texts are the same text."""
+    union = first | second
+    return len(first & second) / len(union) if union else 1.0
+
+
+def merge(
+    by_source: Sequence[Sequence[UnifiedSearchResult]], now_ms: int, max_results: int
+) -> list[UnifiedSearchResult]:
+    """Normalise each source by its maximum, weight, decay, rank, drop near-duplicates, cut."""
+    scored = [hit for hits in by_source for hit in _normalise_weight_decay(hits, now_ms)]
+    scored.sort(key=lambda hit: (-hit.final_score, -hit.created_at, hit.source_type, hit.id))
+    return deduplicate(scored, max_results)
+
+
+def _normalise_weight_decay(hits: Sequence[UnifiedSearchResult], now_ms: int) -> list[UnifiedSearchResult]:
+    top = max((hit.raw_score for hit in hits), default=0.0)
+    if top <= 0:
+        return []
+    return [
+        replace(hit, final_score=hit.raw_score / top * SOURCE_WEIGHTS[hit.source_type] * time_decay(now_ms - hit.created_at))
+        for hit in hits
+        if hit.raw_score > 0
+    ]
+
+
+def deduplicate(ranked: Sequence[UnifiedSearchResult], limit: int) -> list[UnifiedSearchResult]:
+    """Keep each hit unless it overlaps a better one already kept by more than 80 %."""
+    kept: list[UnifiedSearchResult] = []
+    kept_words: list[frozenset[str]] = []
+    for hit in ranked:
+        if len(kept) >= limit:
+            break
+        words = word_set(hit.body)
+        if any(jaccard(words, other) > DUPLICATE_OVERLAP for other in kept_words):
+            continue
+        kept.append(hit)
+        kept_words.append(words)
+    return kept

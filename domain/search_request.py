@@ -1,0 +1,113 @@
+"""The validated search_history request and every parameter rule, in the spec's order and words.
+
+Mirrors the checks at the top of SearchHistoryTool.execute (BR-1..BR-7, ERR-1..ERR-3), with
+OneClaw's defects fixed: max_results <= 0 falls back to 10, and a reversed range is an error.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import date
+
+from oneclaw_search.domain.models import SearchScope
+
+DEFAULT_MAX_RESULTS = 10
+MAX_MAX_RESULTS = 50
+MAX_QUERY_LENGTH = 10_000
+
+EMPTY_QUERY = "Parameter 'query' is required and cannot be empty"
+QUERY_TOO_LONG = "Parameter 'query' is too long: {length} characters (at most {limit})"
+INVALID_SCOPE = "Invalid scope '{value}'. Must be one of: all, memory, daily_log, sessions"
+BAD_DATE_FORMAT = "Date must be in YYYY-MM-DD format: {value}"
+NO_SUCH_DATE = "Invalid date: {value}"
+REVERSED_RANGE = "Invalid date range: date_from {start} is after date_to {end}"
+BAD_MAX_RESULTS = "Parameter 'max_results' must be an integer: {value}"
+
+_DATE_SHAPE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+
+
+class InvalidSearchRequest(ValueError):
+    """A parameter broke a rule; the message is the one the tool returns as validation_error."""
+
+
+@dataclass(frozen=True, slots=True)
+class SearchRequest:
+    """A request that passed every rule: trimmed query, known scope, whole local days."""
+
+    query: str
+    scope: SearchScope = SearchScope.ALL
+    date_from: date | None = None
+    date_to: date | None = None
+    max_results: int = DEFAULT_MAX_RESULTS
+
+    @property
+    def has_date_bound(self) -> bool:
+        return self.date_from is not None or self.date_to is not None
+
+
+def parse_search_request(parameters: Mapping[str, object]) -> SearchRequest:
+    """Check query, scope, date_from, date_to, then max_results, stopping at the first problem."""
+    query = _parse_query(parameters.get("query"))
+    scope = _parse_scope(parameters.get("scope"))
+    date_from = _parse_date(parameters.get("date_from"))
+    date_to = _parse_date(parameters.get("date_to"))
+    if date_from and date_to and date_from > date_to:
+        raise InvalidSearchRequest(REVERSED_RANGE.format(start=date_from, end=date_to))
+    max_results = _parse_max_results(parameters.get("max_results"))
+    return SearchRequest(query, scope, date_from, date_to, max_results)
+
+
+def _parse_query(value: object) -> str:
+    query = "" if value is None else str(value).strip()
+    if not query:
+        raise InvalidSearchRequest(EMPTY_QUERY)
+    if len(query) > MAX_QUERY_LENGTH:
+        raise InvalidSearchRequest(QUERY_TOO_LONG.format(length=len(query), limit=MAX_QUERY_LENGTH))
+    return query
+
+
+def _parse_scope(value: object) -> SearchScope:
+    if value is None:
+        return SearchScope.ALL
+    text = str(value).strip()
+    try:
+        return SearchScope(text.lower())
+    except ValueError:
+        raise InvalidSearchRequest(INVALID_SCOPE.format(value=text)) from None
+
+
+def _parse_date(value: object) -> date | None:
+    if value is None:
+        return None
+    text = str(value).strip()
+    if not _DATE_SHAPE.fullmatch(text):
+        raise InvalidSearchRequest(BAD_DATE_FORMAT.format(value=text))
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        raise InvalidSearchRequest(NO_SUCH_DATE.format(value=text)) from None
+
+
+def _parse_max_results(value: object) -> int:
+    """Default 10; at most 50; zero or negative means the default (the spec, not OneClaw's 1)."""
+    if value is None:
+        return DEFAULT_MAX_RESULTS
+    number = _as_integer(value)
+    if number is None:
+        raise InvalidSearchRequest(BAD_MAX_RESULTS.format(value=value))
+    if number <= 0:
+        return DEFAULT_MAX_RESULTS
+    return min(number, MAX_MAX_RESULTS)
+
+
+def _as_integer(value: object) -> int | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float):
+        return int(value) if value.is_integer() else None
+    if isinstance(value, str) and re.fullmatch(r"[+-]?[0-9]+", value.strip()):
+        return int(value.strip())
+    return None

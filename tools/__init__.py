@@ -1,0 +1,18 @@
+"""What an agent host sees: the Tool contract, the registry, the execution engine, search_history.
+
+Stable public names: Tool, ToolDefinition, ToolResult, ToolRegistry, ToolExecutionEngine.
+"""
+from oneclaw_search.tools.search_history_tool import SEARCH_HISTORY_DEFINITION, SearchHistoryTool
+from oneclaw_search.tools.tool import Tool, ToolDefinition, ToolResult
+from oneclaw_search.tools.tool_execution_engine import ToolExecutionEngine
+from oneclaw_search.tools.tool_registry import ToolRegistry
+
+__all__ = [
+    "SEARCH_HISTORY_DEFINITION",
+    "SearchHistoryTool",
+    "Tool",
+    "ToolDefinition",
+    "ToolExecutionEngine",
+    "ToolRegistry",
+    "ToolResult",
+]

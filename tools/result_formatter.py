@@ -1,0 +1,94 @@
+"""Renders a search outcome as the spec's text block or as a JSON object for hosts.
+
+Mirrors SearchHistoryTool.formatResults: the header, one `--- Result i (...) ---` block per hit,
+the no-results hint. Scores print with two decimals rounded half up, whatever the locale.
+"""
+from __future__ import annotations
+
+import json
+from decimal import ROUND_HALF_UP, Decimal
+from enum import StrEnum
+
+from oneclaw_search.domain.models import SearchOutcome, SourceType, UnifiedSearchResult
+from oneclaw_search.domain.search_request import InvalidSearchRequest, SearchRequest
+
+NO_RESULTS = "No matching results found. Try broader keywords or a different scope."
+INVALID_FORMAT = "Invalid format '{value}'. Must be one of: text, json"
+
+
+class OutputFormat(StrEnum):
+    TEXT = "text"
+    JSON = "json"
+
+
+def parse_output_format(value: object) -> OutputFormat:
+    if value is None:
+        return OutputFormat.TEXT
+    text = str(value).strip()
+    try:
+        return OutputFormat(text.lower())
+    except ValueError:
+        raise InvalidSearchRequest(INVALID_FORMAT.format(value=text)) from None
+
+
+def render(request: SearchRequest, outcome: SearchOutcome, output_format: OutputFormat) -> str:
+    if output_format is OutputFormat.JSON:
+        return format_json(request, outcome)
+    return format_text(request, outcome)
+
+
+def format_text(request: SearchRequest, outcome: SearchOutcome) -> str:
+    results = outcome.results
+    lines = [f'[Search Results for "{request.query}" (scope: {request.scope}, {len(results)} results)]']
+    if not outcome.complete:
+        lines += ["", partial_note(outcome)]
+    if not results:
+        lines += ["", NO_RESULTS]
+    for number, result in enumerate(results, start=1):
+        lines += ["", _result_header(number, result), result.text]
+    return "\n".join(lines).rstrip()
+
+
+def _result_header(number: int, result: UnifiedSearchResult) -> str:
+    parts = [f"score: {format_score(result.final_score)}", f"source: {result.source_type}"]
+    if result.source_date:
+        parts.append(f"date: {result.source_date}")
+    if result.source_type is SourceType.MESSAGE and result.session_title:
+        parts.append(f'session: "{result.session_title}"')
+    return f"--- Result {number} ({', '.join(parts)}) ---"
+
+
+def format_score(score: float) -> str:
+    return str(Decimal(repr(score)).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP))
+
+
+def partial_note(outcome: SearchOutcome) -> str:
+    names = " and ".join(str(source) for source in outcome.unfinished_sources)
+    return f"Note: partial results; searching {names} did not finish within the {outcome.budget_seconds:g} s budget."
+
+
+def format_json(request: SearchRequest, outcome: SearchOutcome) -> str:
+    document = {
+        "query": request.query,
+        "scope": str(request.scope),
+        "date_from": request.date_from.isoformat() if request.date_from else None,
+        "date_to": request.date_to.isoformat() if request.date_to else None,
+        "max_results": request.max_results,
+        "complete": outcome.complete,
+        "unfinished_sources": [str(source) for source in outcome.unfinished_sources],
+        "results": [_result_object(result) for result in outcome.results],
+    }
+    return json.dumps(document, ensure_ascii=False)
+
+
+def _result_object(result: UnifiedSearchResult) -> dict[str, object]:
+    return {
+        "id": result.id,
+        "source": str(result.source_type),
+        "score": round(result.final_score, 4),
+        "date": result.source_date,
+        "session_id": result.session_id,
+        "session_title": result.session_title,
+        "text": result.text,
+        "matches": [list(span) for span in result.matches],
+    }

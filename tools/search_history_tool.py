@@ -1,0 +1,69 @@
+"""SearchHistoryTool: the `search_history` tool of FEAT-032, as an agent host calls it.
+
+Mirrors tool/builtin/SearchHistoryTool.kt: the definition, the parameter checks in the spec's
+order, delegation to SearchHistoryUseCase, and validation_error / search_error results.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Protocol
+
+from oneclaw_search.domain.models import SearchOutcome
+from oneclaw_search.domain.search_request import InvalidSearchRequest, SearchRequest, parse_search_request
+from oneclaw_search.tools.result_formatter import parse_output_format, render
+from oneclaw_search.tools.tool import ToolDefinition, ToolResult
+
+SEARCH_HISTORY_DEFINITION = ToolDefinition(
+    name="search_history",
+    description="Search past conversation history, memory, and daily logs for information the user mentioned before",
+    parameters={
+        "type": "object",
+        "properties": {
+            "query": {"type": "string", "description": "Search keywords or phrase"},
+            "scope": {
+                "type": "string",
+                "description": 'Data sources to search: "all" (default), "memory", "daily_log", "sessions"',
+            },
+            "date_from": {"type": "string", "description": "Start date filter in YYYY-MM-DD format"},
+            "date_to": {"type": "string", "description": "End date filter in YYYY-MM-DD format"},
+            "max_results": {
+                "type": "integer",
+                "description": "Maximum number of results to return. Default: 10, Max: 50",
+            },
+            "format": {
+                "type": "string",
+                "description": 'Output format: "text" (default) or "json" (stable ids and keys for programs)',
+            },
+        },
+        "required": ["query"],
+    },
+    required_permissions=(),
+    timeout_seconds=30,
+)
+
+
+class HistorySearch(Protocol):
+    def search(self, request: SearchRequest) -> SearchOutcome: ...
+
+
+class SearchHistoryTool:
+    def __init__(self, use_case: HistorySearch) -> None:
+        self._use_case = use_case
+
+    @property
+    def definition(self) -> ToolDefinition:
+        return SEARCH_HISTORY_DEFINITION
+
+    def execute(self, parameters: Mapping[str, object]) -> ToolResult:
+        if not isinstance(parameters, Mapping):
+            return ToolResult.error("validation_error", "Tool parameters must be a JSON object")
+        try:
+            request = parse_search_request(parameters)
+            output_format = parse_output_format(parameters.get("format"))
+        except InvalidSearchRequest as problem:
+            return ToolResult.error("validation_error", str(problem))
+        try:
+            outcome = self._use_case.search(request)
+        except Exception as failure:  # noqa: BLE001 - any failure is reported to the model, never raised
+            return ToolResult.error("search_error", f"Search failed: {failure or type(failure).__name__}")
+        return ToolResult.success(render(request, outcome, output_format))
