@@ -52,13 +52,7 @@ class HistoryDatabase:
     @classmethod
     def open_read_only(cls, path: str | Path) -> HistoryDatabase:
         """Open for searching; nothing is ever written to the file or created beside it."""
-        file, wal_mode = inspect_file(path)
-        uri = f"file:{quote(str(file.resolve()))}?mode=ro"
-        if wal_mode and not Path(f"{file}-wal").exists():
-            # A WAL database opened read-only would leave -wal/-shm files next to it; with no
-            # -wal present nobody is writing, so reading the main file as immutable is exact.
-            uri += "&immutable=1"
-        database = pw.SqliteDatabase(uri, uri=True, pragmas=[("query_only", 1)])
+        database, file = read_only_sqlite(path)
         return cls(database, describe(database, file))
 
     @contextmanager
@@ -79,6 +73,17 @@ class HistoryDatabase:
 
     def close(self) -> None:
         self.peewee.close()
+
+
+def read_only_sqlite(path: str | Path) -> tuple[pw.SqliteDatabase, Path]:
+    """A peewee database over an existing SQLite file that can neither write nor leave files behind."""
+    file, wal_mode = inspect_file(path)
+    uri = f"file:{quote(str(file.resolve()))}?mode=ro"
+    if wal_mode and not Path(f"{file}-wal").exists():
+        # A WAL database opened read-only would leave -wal/-shm files next to it; with no
+        # -wal present nobody is writing, so reading the main file as immutable is exact.
+        uri += "&immutable=1"
+    return pw.SqliteDatabase(uri, uri=True, pragmas=[("query_only", 1)]), file
 
 
 def inspect_file(path: str | Path) -> tuple[Path, bool]:

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import peewee as pw
 
-from oneclaw_search.data.database import HistoryDatabase, describe, inspect_file
-from oneclaw_search.data.entities import ALL_MODELS, ROOM_MODELS, SearchMetaEntity
+from oneclaw_search.data.database import HistoryDatabase, describe, read_only_sqlite
+from oneclaw_search.data.entities import ALL_MODELS, SearchMetaEntity
 from oneclaw_search.domain.errors import HistoryUnavailable
 
 CREATED_BY = "oneclaw-search-history"
@@ -21,7 +21,7 @@ def open_writable(path: str | Path) -> HistoryDatabase:
     """Open `path` for writing, creating the file and OneClaw's tables if they do not exist."""
     file = Path(path).expanduser()
     if file.exists() and file.stat().st_size > 0:
-        inspect_file(file)
+        _check_writable(file)
     elif not file.exists() and not file.parent.is_dir():
         raise HistoryUnavailable(f"folder does not exist: {file.parent}")
     database = pw.SqliteDatabase(
@@ -29,21 +29,26 @@ def open_writable(path: str | Path) -> HistoryDatabase:
     )
     try:
         with database.connection_context():
-            _prepare(database, file)
+            _create_tables(database)
     except pw.DatabaseError as error:
         raise HistoryUnavailable(f"cannot write database {file}: {error}") from error
     return HistoryDatabase(database, describe(database, file))
 
 
-def _prepare(database: pw.SqliteDatabase, file: Path) -> None:
-    tables = set(database.get_tables())
+def _check_writable(file: Path) -> None:
+    """Look before writing, read-only: even switching the journal mode would change the file."""
+    database, file = read_only_sqlite(file)
+    with database.connection_context():
+        tables = set(database.get_tables())
     if "room_master_table" in tables:
         raise HistoryUnavailable(
             f"refusing to write into OneClaw's own database: {file} (import into a separate file)"
         )
-    names = {model._meta.table_name for model in ROOM_MODELS}
-    if tables & names:
-        describe(database, file)  # raises if an existing file lacks OneClaw's columns
+    if tables:
+        describe(database, file)  # raises unless the tables there are OneClaw's history tables
+
+
+def _create_tables(database: pw.SqliteDatabase) -> None:
     with database.bind_ctx(ALL_MODELS), database.atomic():
         database.create_tables(ALL_MODELS, safe=True)
         SearchMetaEntity.insert(key="created_by", value=CREATED_BY).on_conflict_ignore().execute()
