@@ -120,14 +120,12 @@ class MemorySearchResult:
 class UnifiedSearchResult:
     """One ranked hit from any source, ready to print (UnifiedSearchResult.kt).
 
-    `id` is the underlying row id; `body` is the matched text the de-duplication compares;
-    `matches` are [start, end) spans of the query inside `text`.
+    `id` is the underlying row id; `matches` are [start, end) spans of the query inside `text`.
     """
 
     id: str
     source_type: SourceType
     text: str
-    body: str
     source_date: str | None
     session_id: str | None
     session_title: str | None

@@ -99,13 +99,13 @@ def _normalise_weight_decay(hits: Sequence[UnifiedSearchResult], now_ms: int) ->
 
 
 def deduplicate(ranked: Sequence[UnifiedSearchResult], limit: int) -> list[UnifiedSearchResult]:
-    """Keep each hit unless it overlaps a better one already kept by more than 80 %."""
+    """Keep each hit unless its text overlaps a better one already kept by more than 80 %."""
     kept: list[UnifiedSearchResult] = []
     kept_words: list[frozenset[str]] = []
     for hit in ranked:
         if len(kept) >= limit:
             break
-        words = word_set(hit.body)
+        words = word_set(hit.text)
         if any(jaccard(words, other) > DUPLICATE_OVERLAP for other in kept_words):
             continue
         kept.append(hit)
