@@ -39,13 +39,14 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
     db, time_zone = getattr(args, "db", None), getattr(args, "time_zone", None)
+    if db is None and args.command != "demo":
+        parser.error(f"{args.command} needs --db PATH")
     try:
         if args.command == "demo":
             return run_demo(db or DEFAULT_DEMO_PATH, time_zone)
-        if db is None:
-            return _fail(f"{args.command} needs --db PATH")
         if args.command == "import":
             return run_import(db, args.file, time_zone)
         return run_search(db, time_zone, args)
