@@ -1,0 +1,78 @@
+"""Layers import only inward: domain the standard library; data and tools the domain; di all.
+
+Walks every module's import statements with ast, so a stray `import peewee` in domain/ or a
+`from oneclaw_search.data ...` in tools/ fails here (P-14).
+"""
+import ast
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+STDLIB = set(sys.stdlib_module_names)
+RULES = {
+    "domain": ({"oneclaw_search.domain"}, set()),
+    "data": ({"oneclaw_search.domain", "oneclaw_search.data"}, {"peewee", "numpy", "rank_bm25"}),
+    "tools": ({"oneclaw_search.domain", "oneclaw_search.tools"}, set()),
+    "di": ({"oneclaw_search.domain", "oneclaw_search.data", "oneclaw_search.tools", "oneclaw_search.di"}, {"injector"}),
+}
+
+
+def imported_modules(source: str) -> set[str]:
+    names = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                names.add("<relative import>")
+            elif node.module:
+                names.add(node.module)
+    return names
+
+
+def violations(layer: str, source: str) -> list[str]:
+    own, third_party = RULES[layer]
+    bad = []
+    for name in imported_modules(source):
+        top = name.split(".")[0]
+        if name == "__future__" or top in STDLIB or top in third_party:
+            continue
+        if not any(name == allowed or name.startswith(allowed + ".") for allowed in own):
+            bad.append(name)
+    return bad
+
+
+@pytest.mark.spec("P-14")
+@pytest.mark.parametrize("layer", sorted(RULES))
+def test_each_layer_imports_only_what_it_may(layer):
+    offenders = {
+        str(path.relative_to(ROOT)): found
+        for path in sorted((ROOT / layer).rglob("*.py"))
+        if (found := violations(layer, path.read_text(encoding="utf-8")))
+    }
+    assert offenders == {}
+
+
+@pytest.mark.parametrize("layer, line", [
+    ("domain", "import peewee"),
+    ("domain", "from oneclaw_search.data.database import HistoryDatabase"),
+    ("tools", "from oneclaw_search.data import entities"),
+    ("tools", "import injector"),
+    ("data", "from oneclaw_search.di import create_injector"),
+    ("di", "import tools"),
+    ("domain", "from . import models"),
+])
+def test_the_checker_catches_a_planted_violation(layer, line):
+    assert violations(layer, line) != []
+
+
+def test_every_module_opens_with_a_docstring():
+    missing = [
+        str(path.relative_to(ROOT))
+        for layer in RULES
+        for path in sorted((ROOT / layer).rglob("*.py"))
+        if not ast.get_docstring(ast.parse(path.read_text(encoding="utf-8")))
+    ]
+    assert missing == []

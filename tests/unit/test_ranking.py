@@ -1,0 +1,117 @@
+"""The spec's merge, rule by rule: normalisation, weights, decay, de-duplication, ranking.
+
+Covers MRG-1..MRG-6, AC-09, FT-10, FT-11, EDGE-12 and P-17 on hand-made results.
+"""
+import math
+
+import pytest
+
+from oneclaw_search.domain.models import SourceType, UnifiedSearchResult
+from oneclaw_search.domain.ranking import (
+    deduplicate,
+    jaccard,
+    merge,
+    phrase_match_score,
+    time_decay,
+)
+
+DAY = 86_400_000
+NOW = 1_000 * DAY
+
+
+def hit(id, source, raw, *, age_days=0.0, text=None):
+    return UnifiedSearchResult(id, source, text or id, None, None, None, raw, 0.0, int(NOW - age_days * DAY))
+
+
+@pytest.mark.spec("MRG-4")
+def test_decay_halves_in_about_sixty_nine_days_and_never_exceeds_one():
+    assert time_decay(0) == 1.0
+    assert time_decay(int(69.3147 * DAY)) == pytest.approx(0.5, abs=1e-4)
+    assert time_decay(-5 * DAY) == 1.0
+    assert time_decay(10 * DAY) == pytest.approx(math.exp(-0.1))
+
+
+@pytest.mark.spec("MRG-2", "MRG-3", "AC-09", "FT-11")
+def test_the_best_hit_of_each_source_scores_its_source_weight():
+    merged = merge([[hit("m1", SourceType.MEMORY, 4.0), hit("m2", SourceType.MEMORY, 2.0)],
+                    [hit("msg", SourceType.MESSAGE, 0.3)],
+                    [hit("s", SourceType.SESSION, 123.0)]], NOW, 10)
+    scores = {result.id: result.final_score for result in merged}
+    assert scores == pytest.approx({"m1": 1.0, "m2": 0.5, "msg": 0.6, "s": 0.5})
+
+
+@pytest.mark.spec("MRG-1", "MRG-2")
+def test_each_source_is_normalised_by_its_own_maximum_whatever_its_range():
+    small = merge([[hit("a", SourceType.MESSAGE, 0.002), hit("b", SourceType.MESSAGE, 0.001)]], NOW, 10)
+    large = merge([[hit("a", SourceType.MESSAGE, 2000.0), hit("b", SourceType.MESSAGE, 1000.0)]], NOW, 10)
+    assert [r.final_score for r in small] == pytest.approx([0.6, 0.3])
+    assert [r.final_score for r in large] == pytest.approx([0.6, 0.3])
+
+
+@pytest.mark.spec("MRG-4")
+def test_decay_uses_each_hits_own_date():
+    merged = merge([[hit("new", SourceType.DAILY_LOG, 1.0), hit("old", SourceType.DAILY_LOG, 1.0, age_days=69.3147)]], NOW, 10)
+    assert {r.id: r.final_score for r in merged} == pytest.approx({"new": 1.0, "old": 0.5}, abs=1e-4)
+
+
+@pytest.mark.spec("MRG-6", "FT-10")
+def test_results_are_sorted_by_final_score_descending_and_cut():
+    hits = [hit(f"h{i}", SourceType.MESSAGE, float(i), text=f"text number {i}") for i in range(1, 8)]
+    merged = merge([hits], NOW, 3)
+    assert [r.id for r in merged] == ["h7", "h6", "h5"]
+    assert all(a.final_score >= b.final_score for a, b in zip(merged, merged[1:]))
+
+
+def test_zero_scores_are_dropped():
+    assert merge([[hit("a", SourceType.MESSAGE, 0.0)]], NOW, 10) == []
+
+
+@pytest.mark.spec("MRG-5", "EDGE-12")
+def test_near_duplicates_across_sources_keep_the_higher_score():
+    text = "User wants to try Sakura Sushi near Shibuya station tonight"
+    merged = merge([[hit("daily", SourceType.DAILY_LOG, 1.0, text=text)],
+                    [hit("msg", SourceType.MESSAGE, 1.0, text=text + " please")]], NOW, 10)
+    assert [r.id for r in merged] == ["daily"]
+
+
+@pytest.mark.spec("MRG-5")
+def test_overlap_must_exceed_eighty_percent_to_count_as_a_duplicate():
+    four_of_five = [hit("a", SourceType.MESSAGE, 2.0, text="a b c d"), hit("b", SourceType.MESSAGE, 1.0, text="a b c d e")]
+    assert jaccard(frozenset("abcd"), frozenset("abcde")) == 0.8
+    assert [r.id for r in deduplicate(four_of_five, 10)] == ["a", "b"]
+    five_of_six = [hit("a", SourceType.MESSAGE, 2.0, text="a b c d e"), hit("b", SourceType.MESSAGE, 1.0, text="a b c d e f")]
+    assert [r.id for r in deduplicate(five_of_six, 10)] == ["a"]
+
+
+def test_dedup_compares_case_folded_words():
+    pair = [hit("a", SourceType.MESSAGE, 2.0, text="Sakura SUSHI tonight"), hit("b", SourceType.MESSAGE, 1.0, text="sakura sushi Tonight")]
+    assert [r.id for r in deduplicate(pair, 10)] == ["a"]
+
+
+@pytest.mark.spec("P-17")
+def test_a_whole_word_match_beats_a_match_inside_a_word():
+    average = 6.0
+    assert phrase_match_score("we booked the restaurant today", "restaurant", average) > \
+        phrase_match_score("we booked the restaurants today", "restaurant", average) > \
+        phrase_match_score("we booked the prerestaurantx today", "restaurant", average) > 0
+
+
+@pytest.mark.spec("P-17")
+def test_more_occurrences_score_higher_but_saturate():
+    one = phrase_match_score("sushi and rice and tea", "sushi", 5)
+    two = phrase_match_score("sushi and sushi and tea", "sushi", 5)
+    three = phrase_match_score("sushi sushi sushi and tea", "sushi", 5)
+    assert one < two < three and (three - two) < (two - one)
+
+
+@pytest.mark.spec("P-17")
+def test_a_short_focused_text_beats_a_long_one_with_the_same_match():
+    average = 20.0
+    short = phrase_match_score("sushi tonight", "sushi", average)
+    long = phrase_match_score("sushi " + "word " * 60, "sushi", average)
+    assert short > long
+
+
+def test_phrase_score_is_zero_without_a_literal_match_and_caseless_with_one():
+    assert phrase_match_score("sushi restaurant", "restaurant sushi", 2) == 0.0
+    assert phrase_match_score("ÜBER café", "über", 2) > 0
