@@ -1,8 +1,9 @@
 """PeeweeMessageDao.search_content: literal, caseless substring search over message content.
 
-Mirrors MessageDao.searchContent (data/local/dao/MessageDao.kt) with its defects fixed: `%`, `_`
-and `\\` in the query match only themselves, case folding covers all of Unicode, and messages
-of soft-deleted sessions are left out.
+Mirrors MessageDao.searchContent (data/local/dao/MessageDao.kt) with its defects fixed. The
+spec's `LIKE '%query%'` becomes instr() over Unicode-folded text: the same substring test, but
+`%`, `_` and `\\` match only themselves, case folding covers all of Unicode, and no pattern
+length limit applies. Messages of soft-deleted sessions are left out.
 """
 from __future__ import annotations
 
@@ -39,7 +40,7 @@ class PeeweeMessageDao:
                 message.type.in_([kind.value for kind in SEARCHABLE_MESSAGE_TYPES])
                 & session.deleted_at.is_null()
                 & message.created_at.between(created_after, created_before)
-                & pw.fn.oc_fold(message.content).contains(fold(query))
+                & (pw.fn.instr(pw.fn.oc_fold(message.content), fold(query)) > 0)
             )
             .order_by(message.created_at.desc(), message.id)
             .limit(limit)

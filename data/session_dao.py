@@ -1,7 +1,8 @@
 """PeeweeSessionDao.search_by_title_or_preview: caseless substring search over live sessions.
 
-Mirrors SessionDao.searchByTitleOrPreview (data/local/dao/SessionDao.kt); a session is dated by
-its last activity (updated_at) for filtering, where Kotlin filtered on created_at.
+Mirrors SessionDao.searchByTitleOrPreview (data/local/dao/SessionDao.kt), matching as
+PeeweeMessageDao does; a session is dated by its last activity (updated_at) for filtering, where
+Kotlin filtered on created_at.
 """
 from __future__ import annotations
 
@@ -39,7 +40,10 @@ class PeeweeSessionDao:
             .where(
                 session.deleted_at.is_null()
                 & session.updated_at.between(updated_after, updated_before)
-                & (pw.fn.oc_fold(session.title).contains(needle) | pw.fn.oc_fold(session.last_message_preview).contains(needle))
+                & (
+                    (pw.fn.instr(pw.fn.oc_fold(session.title), needle) > 0)
+                    | (pw.fn.instr(pw.fn.oc_fold(session.last_message_preview), needle) > 0)
+                )
             )
             .order_by(session.updated_at.desc(), session.id)
             .limit(limit)
