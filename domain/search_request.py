@@ -9,6 +9,8 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date
+from enum import StrEnum
+from typing import TypeVar
 
 from oneclaw_search.domain.models import SearchScope
 
@@ -24,6 +26,7 @@ NO_SUCH_DATE = "Invalid date: {value}"
 REVERSED_RANGE = "Invalid date range: date_from {start} is after date_to {end}"
 BAD_MAX_RESULTS = "Parameter 'max_results' must be an integer: {value}"
 
+E = TypeVar("E", bound=StrEnum)
 _DATE_SHAPE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 
 
@@ -68,13 +71,18 @@ def _parse_query(value: object) -> str:
 
 
 def _parse_scope(value: object) -> SearchScope:
+    return parse_choice(value, SearchScope, SearchScope.ALL, INVALID_SCOPE)
+
+
+def parse_choice(value: object, choices: type[E], default: E, message: str) -> E:
+    """A named option: absent means `default`; otherwise trimmed and matched case-insensitively."""
     if value is None:
-        return SearchScope.ALL
+        return default
     text = str(value).strip()
     try:
-        return SearchScope(text.lower())
+        return choices(text.lower())
     except ValueError:
-        raise InvalidSearchRequest(INVALID_SCOPE.format(value=text)) from None
+        raise InvalidSearchRequest(message.format(value=text)) from None
 
 
 def _parse_date(value: object) -> date | None:

@@ -10,7 +10,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from enum import StrEnum
 
 from oneclaw_search.domain.models import SearchOutcome, SourceType, UnifiedSearchResult
-from oneclaw_search.domain.search_request import InvalidSearchRequest, SearchRequest
+from oneclaw_search.domain.search_request import SearchRequest, parse_choice
 
 NO_RESULTS = "No matching results found. Try broader keywords or a different scope."
 INVALID_FORMAT = "Invalid format '{value}'. Must be one of: text, json"
@@ -22,13 +22,7 @@ class OutputFormat(StrEnum):
 
 
 def parse_output_format(value: object) -> OutputFormat:
-    if value is None:
-        return OutputFormat.TEXT
-    text = str(value).strip()
-    try:
-        return OutputFormat(text.lower())
-    except ValueError:
-        raise InvalidSearchRequest(INVALID_FORMAT.format(value=text)) from None
+    return parse_choice(value, OutputFormat, OutputFormat.TEXT, INVALID_FORMAT)
 
 
 def render(request: SearchRequest, outcome: SearchOutcome, output_format: OutputFormat) -> str:
