@@ -54,10 +54,6 @@ class HybridSearchEngine:
         usable = embedder is not None and vector_space == embedder.name
         self._embedder = embedder if usable else None
 
-    @property
-    def uses_vectors(self) -> bool:
-        return self._embedder is not None
-
     def search(
         self,
         query: str,

@@ -11,6 +11,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
+from oneclaw_search.domain.local_time import MS_PER_DAY
 from oneclaw_search.domain.models import SourceType, UnifiedSearchResult
 from oneclaw_search.domain.text import fold, word_set
 
@@ -22,7 +23,6 @@ SOURCE_WEIGHTS: dict[SourceType, float] = {
 }
 DECAY_LAMBDA_PER_DAY = 0.01  # half-life ln 2 / 0.01 = 69.3 days, as OneClaw's TimeDecayCalculator
 DUPLICATE_OVERLAP = 0.8
-MS_PER_DAY = 86_400_000
 
 # BM25's saturation constants, reused so one more occurrence helps less each time.
 _K1 = 1.2

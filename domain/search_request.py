@@ -44,10 +44,6 @@ class SearchRequest:
     date_to: date | None = None
     max_results: int = DEFAULT_MAX_RESULTS
 
-    @property
-    def has_date_bound(self) -> bool:
-        return self.date_from is not None or self.date_to is not None
-
 
 def parse_search_request(parameters: Mapping[str, object]) -> SearchRequest:
     """Check query, scope, date_from, date_to, then max_results, stopping at the first problem."""

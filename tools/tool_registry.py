@@ -22,9 +22,6 @@ class ToolRegistry:
             raise ValueError(f"A tool named '{name}' is already registered")
         self._tools[name] = tool
 
-    def unregister(self, name: str) -> None:
-        self._tools.pop(name, None)
-
     def get_tool(self, name: str) -> Tool | None:
         return self._tools.get(name)
 

@@ -94,7 +94,6 @@ def test_vectors_from_another_embedder_space_are_ignored():
     chunks = [chunk("a", "sushi", embedding=vec(0.6, 0.8)), chunk("b", "quiet dinner", embedding=vec(1.0, 0.0))]
     search = engine(*chunks, embedder=EMBEDDER, vector_space="hashing-v1")
     results = search.search("sushi")
-    assert not search.uses_vectors
     assert [(r.chunk.id, r.vector_score, r.relevance) for r in results] == [("a", None, 1.0)]
 
 
