@@ -6,7 +6,7 @@ OneClaw's code runs them one after another and returns nothing when time runs ou
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from concurrent.futures import Executor, wait
+from concurrent.futures import ThreadPoolExecutor, wait
 from typing import TypeVar
 
 from oneclaw_search.domain.clock import Deadline, SearchTimedOut
@@ -15,16 +15,17 @@ K = TypeVar("K")
 T = TypeVar("T")
 
 
-def run_in_parallel(
-    tasks: Mapping[K, Callable[[], T]], executor: Executor, deadline: Deadline
-) -> tuple[dict[K, T], list[K]]:
+def run_in_parallel(tasks: Mapping[K, Callable[[], T]], deadline: Deadline) -> tuple[dict[K, T], list[K]]:
     """Results of the tasks that finished in time, and the keys of those that did not.
 
-    A task that fails for any other reason fails the whole search: a broken database is an
-    error to report, not a partial result.
+    Each call owns its threads, so a source still winding down after a timeout never delays the
+    next search. A task that fails for any other reason fails the whole search: a broken database
+    is an error to report, not a partial result.
     """
+    executor = ThreadPoolExecutor(max_workers=max(1, len(tasks)), thread_name_prefix="search_history")
     futures = {key: executor.submit(task) for key, task in tasks.items()}
     wait(futures.values(), timeout=deadline.remaining())
+    executor.shutdown(wait=False)
     finished: dict[K, T] = {}
     unfinished: list[K] = []
     for key, future in futures.items():

@@ -5,7 +5,6 @@ Kotlin code departs from it (see specs/divergences.md).
 """
 from __future__ import annotations
 
-from concurrent.futures import Executor, ThreadPoolExecutor
 from datetime import tzinfo
 from functools import partial
 
@@ -34,7 +33,6 @@ class SearchHistoryUseCase:
         budget_seconds: float = DEFAULT_BUDGET_SECONDS,
         candidate_limit: int = DEFAULT_CANDIDATE_LIMIT,
         recent_message_buffer_ms: int = RECENT_MESSAGE_BUFFER_MS,
-        executor: Executor | None = None,
     ) -> None:
         self._engine = engine
         self._message_dao = message_dao
@@ -44,7 +42,6 @@ class SearchHistoryUseCase:
         self._budget_seconds = budget_seconds
         self._candidate_limit = candidate_limit
         self._recent_buffer_ms = recent_message_buffer_ms
-        self._executor = executor or ThreadPoolExecutor(max_workers=3, thread_name_prefix="search_history")
 
     def search(self, request: SearchRequest) -> SearchOutcome:
         now_ms = self._clock.now_ms()
@@ -54,7 +51,7 @@ class SearchHistoryUseCase:
             source: partial(self._search_source, source, request.query, window, deadline)
             for source in request.scope.sources
         }
-        found, unfinished = run_in_parallel(tasks, self._executor, deadline)
+        found, unfinished = run_in_parallel(tasks, deadline)
         ranked = merge([found[source] for source in tasks if source in found], now_ms, request.max_results)
         return SearchOutcome(tuple(ranked), tuple(unfinished), self._budget_seconds)
 

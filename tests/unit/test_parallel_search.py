@@ -71,3 +71,15 @@ def test_a_failing_source_fails_the_whole_search():
     use_case = SearchHistoryUseCase(FakeMemorySearchEngine(), FakeMessageDao(), FailingSessionDao(), CLOCK, TOKYO)
     with pytest.raises(RuntimeError, match="disk I/O error"):
         use_case.search(SearchRequest("x"))
+
+
+@pytest.mark.spec("ERR-5")
+def test_a_source_still_stuck_from_an_earlier_search_does_not_slow_the_next_one():
+    blocked = BlockingMessageDao()
+    engine = FakeMemorySearchEngine([memory_result("c", "sushi in memory", 1.0)])
+    use_case = SearchHistoryUseCase(engine, blocked, FakeSessionDao(), CLOCK, TOKYO, budget_seconds=0.2)
+    try:
+        outcomes = [use_case.search(SearchRequest("sushi")) for _ in range(4)]
+    finally:
+        blocked.release.set()
+    assert [[r.id for r in outcome.results] for outcome in outcomes] == [["c"]] * 4
