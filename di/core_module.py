@@ -32,8 +32,13 @@ class CoreModule(Module):
         return resolve_zone(self._settings.time_zone)
 
 
+def default_embedder() -> Embedder:
+    """The offline embedder used wherever nobody chose another (search, import, demo)."""
+    return HashingEmbedder()
+
+
 def chosen_embedder(settings: Settings) -> Embedder | None:
     """The embedder the settings name: our offline default, none at all, or the host's own."""
     if settings.embedder == DEFAULT_EMBEDDER:
-        return HashingEmbedder()
+        return default_embedder()
     return settings.embedder  # type: ignore[return-value]

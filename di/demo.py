@@ -11,10 +11,10 @@ from pathlib import Path
 
 from oneclaw_search.data.database import HistoryDatabase
 from oneclaw_search.data.demo_history import demo_history
-from oneclaw_search.data.embedding import HashingEmbedder
 from oneclaw_search.data.history_writer import HistoryWriter
 from oneclaw_search.data.schema import open_writable, read_meta, write_meta
 from oneclaw_search.di import create_injector
+from oneclaw_search.di.core_module import default_embedder
 from oneclaw_search.domain.clock import SystemClock
 from oneclaw_search.domain.errors import HistoryUnavailable
 from oneclaw_search.domain.local_time import local_date, resolve_zone
@@ -32,7 +32,7 @@ def build_demo_database(path: Path, time_zone: str | None) -> None:
             leftover.unlink(missing_ok=True)
     zone = resolve_zone(time_zone)
     database = open_writable(path)
-    HistoryWriter(database, HashingEmbedder()).write(*demo_history(local_date(SystemClock().now_ms(), zone), zone))
+    HistoryWriter(database, default_embedder()).write(*demo_history(local_date(SystemClock().now_ms(), zone), zone))
     write_meta(database, "demo", "1")
     database.close()
 

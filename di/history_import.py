@@ -4,9 +4,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from oneclaw_search.data.bundle_importer import BundleImporter, ImportSummary
-from oneclaw_search.data.embedding import HashingEmbedder
 from oneclaw_search.data.history_writer import HistoryWriter
 from oneclaw_search.data.schema import open_writable
+from oneclaw_search.di.core_module import default_embedder
 from oneclaw_search.domain.clock import SystemClock
 from oneclaw_search.domain.errors import HistoryUnavailable
 from oneclaw_search.domain.local_time import resolve_zone
@@ -21,7 +21,7 @@ def run_import(db: Path, bundle: Path, time_zone: str | None) -> int:
     with bundle.open(encoding="utf-8") as lines:
         database = open_writable(db)
         try:
-            importer = BundleImporter(HistoryWriter(database, HashingEmbedder()), zone, SystemClock().now_ms())
+            importer = BundleImporter(HistoryWriter(database, default_embedder()), zone, SystemClock().now_ms())
             summary = importer.import_lines(lines)
         finally:
             database.close()

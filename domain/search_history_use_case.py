@@ -64,10 +64,10 @@ class SearchHistoryUseCase:
             return memory_results(found, query, self._zone)
         if source is SearchSource.MESSAGES:
             hits = self._message_dao.search_content(
-                query, window.message_after, window.message_before, limit, deadline=deadline
+                query, window.after, window.message_before, limit, deadline=deadline
             )
             return message_results(hits, query, self._zone)
         sessions = self._session_dao.search_by_title_or_preview(
-            query, window.session_after, window.session_before, limit, deadline=deadline
+            query, window.after, window.session_before, limit, deadline=deadline
         )
         return session_results(sessions, query, self._zone)

@@ -18,11 +18,14 @@ RECENT_MESSAGE_BUFFER_MS = 5_000
 
 @dataclass(frozen=True, slots=True)
 class SearchWindow:
-    """Inclusive epoch-ms bounds for messages (by created_at) and sessions (by updated_at)."""
+    """Inclusive epoch-ms bounds for messages (by created_at) and sessions (by updated_at).
 
-    message_after: int
+    Both start at the same moment; they end differently because only messages leave out the
+    last few seconds.
+    """
+
+    after: int
     message_before: int
-    session_after: int
     session_before: int
     memory_filter: MemoryFilter
 
@@ -39,4 +42,4 @@ def search_window(
         session_before = now_ms if request.date_from else NO_UPPER_BOUND
     day_to = request.date_to or (local_date(now_ms, zone) if request.date_from else None)
     memory_filter = MemoryFilter(request.scope.memory_source_types, request.date_from, day_to)
-    return SearchWindow(after, message_before, after, session_before, memory_filter)
+    return SearchWindow(after, message_before, session_before, memory_filter)

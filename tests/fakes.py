@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import threading
+import time
 from dataclasses import dataclass, field
 
 from oneclaw_search.domain.clock import Deadline
@@ -21,8 +22,6 @@ class FixedClock:
         return self.now
 
     def monotonic(self) -> float:
-        import time
-
         return self.frozen_monotonic if self.frozen_monotonic is not None else time.monotonic()
 
 
