@@ -19,6 +19,7 @@ from oneclaw_search.domain.errors import HistoryUnavailable
 from oneclaw_search.domain.text import fold
 
 ONECLAW_IDENTITY_HASH = "9a862db541b23c44221f9a687649d220"
+OWN_ORIGIN = "oneclaw-search"  # DatabaseInfo.origin of a history this project created
 REQUIRED_COLUMNS = {
     "messages": {"id", "session_id", "type", "content", "created_at"},
     "sessions": {"id", "title", "message_count", "last_message_preview", "deleted_at", "created_at", "updated_at"},
@@ -116,7 +117,7 @@ def describe(database: pw.SqliteDatabase, file: Path) -> DatabaseInfo:
             if "room_master_table" in tables:
                 return DatabaseInfo(file, "oneclaw")
             if SearchMetaEntity._meta.table_name in tables:
-                return DatabaseInfo(file, "oneclaw-search", _meta_value(database, "embedder"))
+                return DatabaseInfo(file, OWN_ORIGIN, _meta_value(database, "embedder"))
             return DatabaseInfo(file, "other")
     except pw.DatabaseError as error:
         raise HistoryUnavailable(f"cannot read database {file}: {error}") from error

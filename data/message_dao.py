@@ -7,19 +7,28 @@ length limit applies. Messages of soft-deleted sessions are left out.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import peewee as pw
 
 from oneclaw_search.data.database import HistoryDatabase
+from oneclaw_search.data.index_lookup import IndexLookup
+from oneclaw_search.data.side_index import MESSAGES
 from oneclaw_search.data.entities import MessageEntity, SessionEntity
 from oneclaw_search.domain.clock import Deadline
 from oneclaw_search.domain.models import SEARCHABLE_MESSAGE_TYPES, MessageHit
 from oneclaw_search.domain.ports import NO_UPPER_BOUND
 from oneclaw_search.domain.text import fold
 
+_ID_BATCH = 500  # stays under SQLite's bound-parameter limit
+# Index candidates read per hit wanted: enough that "newest first" is exact unless a text is everywhere.
+_CANDIDATES_PER_HIT, _MIN_CANDIDATES = 4, 1_000
+
 
 class PeeweeMessageDao:
-    def __init__(self, database: HistoryDatabase) -> None:
+    def __init__(self, database: HistoryDatabase, lookup: IndexLookup | None = None) -> None:
         self._database = database
+        self._lookup = lookup
 
     def search_content(
         self,
@@ -32,18 +41,44 @@ class PeeweeMessageDao:
     ) -> list[MessageHit]:
         if created_after > created_before or limit <= 0:
             return []
-        message, session = MessageEntity, SessionEntity
-        select = (
-            message.select(message.id, message.session_id, session.title, message.type, message.content, message.created_at)
-            .join(session, pw.JOIN.LEFT_OUTER, on=(session.id == message.session_id))
-            .where(
-                message.type.in_([kind.value for kind in SEARCHABLE_MESSAGE_TYPES])
-                & session.deleted_at.is_null()
-                & message.created_at.between(created_after, created_before)
-                & (pw.fn.instr(pw.fn.oc_fold(message.content), fold(query)) > 0)
-            )
-            .order_by(message.created_at.desc(), message.id)
-            .limit(limit)
-        )
+        needle = fold(query)
+        if self._lookup is not None:
+            wanted = max(limit * _CANDIDATES_PER_HIT, _MIN_CANDIDATES)
+            ids = self._lookup.literal_ids(MESSAGES, needle, created_after, created_before, wanted, deadline)
+            if ids is not None:
+                hits = [hit for hit in self.hits_by_id(ids, created_after, created_before, deadline=deadline)
+                        if needle in fold(hit.content)]
+                return sorted(hits, key=lambda hit: (-hit.created_at, hit.id))[:limit]
+        matching = pw.fn.instr(pw.fn.oc_fold(MessageEntity.content), needle) > 0
+        select = _live_messages(matching, created_after, created_before).order_by(
+            MessageEntity.created_at.desc(), MessageEntity.id
+        ).limit(limit)
         with self._database.connected(deadline) as database:
             return [MessageHit(*row) for row in select.bind(database).tuples()]
+
+    def hits_by_id(
+        self, ids: Sequence[str], created_after: int, created_before: int, *, deadline: Deadline | None = None
+    ) -> list[MessageHit]:
+        """The messages among `ids` that search_content could return for some query (index hits)."""
+        with self._database.connected(deadline) as database:
+            return [
+                MessageHit(*row)
+                for start in range(0, len(ids), _ID_BATCH)
+                for row in _live_messages(MessageEntity.id.in_(list(ids[start:start + _ID_BATCH])), created_after, created_before)
+                .bind(database).tuples()
+            ]
+
+
+def _live_messages(condition, created_after: int, created_before: int) -> pw.ModelSelect:
+    """USER and AI_RESPONSE messages of live sessions, created in the window, meeting `condition`."""
+    message, session = MessageEntity, SessionEntity
+    return (
+        message.select(message.id, message.session_id, session.title, message.type, message.content, message.created_at)
+        .join(session, pw.JOIN.LEFT_OUTER, on=(session.id == message.session_id))
+        .where(
+            message.type.in_([kind.value for kind in SEARCHABLE_MESSAGE_TYPES])
+            & session.deleted_at.is_null()
+            & message.created_at.between(created_after, created_before)
+            & condition
+        )
+    )

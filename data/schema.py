@@ -10,7 +10,7 @@ from pathlib import Path
 
 import peewee as pw
 
-from oneclaw_search.data.database import HistoryDatabase, describe, read_only_sqlite
+from oneclaw_search.data.database import OWN_ORIGIN, HistoryDatabase, describe, read_only_sqlite
 from oneclaw_search.data.entities import ALL_MODELS, SearchMetaEntity
 from oneclaw_search.domain.errors import HistoryUnavailable
 
@@ -61,7 +61,7 @@ def write_meta(database: HistoryDatabase, key: str, value: str) -> None:
 
 def read_meta(database: HistoryDatabase, key: str) -> str | None:
     """A note this package left in a database it created; None for anyone else's database."""
-    if database.info.origin != "oneclaw-search":
+    if database.info.origin != OWN_ORIGIN:
         return None
     with database.connected() as connection:
         row = SearchMetaEntity.select(SearchMetaEntity.value).where(SearchMetaEntity.key == key).bind(connection).first()

@@ -6,19 +6,28 @@ Kotlin filtered on created_at.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import peewee as pw
 
 from oneclaw_search.data.database import HistoryDatabase
+from oneclaw_search.data.index_lookup import IndexLookup
+from oneclaw_search.data.side_index import SESSIONS
 from oneclaw_search.data.entities import SessionEntity
 from oneclaw_search.domain.clock import Deadline
 from oneclaw_search.domain.models import SessionHit
 from oneclaw_search.domain.ports import NO_UPPER_BOUND
 from oneclaw_search.domain.text import fold
 
+_ID_BATCH = 500  # stays under SQLite's bound-parameter limit
+# Index candidates read per hit wanted: enough that "newest first" is exact unless a text is everywhere.
+_CANDIDATES_PER_HIT, _MIN_CANDIDATES = 4, 1_000
+
 
 class PeeweeSessionDao:
-    def __init__(self, database: HistoryDatabase) -> None:
+    def __init__(self, database: HistoryDatabase, lookup: IndexLookup | None = None) -> None:
         self._database = database
+        self._lookup = lookup
 
     def search_by_title_or_preview(
         self,
@@ -32,21 +41,37 @@ class PeeweeSessionDao:
         if updated_after > updated_before or limit <= 0:
             return []
         session, needle = SessionEntity, fold(query)
-        select = (
-            session.select(
-                session.id, session.title, session.message_count,
-                session.last_message_preview, session.created_at, session.updated_at,
-            )
-            .where(
-                session.deleted_at.is_null()
-                & session.updated_at.between(updated_after, updated_before)
-                & (
-                    (pw.fn.instr(pw.fn.oc_fold(session.title), needle) > 0)
-                    | (pw.fn.instr(pw.fn.oc_fold(session.last_message_preview), needle) > 0)
-                )
-            )
-            .order_by(session.updated_at.desc(), session.id)
-            .limit(limit)
+        if self._lookup is not None:
+            wanted = max(limit * _CANDIDATES_PER_HIT, _MIN_CANDIDATES)
+            ids = self._lookup.literal_ids(SESSIONS, needle, updated_after, updated_before, wanted, deadline)
+            if ids is not None:
+                hits = [hit for hit in self.hits_by_id(ids, updated_after, updated_before, deadline=deadline)
+                        if needle in fold(hit.title) or needle in fold(hit.last_message_preview or "")]
+                return sorted(hits, key=lambda hit: (-hit.updated_at, hit.id))[:limit]
+        matching = (pw.fn.instr(pw.fn.oc_fold(session.title), needle) > 0) | (
+            pw.fn.instr(pw.fn.oc_fold(session.last_message_preview), needle) > 0
         )
+        select = _live_sessions(matching, updated_after, updated_before).order_by(
+            session.updated_at.desc(), session.id
+        ).limit(limit)
         with self._database.connected(deadline) as database:
             return [SessionHit(*row) for row in select.bind(database).tuples()]
+
+    def hits_by_id(
+        self, ids: Sequence[str], updated_after: int, updated_before: int, *, deadline: Deadline | None = None
+    ) -> list[SessionHit]:
+        """The live sessions among `ids` last active in the window (index hits, checked at the source)."""
+        with self._database.connected(deadline) as database:
+            return [
+                SessionHit(*row)
+                for start in range(0, len(ids), _ID_BATCH)
+                for row in _live_sessions(SessionEntity.id.in_(list(ids[start:start + _ID_BATCH])), updated_after, updated_before)
+                .bind(database).tuples()
+            ]
+
+
+def _live_sessions(condition, updated_after: int, updated_before: int) -> pw.ModelSelect:
+    session = SessionEntity
+    return session.select(
+        session.id, session.title, session.message_count, session.last_message_preview, session.created_at, session.updated_at
+    ).where(session.deleted_at.is_null() & session.updated_at.between(updated_after, updated_before) & condition)

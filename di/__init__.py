@@ -12,6 +12,7 @@ from injector import Injector
 from oneclaw_search.data.database import HistoryDatabase
 from oneclaw_search.di.core_module import CoreModule
 from oneclaw_search.di.database_module import DatabaseModule
+from oneclaw_search.di.index_module import IndexModule
 from oneclaw_search.di.memory_module import MemoryModule
 from oneclaw_search.di.settings import Settings
 from oneclaw_search.di.tool_module import ToolModule
@@ -28,5 +29,5 @@ def create_injector(database_path: str | Path, **settings: Any) -> Injector:
     """
     config = Settings.build(database_path, **settings)
     database = HistoryDatabase.open_read_only(config.database_path)
-    modules = [CoreModule(config), DatabaseModule(database), MemoryModule(), ToolModule(), *config.modules]
+    modules = [CoreModule(config), DatabaseModule(database), IndexModule(), MemoryModule(), ToolModule(), *config.modules]
     return Injector(modules, auto_bind=False)

@@ -1,7 +1,7 @@
 """DatabaseModule: the opened history database and the three DAOs over it.
 
 Mirrors di/DatabaseModule.kt. The database is opened (and checked) before the container is
-built, so no provider does I/O.
+built, so no provider does I/O; the DAOs answer their LIKE test from the side index when there is one.
 """
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from oneclaw_search.data.database import HistoryDatabase
 from oneclaw_search.data.memory_index_dao import PeeweeMemoryIndexDao
 from oneclaw_search.data.message_dao import PeeweeMessageDao
 from oneclaw_search.data.session_dao import PeeweeSessionDao
+from oneclaw_search.di.index_module import IndexParts
 from oneclaw_search.domain.ports import MemoryIndexDao, MessageDao, SessionDao
 
 
@@ -25,13 +26,13 @@ class DatabaseModule(Module):
 
     @singleton
     @provider
-    def provide_message_dao(self, database: HistoryDatabase) -> MessageDao:
-        return PeeweeMessageDao(database)
+    def provide_message_dao(self, database: HistoryDatabase, index: IndexParts) -> MessageDao:
+        return PeeweeMessageDao(database, index.lookup)
 
     @singleton
     @provider
-    def provide_session_dao(self, database: HistoryDatabase) -> SessionDao:
-        return PeeweeSessionDao(database)
+    def provide_session_dao(self, database: HistoryDatabase, index: IndexParts) -> SessionDao:
+        return PeeweeSessionDao(database, index.lookup)
 
     @singleton
     @provider

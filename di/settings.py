@@ -16,11 +16,16 @@ from oneclaw_search.domain.search_history_use_case import DEFAULT_BUDGET_SECONDS
 from oneclaw_search.domain.search_window import RECENT_MESSAGE_BUFFER_MS
 
 DEFAULT_EMBEDDER = "default"
+AUTO_INDEX = "auto"
 
 
 @dataclass(frozen=True)
 class Settings:
-    """`embedder`: "default" (offline hashing), None (lexical only) or any Embedder object."""
+    """`embedder`: "default", None (lexical only) or any Embedder object.
+
+    `index_path`: "auto" (beside the history, else the user cache), a file path, or None for the
+    spec's literal scans with no side index.
+    """
 
     database_path: Path
     time_zone: str | tzinfo | None = None
@@ -28,6 +33,7 @@ class Settings:
     candidate_limit: int = DEFAULT_CANDIDATE_LIMIT
     recent_message_buffer_ms: int = RECENT_MESSAGE_BUFFER_MS
     embedder: Embedder | str | None = DEFAULT_EMBEDDER
+    index_path: str | Path | None = AUTO_INDEX
     clock: Clock | None = None
     modules: tuple[Any, ...] = ()
 
@@ -52,5 +58,7 @@ class Settings:
             raise ValueError(f"recent_message_buffer_ms cannot be negative: {self.recent_message_buffer_ms}")
         if isinstance(self.time_zone, str):
             resolve_zone(self.time_zone)  # raises ValueError naming an unknown zone now, not mid-search
+        if self.index_path is not None and not isinstance(self.index_path, (str, Path)):
+            raise TypeError(f"index_path must be 'auto', a path or None: {self.index_path!r}")
         if isinstance(self.embedder, str) and self.embedder != DEFAULT_EMBEDDER:
             raise ValueError(f"Unknown embedder {self.embedder!r}: pass 'default', None or an Embedder")

@@ -11,7 +11,8 @@ from injector import Module, multiprovider, provider, singleton
 
 from oneclaw_search.di.settings import Settings
 from oneclaw_search.domain.clock import Clock
-from oneclaw_search.domain.ports import MemorySearchEngine, MessageDao, SessionDao
+from oneclaw_search.di.index_module import SearchBackends
+from oneclaw_search.domain.ports import MemorySearchEngine
 from oneclaw_search.domain.search_history_use_case import SearchHistoryUseCase
 from oneclaw_search.tools import SearchHistoryTool, Tool, ToolExecutionEngine, ToolRegistry
 
@@ -22,14 +23,15 @@ class ToolModule(Module):
     def provide_search_history_use_case(
         self,
         engine: MemorySearchEngine,
-        message_dao: MessageDao,
-        session_dao: SessionDao,
+        backends: SearchBackends,
         clock: Clock,
         zone: tzinfo,
         settings: Settings,
     ) -> SearchHistoryUseCase:
         return SearchHistoryUseCase(
-            engine, message_dao, session_dao, clock, zone,
+            engine, backends.messages, backends.sessions, clock, zone,
+            vocabulary=backends.vocabulary,
+            memory_retrievers=getattr(engine, "retrievers", ()),
             budget_seconds=settings.search_budget_seconds,
             candidate_limit=settings.candidate_limit,
             recent_message_buffer_ms=settings.recent_message_buffer_ms,

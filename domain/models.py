@@ -92,6 +92,31 @@ class SessionHit:
 
 
 @dataclass(frozen=True, slots=True)
+class Relevance:
+    """How one row matched: BM25 over index terms, the spec's phrase score, cosine similarity.
+
+    `literal` is above zero only when the row contains the whole query (the spec's LIKE test);
+    `semantic` is None when no vector was compared.
+    """
+
+    keyword: float = 0.0
+    literal: float = 0.0
+    semantic: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ScoredMessage:
+    hit: MessageHit
+    relevance: Relevance
+
+
+@dataclass(frozen=True, slots=True)
+class ScoredSession:
+    hit: SessionHit
+    relevance: Relevance
+
+
+@dataclass(frozen=True, slots=True)
 class MemoryChunk:
     """One memory_index row: a MEMORY.md paragraph (undated) or a daily-log chunk."""
 
@@ -133,6 +158,7 @@ class UnifiedSearchResult:
     final_score: float
     created_at: int
     matches: tuple[tuple[int, int], ...] = field(default=())
+    exact: bool = False  # contains the whole query, so the spec's own LIKE would return it
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,6 +168,8 @@ class SearchOutcome:
     results: tuple[UnifiedSearchResult, ...]
     unfinished_sources: tuple[SearchSource, ...] = ()
     budget_seconds: float = 0.0
+    retrievers: tuple[str, ...] = ()  # what actually ran, e.g. "keyword (FTS5 BM25)"
+    corrected_query: str | None = None  # the respelled query the results are for, if any
 
     @property
     def complete(self) -> bool:

@@ -11,8 +11,16 @@ from datetime import date
 from typing import Protocol
 
 from oneclaw_search.domain.clock import Deadline
+from oneclaw_search.domain.history_query import HistoryQuery
 from oneclaw_search.domain.local_time import parse_iso_day
-from oneclaw_search.domain.models import MemoryChunk, MemorySearchResult, MessageHit, SessionHit
+from oneclaw_search.domain.models import (
+    MemoryChunk,
+    MemorySearchResult,
+    MessageHit,
+    ScoredMessage,
+    ScoredSession,
+    SessionHit,
+)
 
 NO_UPPER_BOUND = 2**63 - 1
 
@@ -100,3 +108,31 @@ class MemorySearchEngine(Protocol):
         deadline: Deadline | None = None,
     ) -> list[MemorySearchResult]:
         """The best `top_k` chunks by hybrid relevance times time decay, filter applied first."""
+
+
+class MessageSearch(Protocol):
+    """Ranked message search (issue 3): keywords in any order, the spec's phrase, and meaning.
+
+    `retrievers` names what actually runs, so a reply can say how it searched.
+    """
+
+    retrievers: tuple[str, ...]
+
+    def search(
+        self, query: HistoryQuery, after: int, before: int, limit: int, *, deadline: Deadline | None = None
+    ) -> list[ScoredMessage]:
+        """Up to `limit` live USER/AI_RESPONSE messages created in [after, before], best first."""
+
+
+class SessionSearch(Protocol):
+    retrievers: tuple[str, ...]
+
+    def search(
+        self, query: HistoryQuery, after: int, before: int, limit: int, *, deadline: Deadline | None = None
+    ) -> list[ScoredSession]:
+        """Up to `limit` live sessions last active in [after, before] whose title or preview match."""
+
+
+class Vocabulary(Protocol):
+    def frequency(self, term: str) -> int:
+        """How many searchable rows hold this index term; 0 when the history never uses it."""

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
 from oneclaw_search.domain.local_time import MS_PER_DAY
-from oneclaw_search.domain.models import SourceType, UnifiedSearchResult
+from oneclaw_search.domain.models import Relevance, SourceType, UnifiedSearchResult
 from oneclaw_search.domain.text import fold, word_set
 
 SOURCE_WEIGHTS: dict[SourceType, float] = {
@@ -23,6 +23,9 @@ SOURCE_WEIGHTS: dict[SourceType, float] = {
 }
 DECAY_LAMBDA_PER_DAY = 0.01  # half-life ln 2 / 0.01 = 69.3 days, as OneClaw's TimeDecayCalculator
 DUPLICATE_OVERLAP = 0.8
+# A hit holding the whole query outranks any scattered-keyword hit of its source.
+PHRASE_TIER = 1.0
+KEYWORD_WEIGHT, SEMANTIC_WEIGHT = 0.3, 0.7  # HybridSearchEngine.kt's BM25 / vector split
 
 # BM25's saturation constants, reused so one more occurrence helps less each time.
 _K1 = 1.2
@@ -78,13 +81,59 @@ def jaccard(first: frozenset[str], second: frozenset[str]) -> float:
     return len(first & second) / len(union) if union else 1.0
 
 
+def relevance_scores(relevances: Sequence[Relevance]) -> list[float]:
+    """One raw score per hit of a source: whole-query hits first, then keywords blended with meaning.
+
+    When every hit holds the whole query, the spec's phrase scores stand unchanged, so a query
+    the spec's LIKE answers fully ranks exactly as the spec ranks it.
+    """
+    if all(r.literal > 0 for r in relevances) or all(r.keyword == 0 and r.semantic is None for r in relevances):
+        return [r.literal for r in relevances]
+    top_keyword = max(r.keyword for r in relevances)
+    top_literal = max(r.literal for r in relevances)
+    top_semantic = max((r.semantic or 0.0 for r in relevances), default=0.0)
+    scores = []
+    for r in relevances:
+        if r.literal > 0:
+            scores.append(PHRASE_TIER + r.literal / top_literal)
+            continue
+        score = r.keyword / top_keyword if top_keyword > 0 else 0.0
+        if r.semantic is not None and top_semantic > 0:
+            score = KEYWORD_WEIGHT * score + SEMANTIC_WEIGHT * r.semantic / top_semantic
+        scores.append(score)
+    return scores
+
+
 def merge(
     by_source: Sequence[Sequence[UnifiedSearchResult]], now_ms: int, max_results: int
 ) -> list[UnifiedSearchResult]:
-    """Normalise each source by its maximum, weight, decay, rank, drop near-duplicates, cut."""
+    """Normalise each source by its maximum, weight, decay, rank, drop near-duplicates, cut.
+
+    When the hits containing the whole query fit in `max_results`, they are all kept: what the
+    spec's own LIKE search returns is never lost to keyword hits (issue 3's superset rule).
+    """
     scored = [hit for hits in by_source for hit in _normalise_weight_decay(hits, now_ms)]
-    scored.sort(key=lambda hit: (-hit.final_score, -hit.created_at, hit.source_type, hit.id))
-    return deduplicate(scored, max_results)
+    scored.sort(key=_rank_key)
+    kept = deduplicate(scored, max_results)
+    exact = [hit for hit in scored if hit.exact]
+    if len(exact) > max_results:
+        return kept
+    for hit in exact:
+        if hit in kept or _near_duplicate(hit, kept):
+            continue
+        # The lowest-ranked keyword-only hit gives up its place (there is one: exact hits fit).
+        loser = next(other for other in reversed(kept) if not other.exact) if len(kept) == max_results else None
+        kept = sorted([other for other in kept if other is not loser] + [hit], key=_rank_key)
+    return kept
+
+
+def _near_duplicate(hit: UnifiedSearchResult, kept: Sequence[UnifiedSearchResult]) -> bool:
+    words = word_set(hit.text)
+    return any(jaccard(words, word_set(other.text)) > DUPLICATE_OVERLAP for other in kept)
+
+
+def _rank_key(hit: UnifiedSearchResult) -> tuple:
+    return (-hit.final_score, -hit.created_at, hit.source_type, hit.id)
 
 
 def _normalise_weight_decay(hits: Sequence[UnifiedSearchResult], now_ms: int) -> list[UnifiedSearchResult]:

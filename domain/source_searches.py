@@ -12,18 +12,18 @@ from oneclaw_search.domain.local_time import content_time_ms, local_date, parse_
 from oneclaw_search.domain.models import (
     DAILY_LOG_TYPE,
     MemorySearchResult,
-    MessageHit,
     MessageType,
+    ScoredMessage,
+    ScoredSession,
     SessionHit,
     SourceType,
     UnifiedSearchResult,
 )
-from oneclaw_search.domain.ranking import average_word_count, phrase_match_score
+from oneclaw_search.domain.ranking import relevance_scores
+from oneclaw_search.domain.stopwords import STOPWORDS
 from oneclaw_search.domain.text import EXCERPT_LIMIT, excerpt, find_spans, tokens
 
 PREVIEW_LIMIT = 200
-# A title is chosen to name the whole conversation; a preview is a clipped recent line.
-_TITLE_WEIGHT, _PREVIEW_WEIGHT = 1.0, 0.6
 _ROLE_PREFIX = {MessageType.USER.value: "User: ", MessageType.AI_RESPONSE.value: "Assistant: "}
 
 
@@ -33,7 +33,7 @@ def memory_results(found: Sequence[MemorySearchResult], query: str, zone: tzinfo
     for item in found:
         chunk = item.chunk
         day = parse_iso_day(chunk.source_date)
-        spans = find_spans(chunk.chunk_text, tokens(query))
+        spans = find_spans(chunk.chunk_text, highlight_needles(query))
         cut = excerpt(chunk.chunk_text, spans)
         results.append(UnifiedSearchResult(
             id=chunk.id,
@@ -50,12 +50,14 @@ def memory_results(found: Sequence[MemorySearchResult], query: str, zone: tzinfo
     return results
 
 
-def message_results(hits: Sequence[MessageHit], query: str, zone: tzinfo) -> list[UnifiedSearchResult]:
-    average = average_word_count(hit.content for hit in hits)
+def message_results(found: Sequence[ScoredMessage], query: str, zone: tzinfo) -> list[UnifiedSearchResult]:
+    needles = highlight_needles(query)
+    scores = relevance_scores([item.relevance for item in found])
     results = []
-    for hit in hits:
+    for item, score in zip(found, scores):
+        hit = item.hit
         prefix = _ROLE_PREFIX.get(hit.type, "")
-        spans = find_spans(hit.content, [query])
+        spans = find_spans(hit.content, needles)
         cut = excerpt(hit.content, spans, EXCERPT_LIMIT - len(prefix))
         results.append(UnifiedSearchResult(
             id=hit.id,
@@ -64,23 +66,23 @@ def message_results(hits: Sequence[MessageHit], query: str, zone: tzinfo) -> lis
             source_date=local_date(hit.created_at, zone).isoformat(),
             session_id=hit.session_id,
             session_title=hit.session_title,
-            raw_score=phrase_match_score(hit.content, query, average),
+            raw_score=score,
             final_score=0.0,
             created_at=hit.created_at,
             matches=cut.place(spans, len(prefix)),
+            exact=item.relevance.literal > 0,
         ))
     return results
 
 
-def session_results(hits: Sequence[SessionHit], query: str, zone: tzinfo) -> list[UnifiedSearchResult]:
-    title_average = average_word_count(hit.title for hit in hits)
-    preview_average = average_word_count(hit.last_message_preview or "" for hit in hits)
+def session_results(found: Sequence[ScoredSession], query: str, zone: tzinfo) -> list[UnifiedSearchResult]:
+    needles = highlight_needles(query)
+    scores = relevance_scores([item.relevance for item in found])
     results = []
-    for hit in hits:
+    for item, score in zip(found, scores):
+        hit = item.hit
         day = local_date(hit.updated_at, zone).isoformat()
-        text, matches = _session_text(hit, day, query)
-        score = _TITLE_WEIGHT * phrase_match_score(hit.title, query, title_average)
-        score += _PREVIEW_WEIGHT * phrase_match_score(hit.last_message_preview or "", query, preview_average)
+        text, matches = _session_text(hit, day, needles)
         results.append(UnifiedSearchResult(
             id=hit.id,
             source_type=SourceType.SESSION,
@@ -92,19 +94,26 @@ def session_results(hits: Sequence[SessionHit], query: str, zone: tzinfo) -> lis
             final_score=0.0,
             created_at=hit.updated_at,
             matches=matches,
+            exact=item.relevance.literal > 0,
         ))
     return results
 
 
-def _session_text(hit: SessionHit, day: str, query: str) -> tuple[str, tuple[tuple[int, int], ...]]:
+def _session_text(hit: SessionHit, day: str, needles: list[str]) -> tuple[str, tuple[tuple[int, int], ...]]:
     """The spec's two-line session text, with the query's spans in its title and preview."""
     head = 'Session: "'
     text = f'{head}{hit.title}" ({hit.message_count} messages, last active: {day})'
-    spans = [(start + len(head), end + len(head)) for start, end in find_spans(hit.title, [query])]
+    spans = [(start + len(head), end + len(head)) for start, end in find_spans(hit.title, needles)]
     if hit.last_message_preview:
         preview = hit.last_message_preview[:PREVIEW_LIMIT]
         text += "\nPreview: "
-        spans += [(start + len(text), end + len(text)) for start, end in find_spans(preview, [query])]
+        spans += [(start + len(text), end + len(text)) for start, end in find_spans(preview, needles)]
         text += preview
     cut = excerpt(text, [])
     return cut.text, cut.place(spans)
+
+
+def highlight_needles(query: str) -> list[str]:
+    """What to mark in a hit: the whole query and each of its content words."""
+    words = [word for word in tokens(query) if len(word) > 1 and word not in STOPWORDS]
+    return [query.strip('"'), *words]

@@ -1,0 +1,58 @@
+"""IndexLookup: lets the DAOs answer the spec's LIKE test from the side index's trigrams.
+
+MessageDao.search_content and SessionDao.search_by_title_or_preview keep their meaning (AC-07,
+AC-08); with a fresh index they look candidates up instead of scanning every row, and re-check
+each one against the history. Catch-up runs at most once per search, whichever source asks first.
+"""
+from __future__ import annotations
+
+import logging
+import threading
+import time
+
+import peewee as pw
+
+from oneclaw_search.data.index_queries import literal_hits
+from oneclaw_search.data.index_sync import IndexSync
+from oneclaw_search.data.side_index import DocKind, SideIndex
+from oneclaw_search.domain.clock import Deadline
+
+_FRESH_SECONDS = 0.25  # the messages and sessions of one search share one catch-up
+_log = logging.getLogger(__name__)
+
+
+class IndexLookup:
+    def __init__(self, index: SideIndex, sync: IndexSync) -> None:
+        self.index = index
+        self._sync = sync
+        self._lock = threading.Lock()
+        self._fresh_at = float("-inf")
+        self._broken = False
+
+    def ensure_fresh(self, deadline: Deadline | None) -> bool:
+        """Catch up with the history; False when that could not finish (the caller then scans)."""
+        with self._lock:
+            if self._broken:
+                return False
+            if time.monotonic() - self._fresh_at < _FRESH_SECONDS:
+                return True
+            # Indexing may take half of what is left; the search itself needs the rest.
+            share = None if deadline is None else Deadline(deadline.clock, deadline.clock.monotonic() + deadline.remaining() / 2)
+            try:
+                if not self._sync.catch_up(share):
+                    return False
+            except (OSError, pw.DatabaseError) as error:
+                # An index we cannot write (read-only folder, full disk) must not fail the search.
+                _log.warning("side index %s unusable, scanning instead: %s", self.index.path, error)
+                self._broken = "locked" not in str(error)  # another process busy indexing is no fault
+                return False
+            self._fresh_at = time.monotonic()
+            return True
+
+    def literal_ids(
+        self, kind: DocKind, literal: str, after: int, before: int, limit: int, deadline: Deadline | None
+    ) -> list[str] | None:
+        """Ids of rows holding `literal`, newest indexed first; None when the index cannot say."""
+        if not self.ensure_fresh(deadline):
+            return None
+        return literal_hits(self.index, kind, literal, after, before, limit)

@@ -1,0 +1,147 @@
+"""IndexSync: brings the side index up to date with the history before a search (issue 3).
+
+New messages are found by rowid, deleted or replaced ones by a row count that stops adding up,
+edits to recent messages by fingerprint; sessions are compared whole whenever they change. Each
+batch is one IMMEDIATE transaction, so two processes never index the same rows twice.
+"""
+from __future__ import annotations
+
+import time
+import zlib
+
+from oneclaw_search.data.database import HistoryDatabase
+from oneclaw_search.data.side_index import MESSAGES, SESSIONS, DocKind, IndexedDoc, SideIndex, fts_term
+from oneclaw_search.domain.clock import Deadline
+from oneclaw_search.domain.models import SEARCHABLE_MESSAGE_TYPES
+from oneclaw_search.domain.search_terms import index_terms
+from oneclaw_search.domain.text import fold
+
+BATCH_ROWS = 5_000
+TAIL_ROWS = 64  # recent messages re-checked on every search: streamed replies are edited in place
+COUNT_CHECK_SECONDS = 10.0
+_TYPES = tuple(kind.value for kind in SEARCHABLE_MESSAGE_TYPES)
+_IN_TYPES = f"type IN ({', '.join('?' * len(_TYPES))})"
+
+
+def fingerprint(*texts: str | None) -> int:
+    joined = "\x00".join(text or "" for text in texts).encode()
+    return zlib.crc32(joined) | (len(joined) << 32)
+
+
+def _doc(rowid: int, row_id: str, at: int, *texts: str | None) -> IndexedDoc:
+    terms = tuple(" ".join(fts_term(t) for t in index_terms(text or "")) for text in texts)
+    return IndexedDoc(rowid, row_id, at, fingerprint(*texts), terms, tuple(fold(text or "") for text in texts))
+
+
+class IndexSync:
+    def __init__(self, history: HistoryDatabase, index: SideIndex) -> None:
+        self._history = history
+        self._index = index
+        self._counted_at = float("-inf")
+        self._schema_checked = False
+
+    def catch_up(self, deadline: Deadline | None = None) -> bool:
+        """Index what changed; False when time ran out first (the index is then partly fresh).
+
+        The deadline is checked between batches only, so a batch in flight always commits.
+        """
+        if not self._schema_checked:
+            self._index.ensure_schema(str(self._history.info.path.resolve()))
+            self._schema_checked = True
+        with self._history.connected() as history:
+            if not self._append_messages(history, deadline):
+                return False
+            if time.monotonic() - self._counted_at > COUNT_CHECK_SECONDS:
+                self._reconcile_messages_if_counts_differ(history)
+                self._counted_at = time.monotonic()
+            self._recheck_recent_messages(history)
+            self._sync_sessions(history)
+        return True
+
+    def _rows(self, history, sql: str, params=()) -> list[tuple]:
+        return history.execute_sql(sql, params).fetchall()
+
+    def _append_messages(self, history, deadline: Deadline | None) -> bool:
+        done = self._index.meta_int("m.max_src")
+        top = self._rows(history, "SELECT max(rowid) FROM messages")[0][0] or 0
+        if top < done:
+            self._reset(MESSAGES)
+            done = 0
+        while done < top:
+            if deadline is not None and deadline.expired():
+                return False
+            rows = self._rows(
+                history,
+                "SELECT rowid, id, type, created_at, content FROM messages WHERE rowid > ? ORDER BY rowid LIMIT ?",
+                (done, BATCH_ROWS),
+            )
+            if not rows:
+                break
+            docs = [_doc(r[0], r[1], r[3], r[4]) for r in rows if r[2] in _TYPES]
+            with self._index.peewee.atomic("IMMEDIATE"):
+                if self._index.meta_int("m.max_src") == done:  # else another process got there first
+                    self._index.add(MESSAGES, docs)
+                    self._index.set_meta(m__max_src=rows[-1][0], m__rows=self._index.meta_int("m.rows") + len(rows))
+            done = self._index.meta_int("m.max_src")
+        return True
+
+    def _reconcile_messages_if_counts_differ(self, history) -> None:
+        count = self._rows(history, "SELECT count(*) FROM messages")[0][0]
+        if count == self._index.meta_int("m.rows"):
+            return
+        done = self._index.meta_int("m.max_src")
+        live = {r[0] for r in self._rows(history, f"SELECT rowid FROM messages WHERE rowid <= ? AND {_IN_TYPES}", (done, *_TYPES))}
+        with self._index.peewee.atomic("IMMEDIATE"):
+            indexed = {r[0] for r in self._index.execute(f"SELECT src FROM {MESSAGES.table('docs')}")}
+            self._index.forget(MESSAGES, sorted(indexed - live))
+            self._add_message_rows(history, sorted(live - indexed))
+            self._index.set_meta(m__rows=count)
+
+    def _recheck_recent_messages(self, history) -> None:
+        rows = self._rows(
+            history,
+            f"SELECT rowid, id, created_at, content FROM messages WHERE {_IN_TYPES} ORDER BY rowid DESC LIMIT ?",
+            (*_TYPES, TAIL_ROWS),
+        )
+        known = dict(self._index.execute(
+            f"SELECT src, fp FROM {MESSAGES.table('docs')} WHERE src >= ?", (min((r[0] for r in rows), default=0),)
+        ))
+        changed = [r for r in rows if r[0] in known and known[r[0]] != fingerprint(r[3])]
+        if changed:
+            with self._index.peewee.atomic("IMMEDIATE"):
+                self._index.forget(MESSAGES, [r[0] for r in changed])
+                self._index.add(MESSAGES, [_doc(*r) for r in changed])
+
+    def _add_message_rows(self, history, rowids: list[int]) -> None:
+        for start in range(0, len(rowids), 500):
+            chunk = rowids[start:start + 500]
+            rows = self._rows(
+                history,
+                f"SELECT rowid, id, created_at, content FROM messages WHERE rowid IN ({', '.join('?' * len(chunk))})",
+                chunk,
+            )
+            self._index.add(MESSAGES, [_doc(*r) for r in rows])
+
+    def _sync_sessions(self, history) -> None:
+        state = "/".join(map(str, self._rows(history, "SELECT max(rowid), count(*), max(updated_at) FROM sessions")[0]))
+        if state == self._index.meta("s.state"):
+            return
+        self._rebuild_if_mostly_orphans(SESSIONS)
+        rows = self._rows(history, "SELECT rowid, id, updated_at, title, last_message_preview FROM sessions")
+        current = {r[0]: r for r in rows}
+        with self._index.peewee.atomic("IMMEDIATE"):
+            known = dict(self._index.execute(f"SELECT src, fp FROM {SESSIONS.table('docs')}"))
+            stale = {src for src, fp in known.items() if src not in current or fingerprint(*current[src][3:]) != fp}
+            self._index.forget(SESSIONS, sorted(stale))
+            self._index.add(SESSIONS, [_doc(*r) for r in rows if r[0] not in known or r[0] in stale])
+            self._index.set_meta(s__state=state)
+
+    def _rebuild_if_mostly_orphans(self, kind: DocKind) -> None:
+        live = self._index.execute(f"SELECT count(*) FROM {kind.table('docs')}")[0][0]
+        if self._index.meta_int(f"{kind.prefix}.orphans") > max(5_000, live):
+            self._reset(kind)
+
+    def _reset(self, kind: DocKind) -> None:
+        with self._index.peewee.atomic("IMMEDIATE"):
+            self._index.drop_kind(kind)
+            self._index.create_kind(kind)

@@ -1,0 +1,24 @@
+"""IndexVocabulary: how many rows use a term, read from the side index's FTS5 vocabularies.
+
+Feeds the typo fallback (domain/spelling.py): a spelling counts as known when some message or
+session holds it.
+"""
+from __future__ import annotations
+
+from oneclaw_search.data.index_lookup import IndexLookup
+from oneclaw_search.data.side_index import MESSAGES, SESSIONS, fts_term
+
+
+class IndexVocabulary:
+    def __init__(self, lookup: IndexLookup) -> None:
+        self._lookup = lookup
+
+    def frequency(self, term: str) -> int:
+        if not self._lookup.ensure_fresh(None):
+            return 0
+        coded = fts_term(term)
+        total = 0
+        for kind in (MESSAGES, SESSIONS):
+            rows = self._lookup.index.execute(f"SELECT doc FROM {kind.table('vocab')} WHERE term = ?", (coded,))
+            total += rows[0][0] if rows else 0
+        return total

@@ -1,0 +1,87 @@
+"""IndexModule: message and session search over the side index, or the spec's scan without one.
+
+`index_path="auto"` puts the index file beside a history this project created and in the user's
+cache for any other; a path puts it there; None keeps the spec's literal scans (issue 3).
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from injector import Module, provider, singleton
+
+from oneclaw_search.data.database import OWN_ORIGIN, HistoryDatabase
+from oneclaw_search.data.index_sync import IndexSync
+from oneclaw_search.data.index_vocabulary import IndexVocabulary
+from oneclaw_search.data.index_lookup import IndexLookup
+from oneclaw_search.data.indexed_search import IndexedMessageSearch, IndexedSessionSearch
+from oneclaw_search.data.message_dao import PeeweeMessageDao
+from oneclaw_search.data.session_dao import PeeweeSessionDao
+from oneclaw_search.data.side_index import SUFFIX, SideIndex, default_index_path
+from oneclaw_search.di.settings import AUTO_INDEX, Settings
+from oneclaw_search.domain.literal_search import LiteralMessageSearch, LiteralSessionSearch
+from oneclaw_search.domain.ports import MessageDao, MessageSearch, SessionDao, SessionSearch, Vocabulary
+
+
+@dataclass(frozen=True)
+class IndexParts:
+    """The side index's lookup, or None when search runs the spec's scans alone."""
+
+    lookup: IndexLookup | None
+
+
+@dataclass(frozen=True)
+class SearchBackends:
+    messages: MessageSearch
+    sessions: SessionSearch
+    vocabulary: Vocabulary | None
+
+
+def index_location(settings: Settings, database: HistoryDatabase) -> Path | None:
+    """Where the side index goes: the configured path; beside a history this project created;
+    otherwise (the OneClaw app's own folder, or one we may not write) the user's cache folder."""
+    if settings.index_path is None:
+        return None
+    if settings.index_path != AUTO_INDEX:
+        return Path(settings.index_path).expanduser()
+    beside = default_index_path(database.info.path)
+    if database.info.origin == OWN_ORIGIN and os.access(beside.parent, os.W_OK):
+        return beside
+    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "oneclaw-search"
+    digest = hashlib.sha256(str(database.info.path.resolve()).encode()).hexdigest()[:16]
+    return cache / f"{database.info.path.stem}-{digest}{SUFFIX}"
+
+
+class IndexModule(Module):
+    @singleton
+    @provider
+    def provide_index_parts(self, database: HistoryDatabase, settings: Settings) -> IndexParts:
+        location = index_location(settings, database)
+        if location is None:
+            return IndexParts(None)
+        index = SideIndex(location)
+        return IndexParts(IndexLookup(index, IndexSync(database, index)))
+
+    @singleton
+    @provider
+    def provide_backends(self, parts: IndexParts, message_dao: MessageDao, session_dao: SessionDao) -> SearchBackends:
+        usable = isinstance(message_dao, PeeweeMessageDao) and isinstance(session_dao, PeeweeSessionDao)
+        if parts.lookup is None or not usable:
+            return SearchBackends(LiteralMessageSearch(message_dao), LiteralSessionSearch(session_dao), None)
+        return SearchBackends(
+            IndexedMessageSearch(parts.lookup, message_dao),
+            IndexedSessionSearch(parts.lookup, session_dao),
+            IndexVocabulary(parts.lookup),
+        )
+
+    @singleton
+    @provider
+    def provide_message_search(self, backends: SearchBackends) -> MessageSearch:
+        return backends.messages
+
+    @singleton
+    @provider
+    def provide_session_search(self, backends: SearchBackends) -> SessionSearch:
+        return backends.sessions

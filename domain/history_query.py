@@ -1,0 +1,40 @@
+"""HistoryQuery: what one search looks for, read once from the agent's query string.
+
+The whole query is kept as the spec's literal phrase (FEAT-032's LIKE '%query%'), beside the
+keyword terms and any "quoted phrases" that must appear as written (issue 3).
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from oneclaw_search.domain.search_terms import query_terms
+from oneclaw_search.domain.text import fold
+
+_QUOTED = re.compile(r'"([^"]+)"')
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryQuery:
+    """`literal`: the folded query as a whole; `phrases`: folded quoted parts; `terms`: index terms."""
+
+    raw: str
+    literal: str
+    phrases: tuple[str, ...]
+    terms: tuple[str, ...]
+
+    @classmethod
+    def parse(cls, raw: str) -> HistoryQuery:
+        phrases = tuple(dict.fromkeys(fold(p.strip()) for p in _QUOTED.findall(raw) if p.strip()))
+        return cls(raw, fold(raw), phrases, tuple(query_terms(raw)))
+
+    def admits(self, text: str) -> bool:
+        """Whether `text` holds every quoted phrase (texts always pass when nothing is quoted)."""
+        if not self.phrases:
+            return True
+        folded = fold(text)
+        return all(phrase in folded for phrase in self.phrases)
+
+    def contains_literal(self, text: str) -> bool:
+        """The spec's own test: does `text` contain the whole query, caselessly?"""
+        return bool(self.literal) and self.literal in fold(text)

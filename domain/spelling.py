@@ -1,0 +1,49 @@
+"""Typo fallback (issue 3): when an exact search finds nothing, try close spellings of long words.
+
+Only words of five or more letters are ever changed, each by one edit (insert, delete, replace
+or swap), and only to a spelling the history actually contains.
+"""
+from __future__ import annotations
+
+import re
+import string
+from collections.abc import Callable
+
+from oneclaw_search.domain.search_terms import plain, stem
+
+MIN_FUZZY_LENGTH = 5
+_WORD = re.compile(r"\w+")
+
+
+def one_edit_away(word: str) -> set[str]:
+    letters = set(string.ascii_lowercase) | set(word)
+    splits = [(word[:i], word[i:]) for i in range(len(word) + 1)]
+    deletes = {left + right[1:] for left, right in splits if right}
+    swaps = {left + right[1] + right[0] + right[2:] for left, right in splits if len(right) > 1}
+    replaces = {left + c + right[1:] for left, right in splits if right for c in letters}
+    inserts = {left + c + right for left, right in splits for c in letters}
+    return (deletes | swaps | replaces | inserts) - {word}
+
+
+def correct_word(word: str, frequency: Callable[[str], int]) -> str | None:
+    """The most frequent known spelling one edit from an unknown long word, or None."""
+    folded = plain(word)
+    if len(folded) < MIN_FUZZY_LENGTH or not folded.isalpha() or frequency(stem(folded)) > 0:
+        return None
+    scored = [(frequency(stem(candidate)), candidate) for candidate in one_edit_away(folded)]
+    count, best = max(scored, default=(0, ""))
+    return best if count > 0 else None
+
+
+def correct_query(query: str, frequency: Callable[[str], int]) -> str | None:
+    """The query with its unknown long words respelled, or None when nothing changed."""
+    changed = False
+    pieces: list[str] = []
+    position = 0
+    for match in _WORD.finditer(query):
+        replacement = correct_word(match.group(), frequency)
+        pieces += [query[position:match.start()], replacement or match.group()]
+        changed = changed or replacement is not None
+        position = match.end()
+    pieces.append(query[position:])
+    return "".join(pieces) if changed else None
