@@ -69,6 +69,7 @@ class SideIndex:
 
     def ensure_schema(self, source: str) -> None:
         """Create the tables, or start over when the file was made by another format or history."""
+        self.path.parent.mkdir(parents=True, exist_ok=True)
         with self.peewee.atomic():
             self.execute("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
             if self.meta("format") == FORMAT_VERSION and self.meta("source") == source:

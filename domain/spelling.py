@@ -12,6 +12,7 @@ from collections.abc import Callable
 from oneclaw_search.domain.search_terms import plain, stem
 
 MIN_FUZZY_LENGTH = 5
+MAX_FUZZY_LENGTH = 24  # longer "words" are ids, hashes or noise, not misspellings
 _WORD = re.compile(r"\w+")
 
 
@@ -28,7 +29,7 @@ def one_edit_away(word: str) -> set[str]:
 def correct_word(word: str, frequency: Callable[[str], int]) -> str | None:
     """The most frequent known spelling one edit from an unknown long word, or None."""
     folded = plain(word)
-    if len(folded) < MIN_FUZZY_LENGTH or not folded.isalpha() or frequency(stem(folded)) > 0:
+    if not MIN_FUZZY_LENGTH <= len(folded) <= MAX_FUZZY_LENGTH or not folded.isalpha() or frequency(stem(folded)) > 0:
         return None
     scored = [(frequency(stem(candidate)), candidate) for candidate in one_edit_away(folded)]
     count, best = max(scored, default=(0, ""))

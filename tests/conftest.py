@@ -10,6 +10,14 @@ from oneclaw_search.di import create_injector
 NOW = "2026-03-01T12:00"
 
 
+@pytest.fixture(autouse=True)
+def private_cache(tmp_path_factory, monkeypatch):
+    """Side indexes of histories we did not create go to the user's cache: a temporary one here."""
+    cache = tmp_path_factory.mktemp("xdg-cache")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(cache))
+    return cache
+
+
 @pytest.fixture
 def zone():
     return TOKYO
