@@ -2,41 +2,32 @@
 
 Mirrors feature/memory/search/HybridSearchEngine.kt, BM25Scorer.kt and TimeDecayCalculator.kt:
 k1 1.2, b 0.75, weights 0.3 BM25 / 0.7 vector, exp(-0.01/day) decay. Unlike Kotlin, a row without
-a usable vector is scored on BM25 alone, the tokenizer keeps every script's letters, and the
-filter is applied before the top-k cut so daily logs are not crowded out (defect 14).
+a usable vector is scored on BM25 alone, terms are index terms (any script, accents, stems), the
+filter is applied before the top-k cut (defect 14), and the BM25 model and vector matrix are built
+once per version of memory_index rather than per query (issue 3).
 """
 from __future__ import annotations
 
-import math
 from datetime import tzinfo
 
 import numpy as np
-from rank_bm25 import BM25Okapi
 
-from oneclaw_search.data.embedding import decode_embedding
+from oneclaw_search.data.memory_bm25 import MemoryBM25
+from oneclaw_search.data.memory_snapshot import MemorySnapshot
 from oneclaw_search.domain.clock import Clock, Deadline
-from oneclaw_search.domain.local_time import content_time_ms
-from oneclaw_search.domain.models import MemoryChunk, MemorySearchResult
+from oneclaw_search.domain.models import MemorySearchResult
 from oneclaw_search.domain.ports import Embedder, MemoryFilter, MemoryIndexDao
-from oneclaw_search.domain.ranking import time_decay
-from oneclaw_search.domain.text import tokens
+from oneclaw_search.domain.ranking import DECAY_LAMBDA_PER_DAY
+from oneclaw_search.domain.local_time import MS_PER_DAY
+from oneclaw_search.domain.search_terms import query_terms
+
+_NonNegativeIdfBM25 = MemoryBM25  # the name the core issue's conformance tests know it by
 
 BM25_WEIGHT = 0.3
 VECTOR_WEIGHT = 0.7
 DEFAULT_TOP_K = 5
 # A chunk that shares no word with the query must be at least this close in meaning to count.
 MIN_VECTOR_SIMILARITY = 0.35
-
-
-class _NonNegativeIdfBM25(BM25Okapi):
-    """rank-bm25's Okapi scoring with the IDF OneClaw uses, ln(1 + (N - df + 0.5) / (df + 0.5)).
-
-    Okapi's own IDF turns negative for words in over half the chunks, which breaks small memories.
-    """
-
-    def _calc_idf(self, nd: dict[str, int]) -> None:
-        for word, freq in nd.items():
-            self.idf[word] = math.log((self.corpus_size - freq + 0.5) / (freq + 0.5) + 1.0)
 
 
 class HybridSearchEngine:
@@ -53,6 +44,17 @@ class HybridSearchEngine:
         self._zone = zone
         usable = embedder is not None and vector_space == embedder.name
         self._embedder = embedder if usable else None
+        self._snapshot: MemorySnapshot | None = None
+
+    @property
+    def retrievers(self) -> tuple[str, ...]:
+        if self._embedder is None:
+            return ("keyword (rank-bm25 over memory)", "lexical only: no embedder for memory")
+        return ("keyword (rank-bm25 over memory)", f"semantic ({self._embedder.name} over memory)")
+
+    def frequency(self, term: str) -> int:
+        snapshot = self._current(None)
+        return snapshot.bm25.document_frequency(term) if snapshot.bm25 is not None else 0
 
     def search(
         self,
@@ -62,54 +64,39 @@ class HybridSearchEngine:
         chunk_filter: MemoryFilter | None = None,
         deadline: Deadline | None = None,
     ) -> list[MemorySearchResult]:
-        chunks = self._dao.get_all(deadline=deadline)
-        if not chunks or top_k <= 0:
+        snapshot = self._current(deadline)
+        if not snapshot.chunks or top_k <= 0:
             return []
-        bm25 = _normalised(_bm25_scores(chunks, tokens(query)))
+        bm25 = _normalised(snapshot.bm25_scores(query_terms(query)))
         if deadline is not None:
             deadline.check()
-        cosine, has_vector = self._cosine_scores(chunks, query)
+        cosine = snapshot.cosine(self._embedder, query)
         vector = _normalised(cosine)
-        relevance = np.where(has_vector, BM25_WEIGHT * bm25 + VECTOR_WEIGHT * vector, bm25)
+        relevance = np.where(snapshot.has_vector, BM25_WEIGHT * bm25 + VECTOR_WEIGHT * vector, bm25)
         relevance[(bm25 == 0) & (cosine < MIN_VECTOR_SIMILARITY)] = 0.0
-        return self._top(chunks, relevance, bm25, np.where(has_vector, vector, np.nan), chunk_filter, top_k)
-
-    def _cosine_scores(self, chunks: list[MemoryChunk], query: str) -> tuple[np.ndarray, np.ndarray]:
-        cosine = np.zeros(len(chunks))
-        has_vector = np.zeros(len(chunks), dtype=bool)
-        if self._embedder is None:
-            return cosine, has_vector
-        query_vector = np.asarray(self._embedder.embed([query])[0], dtype=np.float64)
-        query_norm = float(np.linalg.norm(query_vector))
-        for row, chunk in enumerate(chunks):
-            stored = decode_embedding(chunk.embedding, self._embedder.dimension)
-            if stored is None:
-                continue
-            has_vector[row] = True
-            norm = float(np.linalg.norm(stored)) * query_norm
-            # Opposite meaning is no match; clipping keeps the later max-normalisation from flipping signs.
-            cosine[row] = max(0.0, float(stored @ query_vector) / norm) if norm > 0 else 0.0
-        return cosine, has_vector
-
-    def _top(self, chunks, relevance, bm25, vector, chunk_filter, top_k) -> list[MemorySearchResult]:
-        now_ms = self._clock.now_ms()
+        age_days = np.maximum(self._clock.now_ms() - snapshot.content_times, 0) / MS_PER_DAY
+        decay = np.exp(-DECAY_LAMBDA_PER_DAY * age_days)
+        score = relevance * decay
         results = []
-        for row, chunk in enumerate(chunks):
-            if relevance[row] <= 0 or (chunk_filter is not None and not chunk_filter.admits(chunk)):
+        for row in np.argsort(-score, kind="stable"):
+            if score[row] <= 0 or len(results) == top_k:
+                break
+            chunk = snapshot.chunks[row]
+            if chunk_filter is not None and not chunk_filter.admits(chunk):
                 continue
-            decay = time_decay(now_ms - content_time_ms(chunk.source_date, chunk.updated_at, self._zone))
-            vector_score = None if math.isnan(vector[row]) else float(vector[row])
-            score = float(relevance[row]) * decay
-            results.append(MemorySearchResult(chunk, float(bm25[row]), vector_score, float(relevance[row]), decay, score))
-        results.sort(key=lambda result: -result.score)
-        return results[:top_k]
+            vector_score = float(vector[row]) if snapshot.has_vector[row] else None
+            results.append(MemorySearchResult(chunk, float(bm25[row]), vector_score, float(relevance[row]), float(decay[row]), float(score[row])))
+        return results
 
-
-def _bm25_scores(chunks: list[MemoryChunk], query_tokens: list[str]) -> np.ndarray:
-    corpus = [tokens(chunk.chunk_text) for chunk in chunks]
-    if not query_tokens or not any(corpus):
-        return np.zeros(len(chunks))
-    return np.asarray(_NonNegativeIdfBM25(corpus, k1=1.2, b=0.75).get_scores(query_tokens), dtype=np.float64)
+    def _current(self, deadline: Deadline | None) -> MemorySnapshot:
+        """The snapshot for memory_index as it is now, rebuilt only when the table changed."""
+        version = self._dao.version(deadline=deadline) if hasattr(self._dao, "version") else None
+        snapshot = self._snapshot
+        if snapshot is None or version is None or snapshot.version != version:
+            dimension = self._embedder.dimension if self._embedder is not None else 0
+            snapshot = MemorySnapshot.build(version, self._dao.get_all(deadline=deadline), dimension, self._zone)
+            self._snapshot = snapshot
+        return snapshot
 
 
 def _normalised(scores: np.ndarray) -> np.ndarray:

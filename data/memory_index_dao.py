@@ -31,6 +31,14 @@ class PeeweeMemoryIndexDao:
     def get_by_source_type(self, source_type: str) -> list[MemoryChunk]:
         return self._read(MemoryIndexEntity.select(*_COLUMNS).where(MemoryIndexEntity.source_type == source_type), None)
 
+    def version(self, *, deadline: Deadline | None = None) -> tuple:
+        """Changes whenever a row is added, removed or updated: the engine's cache key."""
+        with self._database.connected(deadline) as database:
+            return tuple(database.execute_sql(
+                "SELECT count(*), max(rowid), max(updated_at), total(updated_at), total(length(embedding))"
+                " FROM memory_index"
+            ).fetchone())
+
     def insert_all(self, chunks: Sequence[MemoryChunk]) -> None:
         with self._database.connected() as database, database.atomic():
             upsert_many(database, MemoryIndexEntity, [chunk_row(chunk) for chunk in chunks])

@@ -76,14 +76,18 @@ def cjk_grams(run: str) -> list[str]:
 
 
 def query_terms(text: str) -> list[str]:
-    """Terms of a query: CJK words as their pairs only (a pair pins the words down better)."""
+    """Terms of a query: CJK words as their pairs only (a pair pins the words down better), and
+    an identifier as itself only, since the agent typed that exact name."""
     terms: list[str] = []
     for word in _WORD.findall(text):
         if _CJK_RUN.fullmatch(word) and len(word) > 1:
             chars = [plain(c) for c in word]
             terms.extend(a + b for a, b in zip(chars, chars[1:]))
-        else:
+        elif _CJK_RUN.search(word):
             terms.extend(_word_terms(word))
+        else:
+            whole = plain(word)
+            terms.extend([] if whole in STOPWORDS else [stem(whole)])
     return list(dict.fromkeys(terms))
 
 

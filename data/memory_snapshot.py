@@ -1,0 +1,59 @@
+"""MemorySnapshot: one version of memory_index, ready to score: chunks, BM25 model, vector matrix.
+
+Built once per change of the table (HybridSearchEngine's cache): stored vectors are decoded into
+one contiguous unit-length float32 matrix, so a query costs one matrix-vector product.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import tzinfo
+
+import numpy as np
+
+from oneclaw_search.data.embedding import decode_embedding
+from oneclaw_search.data.memory_bm25 import MemoryBM25
+from oneclaw_search.domain.local_time import content_time_ms
+from oneclaw_search.domain.models import MemoryChunk
+from oneclaw_search.domain.ports import Embedder
+from oneclaw_search.domain.search_terms import index_terms
+
+
+@dataclass(frozen=True)
+class MemorySnapshot:
+    version: object
+    chunks: list[MemoryChunk]
+    bm25: MemoryBM25 | None
+    vectors: np.ndarray
+    has_vector: np.ndarray
+    content_times: np.ndarray
+
+    @classmethod
+    def build(cls, version: object, chunks: list[MemoryChunk], dimension: int, zone: tzinfo) -> MemorySnapshot:
+        corpus = [index_terms(chunk.chunk_text) for chunk in chunks]
+        bm25 = MemoryBM25(corpus) if any(corpus) else None
+        vectors = np.zeros((len(chunks), dimension), dtype=np.float32)
+        has_vector = np.zeros(len(chunks), dtype=bool)
+        for row, chunk in enumerate(chunks if dimension else ()):
+            stored = decode_embedding(chunk.embedding, dimension)
+            norm = float(np.linalg.norm(stored)) if stored is not None else 0.0
+            if norm > 0:
+                vectors[row] = stored / norm
+                has_vector[row] = True
+        times = np.array([content_time_ms(c.source_date, c.updated_at, zone) for c in chunks], dtype=np.float64)
+        return cls(version, chunks, bm25, vectors, has_vector, times)
+
+    def bm25_scores(self, terms: list[str]) -> np.ndarray:
+        if self.bm25 is None or not terms:
+            return np.zeros(len(self.chunks))
+        return self.bm25.get_scores(terms)
+
+    def cosine(self, embedder: Embedder | None, query: str) -> np.ndarray:
+        """Cosine similarity to the query, clipped at zero: opposite meaning is no match, and
+        clipping keeps the later max-normalisation from flipping signs."""
+        if embedder is None or not self.has_vector.any():
+            return np.zeros(len(self.chunks))
+        query_vector = np.asarray(embedder.embed([query])[0], dtype=np.float32)
+        norm = float(np.linalg.norm(query_vector))
+        if norm == 0:
+            return np.zeros(len(self.chunks))
+        return np.maximum(self.vectors @ (query_vector / norm), 0.0).astype(np.float64)
