@@ -49,8 +49,8 @@ class HybridSearchEngine:
     @property
     def retrievers(self) -> tuple[str, ...]:
         if self._embedder is None:
-            return ("keyword (rank-bm25 over memory)", "lexical only: no embedder for memory")
-        return ("keyword (rank-bm25 over memory)", f"semantic ({self._embedder.name} over memory)")
+            return ("keyword (rank-bm25)", "lexical only: no embedder")
+        return ("keyword (rank-bm25)", f"semantic ({self._embedder.name})")
 
     def frequency(self, term: str) -> int:
         snapshot = self._current(None)

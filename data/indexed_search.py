@@ -19,7 +19,7 @@ from oneclaw_search.domain.history_query import HistoryQuery
 from oneclaw_search.domain.literal_search import LiteralMessageSearch, LiteralSessionSearch
 from oneclaw_search.domain.models import Relevance, ScoredMessage, ScoredSession
 
-INDEXED_RETRIEVERS = ("keyword (BM25 over the side index)", "phrase (trigram side index)")
+INDEXED_RETRIEVERS = ("keyword (FTS5 BM25)", "phrase (FTS5 trigram)")
 SESSION_COLUMN_WEIGHTS = (1.0, 0.6)  # title, preview: as the literal session score weighs them
 
 

@@ -14,6 +14,7 @@ from oneclaw_search.domain.clock import Clock
 from oneclaw_search.di.index_module import SearchBackends
 from oneclaw_search.domain.ports import MemorySearchEngine
 from oneclaw_search.domain.search_history_use_case import SearchHistoryUseCase
+from oneclaw_search.domain.spelling import SummedVocabulary
 from oneclaw_search.tools import SearchHistoryTool, Tool, ToolExecutionEngine, ToolRegistry
 
 
@@ -30,7 +31,7 @@ class ToolModule(Module):
     ) -> SearchHistoryUseCase:
         return SearchHistoryUseCase(
             engine, backends.messages, backends.sessions, clock, zone,
-            vocabulary=backends.vocabulary,
+            vocabulary=SummedVocabulary([engine, backends.vocabulary]),
             memory_retrievers=getattr(engine, "retrievers", ()),
             budget_seconds=settings.search_budget_seconds,
             candidate_limit=settings.candidate_limit,

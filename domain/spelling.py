@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 import string
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from oneclaw_search.domain.search_terms import plain, stem
 
@@ -48,3 +48,13 @@ def correct_query(query: str, frequency: Callable[[str], int]) -> str | None:
         position = match.end()
     pieces.append(query[position:])
     return "".join(pieces) if changed else None
+
+
+class SummedVocabulary:
+    """Several sources' vocabularies read as one: a spelling is known if any source uses it."""
+
+    def __init__(self, parts: Sequence[object]) -> None:
+        self._parts = [part for part in parts if hasattr(part, "frequency")]
+
+    def frequency(self, term: str) -> int:
+        return sum(part.frequency(term) for part in self._parts)

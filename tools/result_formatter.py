@@ -34,10 +34,14 @@ def render(request: SearchRequest, outcome: SearchOutcome, output_format: Output
 def format_text(request: SearchRequest, outcome: SearchOutcome) -> str:
     results = outcome.results
     lines = [f'[Search Results for "{request.query}" (scope: {request.scope}, {len(results)} results)]']
+    if outcome.corrected_query is not None:
+        lines += ["", correction_note(request.query, outcome.corrected_query)]
     if not outcome.complete:
         lines += ["", partial_note(outcome)]
     if not results:
-        lines += ["", NO_RESULTS]
+        # Nothing relevant: say how we looked, so the agent can judge the silence (issue 3).
+        searched = [f"Searched with: {', '.join(outcome.retrievers)}."] if outcome.retrievers else []
+        lines += ["", *searched, NO_RESULTS]
     for number, result in enumerate(results, start=1):
         lines += ["", _result_header(number, result), result.text]
     return "\n".join(lines).rstrip()
@@ -61,6 +65,10 @@ def partial_note(outcome: SearchOutcome) -> str:
     return f"Note: partial results; searching {names} did not finish within the {outcome.budget_seconds:g} s budget."
 
 
+def correction_note(query: str, corrected: str) -> str:
+    return f"No exact match for '{query}'; showing results for '{corrected}'"
+
+
 def format_json(request: SearchRequest, outcome: SearchOutcome) -> str:
     document = {
         "query": request.query,
@@ -70,6 +78,8 @@ def format_json(request: SearchRequest, outcome: SearchOutcome) -> str:
         "max_results": request.max_results,
         "complete": outcome.complete,
         "unfinished_sources": [str(source) for source in outcome.unfinished_sources],
+        "corrected_query": outcome.corrected_query,
+        "retrievers": list(outcome.retrievers),
         "results": [_result_object(result) for result in outcome.results],
     }
     return json.dumps(document, ensure_ascii=False)
