@@ -12,10 +12,10 @@ from pathlib import Path
 
 import peewee as pw
 
-FORMAT_VERSION = "1"  # bump whenever terms, tables or tokenizers change: old files are rebuilt
+FORMAT_VERSION = "2"  # bump whenever terms, tables or tokenizers change: old files are rebuilt
 SUFFIX = ".search-index.sqlite"
 _WORDS = "tokenize = \"unicode61 remove_diacritics 0 tokenchars '_'\", content = ''"
-_GRAMS = "tokenize = 'trigram case_sensitive 1', content = ''"
+_GRAMS = "tokenize = 'trigram case_sensitive 1', content = '', columnsize = 0, detail = none"
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,6 +13,8 @@ import math
 import random
 from datetime import date, timedelta
 
+import numpy as np
+
 from oneclaw_search.data.history_writer import NewMessage, NewSession
 from oneclaw_search.domain.models import MemoryChunk
 
@@ -83,8 +85,7 @@ def _long_tail(count: int) -> list[str]:
 
 
 def _zipf_table(words: list[str], slots: int = 1 << 21) -> list[str]:
-    """Each word repeated in proportion to 1/rank^1.05: uniform picks from it follow Zipf's law,
-    several times faster than choices(cum_weights=...) when a million messages need 30M words."""
+    """Each word repeated in proportion to 1/rank^1.05, so uniform picks from it follow Zipf's law."""
     weights = [1 / rank ** 1.05 for rank in range(1, len(words) + 1)]
     scale = slots / sum(weights)
     return [word for word, weight in zip(words, weights) for _ in range(max(1, round(weight * scale)))]
@@ -99,9 +100,20 @@ class _Writer:
 
     def __init__(self, seed: int) -> None:
         self.rng = random.Random(seed)
+        self._words: list[str] = []
+        self._at = 0
+
+    def words(self, count: int) -> list[str]:
+        """Zipf-distributed words drawn a million at a time: per-word Python calls would take most of a minute."""
+        if self._at + count > len(self._words):
+            picks = np.frombuffer(self.rng.randbytes(4 << 20), dtype="<u4") % len(ZIPF_TABLE)
+            self._words = self._words[self._at:] + list(map(ZIPF_TABLE.__getitem__, picks.tolist()))
+            self._at = 0
+        self._at += count
+        return self._words[self._at - count:self._at]
 
     def prose(self, length: int) -> str:
-        words = self.rng.choices(ZIPF_TABLE, k=length)
+        words = self.words(length)
         for at in range(0, length, 11):
             words[at] = words[at].capitalize()
         for at in range(10, length - 1, 11):
@@ -134,7 +146,7 @@ class _Writer:
         if roll < 0.10:
             return self.code()
         if roll < 0.15:
-            query = " ".join(rng.choices(ZIPF_TABLE, k=rng.randint(1, 4)))
+            query = " ".join(self.words(rng.randint(1, 4)))
             return f'{{"tool": "search_history", "id": "{self.uuid()}", "arguments": {{"query": "{query}", "scope": "all"}}}}'
         if roll < 0.20:
             return " ".join(rng.choices(ACCENTED, k=rng.randint(4, 12))).capitalize() + "."
