@@ -8,11 +8,16 @@ from __future__ import annotations
 
 import time
 import zlib
+from dataclasses import replace
+
+import numpy as np
 
 from oneclaw_search.data.database import HistoryDatabase
+from oneclaw_search.data.message_vectors import quantize
 from oneclaw_search.data.side_index import MESSAGES, SESSIONS, DocKind, IndexedDoc, SideIndex, fts_term
 from oneclaw_search.domain.clock import Deadline
 from oneclaw_search.domain.models import SEARCHABLE_MESSAGE_TYPES
+from oneclaw_search.domain.ports import Embedder
 from oneclaw_search.domain.search_terms import index_terms
 from oneclaw_search.domain.text import fold
 
@@ -34,9 +39,10 @@ def _doc(rowid: int, row_id: str, at: int, *texts: str | None) -> IndexedDoc:
 
 
 class IndexSync:
-    def __init__(self, history: HistoryDatabase, index: SideIndex) -> None:
+    def __init__(self, history: HistoryDatabase, index: SideIndex, embedder: Embedder | None = None) -> None:
         self._history = history
         self._index = index
+        self._embedder = embedder
         self._counted_at = float("-inf")
         self._schema_checked = False
 
@@ -46,7 +52,8 @@ class IndexSync:
         The deadline is checked between batches only, so a batch in flight always commits.
         """
         if not self._schema_checked:
-            self._index.ensure_schema(str(self._history.info.path.resolve()))
+            embedder = self._embedder.name if self._embedder is not None else "none"
+            self._index.ensure_schema(str(self._history.info.path.resolve()), embedder)
             self._schema_checked = True
         with self._history.connected() as history:
             if not self._append_messages(history, deadline):
@@ -77,7 +84,8 @@ class IndexSync:
             )
             if not rows:
                 break
-            docs = [_doc(r[0], r[1], r[3], r[4]) for r in rows if r[2] in _TYPES]
+            searchable = [r for r in rows if r[2] in _TYPES]
+            docs = self._with_vectors([_doc(r[0], r[1], r[3], r[4]) for r in searchable], [r[4] for r in searchable])
             with self._index.peewee.atomic("IMMEDIATE"):
                 if self._index.meta_int("m.max_src") == done:  # else another process got there first
                     self._index.add(MESSAGES, docs)
@@ -110,7 +118,7 @@ class IndexSync:
         if changed:
             with self._index.peewee.atomic("IMMEDIATE"):
                 self._index.forget(MESSAGES, [r[0] for r in changed])
-                self._index.add(MESSAGES, [_doc(*r) for r in changed])
+                self._index.add(MESSAGES, self._with_vectors([_doc(*r) for r in changed], [r[3] for r in changed]))
 
     def _add_message_rows(self, history, rowids: list[int]) -> None:
         for start in range(0, len(rowids), 500):
@@ -120,7 +128,14 @@ class IndexSync:
                 f"SELECT rowid, id, created_at, content FROM messages WHERE rowid IN ({', '.join('?' * len(chunk))})",
                 chunk,
             )
-            self._index.add(MESSAGES, [_doc(*r) for r in rows])
+            self._index.add(MESSAGES, self._with_vectors([_doc(*r) for r in rows], [r[3] for r in rows]))
+
+    def _with_vectors(self, docs: list[IndexedDoc], texts: list[str]) -> list[IndexedDoc]:
+        """Messages are embedded once, as they are indexed."""
+        if self._embedder is None or not docs:
+            return docs
+        blobs = quantize(np.asarray(self._embedder.embed(texts), dtype=np.float32))
+        return [replace(doc, vector=blob) for doc, blob in zip(docs, blobs)]
 
     def _sync_sessions(self, history) -> None:
         state = "/".join(map(str, self._rows(history, "SELECT max(rowid), count(*), max(updated_at) FROM sessions")[0]))

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import peewee as pw
 
-FORMAT_VERSION = "2"  # bump whenever terms, tables or tokenizers change: old files are rebuilt
+FORMAT_VERSION = "3"  # bump whenever terms, tables or tokenizers change: old files are rebuilt
 SUFFIX = ".search-index.sqlite"
 _WORDS = "tokenize = \"unicode61 remove_diacritics 0 tokenchars '_'\", content = ''"
 _GRAMS = "tokenize = 'trigram case_sensitive 1', content = '', columnsize = 0, detail = none"
@@ -43,6 +43,7 @@ class IndexedDoc:
     fingerprint: int
     terms: tuple[str, ...]
     folded: tuple[str, ...]
+    vector: bytes | None = None
 
 
 def fts_term(term: str) -> str:
@@ -67,18 +68,20 @@ class SideIndex:
     def execute(self, sql: str, params: Sequence[object] = ()) -> list[tuple]:
         return self.peewee.execute_sql(sql, params).fetchall()
 
-    def ensure_schema(self, source: str) -> None:
-        """Create the tables, or start over when the file was made by another format or history."""
+    def ensure_schema(self, source: str, embedder: str) -> None:
+        """Create the tables, or start over when the file was made by another format, for another
+        history, or with vectors from another embedder."""
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        with self.peewee.atomic():
+        with self.peewee.atomic("IMMEDIATE"):
             self.execute("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
-            if self.meta("format") == FORMAT_VERSION and self.meta("source") == source:
+            identity = {"format": FORMAT_VERSION, "source": source, "embedder": embedder}
+            if all(self.meta(key) == value for key, value in identity.items()):
                 return
             for kind in (MESSAGES, SESSIONS):
                 self.drop_kind(kind)
                 self.create_kind(kind)
             self.execute("DELETE FROM meta")
-            self.set_meta(format=FORMAT_VERSION, source=source)
+            self.set_meta(**identity)
 
     def create_kind(self, kind: DocKind) -> None:
         columns = ", ".join(kind.columns)
@@ -86,12 +89,14 @@ class SideIndex:
             f"CREATE TABLE {kind.table('docs')} (doc INTEGER PRIMARY KEY, src INTEGER NOT NULL UNIQUE,"
             " id TEXT NOT NULL, at INTEGER NOT NULL, fp INTEGER NOT NULL)"
         )
+        self.execute(f"CREATE INDEX {kind.table('docs_id')} ON {kind.table('docs')} (id)")
+        self.execute(f"CREATE TABLE {kind.table('vec')} (doc INTEGER PRIMARY KEY, v BLOB NOT NULL)")
         self.execute(f"CREATE VIRTUAL TABLE {kind.table('words')} USING fts5({columns}, {_WORDS})")
         self.execute(f"CREATE VIRTUAL TABLE {kind.table('grams')} USING fts5({columns}, {_GRAMS})")
         self.execute(f"CREATE VIRTUAL TABLE {kind.table('vocab')} USING fts5vocab({kind.table('words')}, 'row')")
 
     def drop_kind(self, kind: DocKind) -> None:
-        for role in ("vocab", "words", "grams", "docs"):
+        for role in ("vocab", "words", "grams", "vec", "docs"):
             self.execute(f"DROP TABLE IF EXISTS {kind.table(role)}")
         self.execute("DELETE FROM meta WHERE key LIKE ?", (f"{kind.prefix}.%",))
 
@@ -120,6 +125,10 @@ class SideIndex:
             f"INSERT INTO {kind.table('docs')} (doc, src, id, at, fp) VALUES (?, ?, ?, ?, ?)",
             [(doc, d.source_rowid, d.id, d.at, d.fingerprint) for doc, d in numbered],
         )
+        connection.executemany(
+            f"INSERT INTO {kind.table('vec')} (doc, v) VALUES (?, ?)",
+            [(doc, d.vector) for doc, d in numbered if d.vector is not None],
+        )
         marks = ", ".join("?" * len(kind.columns))
         for role, texts in (("words", lambda d: d.terms), ("grams", lambda d: d.folded)):
             connection.executemany(
@@ -132,6 +141,10 @@ class SideIndex:
         """Drop history rows from the map; their FTS rows stay behind as orphans until a rebuild."""
         connection = self.peewee.connection()
         before = connection.total_changes
+        connection.executemany(
+            f"DELETE FROM {kind.table('vec')} WHERE doc IN (SELECT doc FROM {kind.table('docs')} WHERE src = ?)",
+            [(r,) for r in source_rowids],
+        )
         connection.executemany(f"DELETE FROM {kind.table('docs')} WHERE src = ?", [(r,) for r in source_rowids])
         removed = connection.total_changes - before
         self.set_meta(**{f"{kind.prefix}__orphans": self.meta_int(f"{kind.prefix}.orphans") + removed})

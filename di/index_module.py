@@ -18,8 +18,10 @@ from oneclaw_search.data.index_vocabulary import IndexVocabulary
 from oneclaw_search.data.index_lookup import IndexLookup
 from oneclaw_search.data.indexed_search import IndexedMessageSearch, IndexedSessionSearch
 from oneclaw_search.data.message_dao import PeeweeMessageDao
+from oneclaw_search.data.message_vectors import MessageVectors
 from oneclaw_search.data.session_dao import PeeweeSessionDao
 from oneclaw_search.data.side_index import SUFFIX, SideIndex, default_index_path
+from oneclaw_search.di.core_module import chosen_embedder
 from oneclaw_search.di.settings import AUTO_INDEX, Settings
 from oneclaw_search.domain.literal_search import LiteralMessageSearch, LiteralSessionSearch
 from oneclaw_search.domain.ports import MessageDao, MessageSearch, SessionDao, SessionSearch, Vocabulary
@@ -30,6 +32,7 @@ class IndexParts:
     """The side index's lookup, or None when search runs the spec's scans alone."""
 
     lookup: IndexLookup | None
+    vectors: MessageVectors | None
 
 
 @dataclass(frozen=True)
@@ -60,9 +63,11 @@ class IndexModule(Module):
     def provide_index_parts(self, database: HistoryDatabase, settings: Settings) -> IndexParts:
         location = index_location(settings, database)
         if location is None:
-            return IndexParts(None)
+            return IndexParts(None, None)
         index = SideIndex(location)
-        return IndexParts(IndexLookup(index, IndexSync(database, index)))
+        embedder = chosen_embedder(settings)
+        vectors = MessageVectors(index, embedder) if embedder is not None else None
+        return IndexParts(IndexLookup(index, IndexSync(database, index, embedder)), vectors)
 
     @singleton
     @provider
@@ -71,7 +76,7 @@ class IndexModule(Module):
         if parts.lookup is None or not usable:
             return SearchBackends(LiteralMessageSearch(message_dao), LiteralSessionSearch(session_dao), None)
         return SearchBackends(
-            IndexedMessageSearch(parts.lookup, message_dao),
+            IndexedMessageSearch(parts.lookup, message_dao, parts.vectors),
             IndexedSessionSearch(parts.lookup, session_dao),
             IndexVocabulary(parts.lookup),
         )
