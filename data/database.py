@@ -72,8 +72,24 @@ class HistoryDatabase:
         except pw.DatabaseError as error:
             raise HistoryUnavailable(f"{self.info.path}: {error}") from error
 
+    def change_token(self) -> tuple:
+        """Changes whenever a transaction commits: the header's change counter (rollback journal)
+        and the sizes and times of the file and its -wal. Lets caches skip re-checking a history
+        nobody wrote to."""
+        try:
+            with self.info.path.open("rb") as handle:
+                counter = handle.read(28)[24:28]
+            stats = [(s.st_mtime_ns, s.st_size) for s in _stats(self.info.path, Path(f"{self.info.path}-wal"))]
+        except OSError:
+            return (object(),)  # unreadable now: never equal, so callers look again
+        return (counter, *stats)
+
     def close(self) -> None:
         self.peewee.close()
+
+
+def _stats(*paths: Path) -> list:
+    return [path.stat() for path in paths if path.exists()]
 
 
 def read_only_sqlite(path: str | Path) -> tuple[pw.SqliteDatabase, Path]:

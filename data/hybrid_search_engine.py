@@ -53,7 +53,8 @@ class HybridSearchEngine:
         return ("keyword (rank-bm25)", f"semantic ({self._embedder.name})")
 
     def frequency(self, term: str) -> int:
-        snapshot = self._current(None)
+        """From the model the latest search used: asked once per spelling candidate, so no re-check."""
+        snapshot = self._snapshot or self._current(None)
         return snapshot.bm25.document_frequency(term) if snapshot.bm25 is not None else 0
 
     def search(

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import logging
 import threading
-import time
 
 import peewee as pw
 
@@ -17,7 +16,6 @@ from oneclaw_search.data.index_sync import IndexSync
 from oneclaw_search.data.side_index import DocKind, SideIndex
 from oneclaw_search.domain.clock import Deadline
 
-_FRESH_SECONDS = 0.25  # the messages and sessions of one search share one catch-up
 _log = logging.getLogger(__name__)
 
 
@@ -26,28 +24,36 @@ class IndexLookup:
         self.index = index
         self._sync = sync
         self._lock = threading.Lock()
-        self._fresh_at = float("-inf")
+        self._fresh_for: Deadline | None = None
         self._broken = False
+        self.usable = True  # whether the latest search could use the index
 
     def ensure_fresh(self, deadline: Deadline | None) -> bool:
-        """Catch up with the history; False when that could not finish (the caller then scans)."""
+        """Catch up with the history; False when that could not finish (the caller then scans).
+
+        The sources of one search share one deadline, and so one catch-up.
+        """
         with self._lock:
-            if self._broken:
-                return False
-            if time.monotonic() - self._fresh_at < _FRESH_SECONDS:
-                return True
-            # Indexing may take half of what is left; the search itself needs the rest.
-            share = None if deadline is None else Deadline(deadline.clock, deadline.clock.monotonic() + deadline.remaining() / 2)
-            try:
-                if not self._sync.catch_up(share):
-                    return False
-            except (OSError, pw.DatabaseError) as error:
-                # An index we cannot write (read-only folder, full disk) must not fail the search.
-                _log.warning("side index %s unusable, scanning instead: %s", self.index.path, error)
-                self._broken = "locked" not in str(error)  # another process busy indexing is no fault
-                return False
-            self._fresh_at = time.monotonic()
+            self.usable = self._catch_up(deadline)
+            return self.usable
+
+    def _catch_up(self, deadline: Deadline | None) -> bool:
+        if self._broken:
+            return False
+        if deadline is not None and deadline is self._fresh_for:
             return True
+        # Indexing may take half of what is left; the search itself needs the rest.
+        share = None if deadline is None else Deadline(deadline.clock, deadline.clock.monotonic() + deadline.remaining() / 2)
+        try:
+            if not self._sync.catch_up(share):
+                return False
+        except (OSError, pw.DatabaseError) as error:
+            # An index we cannot write (read-only folder, full disk) must not fail the search.
+            _log.warning("side index %s unusable, scanning instead: %s", self.index.path, error)
+            self._broken = "locked" not in str(error)  # another process busy indexing is no fault
+            return False
+        self._fresh_for = deadline
+        return True
 
     def literal_ids(
         self, kind: DocKind, literal: str, after: int, before: int, limit: int, deadline: Deadline | None

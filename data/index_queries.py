@@ -5,11 +5,14 @@ history and re-checks them, so the index can narrow the search but never invent 
 """
 from __future__ import annotations
 
+import math
+
 from oneclaw_search.data.side_index import DocKind, SideIndex, fts_term
 from oneclaw_search.domain.history_query import HistoryQuery
 
 TRIGRAM = 3  # the shortest text a trigram index can look up
-MAX_TRIGRAMS = 24  # a long text is pinned down by a spread of its trigrams; more only cost time
+MAX_TRIGRAMS = 24
+MAX_PAIRED_TERMS = 8  # a long text is pinned down by a spread of its trigrams; more only cost time
 
 
 def _quoted(text: str) -> str:
@@ -42,17 +45,60 @@ def keyword_hits(
     weights: tuple[float, ...] = (),
 ) -> dict[str, float]:
     """Row id → BM25 score (higher is better) of the best `limit` rows holding any query term."""
-    if not query.terms or limit <= 0:
+    if not (query.terms or query.compounds) or limit <= 0:
         return {}
     words = kind.table("words")
     rank = f"bm25({words}{''.join(f', {w}' for w in weights)})"
     extra, params = _phrase_filter(kind, query)
+    scored, admitted = _ranked_terms(query), _any_term(kind, query)
+    if admitted != scored:  # rank by each term once; admit by the stricter rule
+        extra += f" AND d.doc IN (SELECT rowid FROM {words} WHERE {words} MATCH ?)"
+        params.append(admitted)
     rows = index.execute(
         f"SELECT d.id, {rank} FROM {words} JOIN {kind.table('docs')} d ON d.doc = {words}.rowid"
         f" WHERE {words} MATCH ? AND d.at BETWEEN ? AND ?{extra} ORDER BY {rank} LIMIT ?",
-        [" OR ".join(_quoted(fts_term(term)) for term in query.terms), after, before, *params, limit],
+        [scored, after, before, *params, limit],
     )
-    return {row_id: -score for row_id, score in rows}
+    ideal = _ideal_score(index, kind, query)
+    return {row_id: -score / ideal for row_id, score in rows}
+
+
+def _ideal_score(index: SideIndex, kind: DocKind, query: HistoryQuery) -> float:
+    """What BM25 gives a row of average length holding every query term once: the sum of their
+    IDFs. Dividing by it turns scores into coverage, comparable across queries and sources."""
+    total = index.meta_int(f"{kind.prefix}.fts_rows")
+    frequency = dict(index.execute(
+        f"SELECT term, doc FROM {kind.table('vocab')} WHERE term IN ({', '.join('?' * len(query.all_terms))})",
+        [fts_term(term) for term in query.all_terms],
+    ))
+    def idf(term: str) -> float:  # FTS5's own: ln((N - n + 0.5) / (n + 0.5)), at least 1e-6
+        found = frequency.get(fts_term(term), 0)  # a word no row uses can match nothing: it adds no weight
+        return max(math.log((total - found + 0.5) / (found + 0.5)), 1e-6) if found else 0.0
+    units = [idf(term) for term in query.terms] + [max(map(idf, parts)) for parts in query.compounds]
+    return max(sum(units), 1e-6)
+
+
+def _ranked_terms(query: HistoryQuery) -> str:
+    """Every loose term and every compound (terms in order) once: what BM25 scores a row by."""
+    terms = [_quoted(fts_term(term)) for term in query.terms]
+    terms += [" + ".join(_quoted(fts_term(part)) for part in parts) for parts in query.compounds]
+    return " OR ".join(terms)
+
+
+def _any_term(kind: DocKind, query: HistoryQuery) -> str:
+    """Rows holding any loose term or compound (terms in order) in their own text, or, for messages,
+    two of the loose terms in the turn before: one shared word with a neighbour is no evidence."""
+    own = kind.word_columns[0]
+    terms = [_quoted(fts_term(term)) for term in query.terms]
+    alternatives = [f"{{{own}}} : " + " + ".join(_quoted(fts_term(part)) for part in parts) for parts in query.compounds]
+    if len(kind.word_columns) == 1 or kind.word_columns[1] != "context":
+        return " OR ".join(terms + alternatives)
+    if terms:
+        alternatives.insert(0, f"{{{own}}} : ({' OR '.join(terms)})")
+    pairs = [f"({a} AND {b})" for i, a in enumerate(terms[:MAX_PAIRED_TERMS]) for b in terms[i + 1:MAX_PAIRED_TERMS]]
+    if pairs:
+        alternatives.append(f"{{context}} : ({' OR '.join(pairs)})")
+    return " OR ".join(alternatives)
 
 
 def literal_hits(

@@ -1,41 +1,30 @@
 """IndexSync: brings the side index up to date with the history before a search (issue 3).
 
-New messages are found by rowid, deleted or replaced ones by a row count that stops adding up,
-edits to recent messages by fingerprint; sessions are compared whole whenever they change. Each
-batch is one IMMEDIATE transaction, so two processes never index the same rows twice.
+Nothing is read while the file shows no new commit. Otherwise new messages are found by rowid,
+deleted or replaced ones by a row count that stops adding up, edits to recent messages by
+fingerprint; sessions are compared whole. Each batch is one IMMEDIATE transaction, so two
+processes never index the same rows twice.
 """
 from __future__ import annotations
 
-import time
-import zlib
-from dataclasses import replace
-
-import numpy as np
-
 from oneclaw_search.data.database import HistoryDatabase
-from oneclaw_search.data.message_vectors import quantize
-from oneclaw_search.data.side_index import MESSAGES, SESSIONS, DocKind, IndexedDoc, SideIndex, fts_term
+from oneclaw_search.data.message_indexer import LAST_TURNS, MessageIndexer, MessageRow, fingerprint, term_text
+from oneclaw_search.data.side_index import MESSAGES, SESSIONS, DocKind, IndexedDoc, SideIndex
 from oneclaw_search.domain.clock import Deadline
 from oneclaw_search.domain.models import SEARCHABLE_MESSAGE_TYPES
 from oneclaw_search.domain.ports import Embedder
-from oneclaw_search.domain.search_terms import index_terms
 from oneclaw_search.domain.text import fold
 
 BATCH_ROWS = 5_000
 TAIL_ROWS = 64  # recent messages re-checked on every search: streamed replies are edited in place
-COUNT_CHECK_SECONDS = 10.0
 _TYPES = tuple(kind.value for kind in SEARCHABLE_MESSAGE_TYPES)
 _IN_TYPES = f"type IN ({', '.join('?' * len(_TYPES))})"
+_MESSAGE_COLUMNS = "rowid, id, session_id, created_at, content"
 
 
-def fingerprint(*texts: str | None) -> int:
-    joined = "\x00".join(text or "" for text in texts).encode()
-    return zlib.crc32(joined) | (len(joined) << 32)
-
-
-def _doc(rowid: int, row_id: str, at: int, *texts: str | None) -> IndexedDoc:
-    terms = tuple(" ".join(fts_term(t) for t in index_terms(text or "")) for text in texts)
-    return IndexedDoc(rowid, row_id, at, fingerprint(*texts), terms, tuple(fold(text or "") for text in texts))
+def _session_doc(rowid: int, row_id: str, at: int, title: str | None, preview: str | None) -> IndexedDoc:
+    texts = (title, preview)
+    return IndexedDoc(rowid, row_id, at, fingerprint(*texts), tuple(map(term_text, texts)), tuple(fold(t or "") for t in texts))
 
 
 class IndexSync:
@@ -43,8 +32,9 @@ class IndexSync:
         self._history = history
         self._index = index
         self._embedder = embedder
-        self._counted_at = float("-inf")
+        self._messages = MessageIndexer(index, embedder)
         self._schema_checked = False
+        self._synced_token: tuple | None = None
 
     def catch_up(self, deadline: Deadline | None = None) -> bool:
         """Index what changed; False when time ran out first (the index is then partly fresh).
@@ -54,15 +44,18 @@ class IndexSync:
         if not self._schema_checked:
             embedder = self._embedder.name if self._embedder is not None else "none"
             self._index.ensure_schema(str(self._history.info.path.resolve()), embedder)
+            self._messages.create_tables()
             self._schema_checked = True
+        token = self._history.change_token()
+        if token == self._synced_token:
+            return True  # nothing committed to the history since the last catch-up
         with self._history.connected() as history:
             if not self._append_messages(history, deadline):
                 return False
-            if time.monotonic() - self._counted_at > COUNT_CHECK_SECONDS:
-                self._reconcile_messages_if_counts_differ(history)
-                self._counted_at = time.monotonic()
+            self._reconcile_messages_if_counts_differ(history)
             self._recheck_recent_messages(history)
             self._sync_sessions(history)
+        self._synced_token = token
         return True
 
     def _rows(self, history, sql: str, params=()) -> list[tuple]:
@@ -79,17 +72,16 @@ class IndexSync:
                 return False
             rows = self._rows(
                 history,
-                "SELECT rowid, id, type, created_at, content FROM messages WHERE rowid > ? ORDER BY rowid LIMIT ?",
+                f"SELECT type, {_MESSAGE_COLUMNS} FROM messages WHERE rowid > ? ORDER BY rowid LIMIT ?",
                 (done, BATCH_ROWS),
             )
             if not rows:
                 break
-            searchable = [r for r in rows if r[2] in _TYPES]
-            docs = self._with_vectors([_doc(r[0], r[1], r[3], r[4]) for r in searchable], [r[4] for r in searchable])
+            searchable = sorted((MessageRow(*r[1:]) for r in rows if r[0] in _TYPES), key=lambda m: (m.created_at, m.rowid))
             with self._index.peewee.atomic("IMMEDIATE"):
                 if self._index.meta_int("m.max_src") == done:  # else another process got there first
-                    self._index.add(MESSAGES, docs)
-                    self._index.set_meta(m__max_src=rows[-1][0], m__rows=self._index.meta_int("m.rows") + len(rows))
+                    self._index.add(MESSAGES, self._messages.docs(searchable))
+                    self._index.set_meta(m__max_src=rows[-1][1], m__rows=self._index.meta_int("m.rows") + len(rows))
             done = self._index.meta_int("m.max_src")
         return True
 
@@ -102,40 +94,33 @@ class IndexSync:
         with self._index.peewee.atomic("IMMEDIATE"):
             indexed = {r[0] for r in self._index.execute(f"SELECT src FROM {MESSAGES.table('docs')}")}
             self._index.forget(MESSAGES, sorted(indexed - live))
-            self._add_message_rows(history, sorted(live - indexed))
+            missing = self._message_rows(sorted(live - indexed), history)
+            self._index.add(MESSAGES, self._messages.docs(missing, advance=False))
             self._index.set_meta(m__rows=count)
 
     def _recheck_recent_messages(self, history) -> None:
         rows = self._rows(
             history,
-            f"SELECT rowid, id, created_at, content FROM messages WHERE {_IN_TYPES} ORDER BY rowid DESC LIMIT ?",
+            f"SELECT {_MESSAGE_COLUMNS} FROM messages WHERE {_IN_TYPES} ORDER BY rowid DESC LIMIT ?",
             (*_TYPES, TAIL_ROWS),
         )
         known = dict(self._index.execute(
             f"SELECT src, fp FROM {MESSAGES.table('docs')} WHERE src >= ?", (min((r[0] for r in rows), default=0),)
         ))
-        changed = [r for r in rows if r[0] in known and known[r[0]] != fingerprint(r[3])]
+        changed = [MessageRow(*r) for r in reversed(rows) if r[0] in known and known[r[0]] != fingerprint(r[4])]
         if changed:
             with self._index.peewee.atomic("IMMEDIATE"):
-                self._index.forget(MESSAGES, [r[0] for r in changed])
-                self._index.add(MESSAGES, self._with_vectors([_doc(*r) for r in changed], [r[3] for r in changed]))
+                self._index.forget(MESSAGES, [row.rowid for row in changed])
+                self._index.add(MESSAGES, self._messages.docs(changed, advance=False))
 
-    def _add_message_rows(self, history, rowids: list[int]) -> None:
+    def _message_rows(self, rowids: list[int], history) -> list[MessageRow]:
+        """The rows with these rowids, oldest first, so each turn follows the one before it."""
+        found: list[MessageRow] = []
         for start in range(0, len(rowids), 500):
             chunk = rowids[start:start + 500]
-            rows = self._rows(
-                history,
-                f"SELECT rowid, id, created_at, content FROM messages WHERE rowid IN ({', '.join('?' * len(chunk))})",
-                chunk,
-            )
-            self._index.add(MESSAGES, self._with_vectors([_doc(*r) for r in rows], [r[3] for r in rows]))
-
-    def _with_vectors(self, docs: list[IndexedDoc], texts: list[str]) -> list[IndexedDoc]:
-        """Messages are embedded once, as they are indexed."""
-        if self._embedder is None or not docs:
-            return docs
-        blobs = quantize(np.asarray(self._embedder.embed(texts), dtype=np.float32))
-        return [replace(doc, vector=blob) for doc, blob in zip(docs, blobs)]
+            marks = ", ".join("?" * len(chunk))
+            found += [MessageRow(*r) for r in self._rows(history, f"SELECT {_MESSAGE_COLUMNS} FROM messages WHERE rowid IN ({marks})", chunk)]
+        return sorted(found, key=lambda row: (row.created_at, row.rowid))
 
     def _sync_sessions(self, history) -> None:
         state = "/".join(map(str, self._rows(history, "SELECT max(rowid), count(*), max(updated_at) FROM sessions")[0]))
@@ -148,7 +133,7 @@ class IndexSync:
             known = dict(self._index.execute(f"SELECT src, fp FROM {SESSIONS.table('docs')}"))
             stale = {src for src, fp in known.items() if src not in current or fingerprint(*current[src][3:]) != fp}
             self._index.forget(SESSIONS, sorted(stale))
-            self._index.add(SESSIONS, [_doc(*r) for r in rows if r[0] not in known or r[0] in stale])
+            self._index.add(SESSIONS, [_session_doc(*r) for r in rows if r[0] not in known or r[0] in stale])
             self._index.set_meta(s__state=state)
 
     def _rebuild_if_mostly_orphans(self, kind: DocKind) -> None:
@@ -160,3 +145,5 @@ class IndexSync:
         with self._index.peewee.atomic("IMMEDIATE"):
             self._index.drop_kind(kind)
             self._index.create_kind(kind)
+            if kind is MESSAGES:
+                self._index.execute(f"DELETE FROM {LAST_TURNS}")

@@ -5,6 +5,8 @@ session holds it.
 """
 from __future__ import annotations
 
+import peewee as pw
+
 from oneclaw_search.data.index_lookup import IndexLookup
 from oneclaw_search.data.side_index import MESSAGES, SESSIONS, fts_term
 
@@ -14,11 +16,15 @@ class IndexVocabulary:
         self._lookup = lookup
 
     def frequency(self, term: str) -> int:
-        if not self._lookup.ensure_fresh(None):
+        """Read from the index as the search just left it (no catch-up: this runs per candidate)."""
+        if not self._lookup.usable:
             return 0
         coded = fts_term(term)
         total = 0
-        for kind in (MESSAGES, SESSIONS):
-            rows = self._lookup.index.execute(f"SELECT doc FROM {kind.table('vocab')} WHERE term = ?", (coded,))
-            total += rows[0][0] if rows else 0
+        try:
+            for kind in (MESSAGES, SESSIONS):
+                rows = self._lookup.index.execute(f"SELECT doc FROM {kind.table('vocab')} WHERE term = ?", (coded,))
+                total += rows[0][0] if rows else 0
+        except pw.OperationalError:  # no index built yet (only memory was searched)
+            return 0
         return total

@@ -24,6 +24,7 @@ _COLUMNS = (
 class PeeweeMemoryIndexDao:
     def __init__(self, database: HistoryDatabase) -> None:
         self._database = database
+        self._seen: tuple = ((), None)
 
     def get_all(self, *, deadline: Deadline | None = None) -> list[MemoryChunk]:
         return self._read(MemoryIndexEntity.select(*_COLUMNS), deadline)
@@ -32,12 +33,17 @@ class PeeweeMemoryIndexDao:
         return self._read(MemoryIndexEntity.select(*_COLUMNS).where(MemoryIndexEntity.source_type == source_type), None)
 
     def version(self, *, deadline: Deadline | None = None) -> tuple:
-        """Changes whenever a row is added, removed or updated: the engine's cache key."""
+        """Changes whenever a row is added, removed or updated: the engine's cache key. Read from
+        the table only when the file says something was committed since the last look."""
+        token = self._database.change_token()
+        if token == self._seen[0]:
+            return self._seen[1]
         with self._database.connected(deadline) as database:
-            return tuple(database.execute_sql(
-                "SELECT count(*), max(rowid), max(updated_at), total(updated_at), total(length(embedding))"
-                " FROM memory_index"
+            version = tuple(database.execute_sql(
+                "SELECT count(*), max(rowid), max(updated_at), total(updated_at) FROM memory_index"
             ).fetchone())
+        self._seen = (token, version)
+        return version
 
     def insert_all(self, chunks: Sequence[MemoryChunk]) -> None:
         with self._database.connected() as database, database.atomic():

@@ -1,12 +1,10 @@
 """MessageVectors: message embeddings kept in the side index, one int8 row per indexed message.
 
-Vectors are made when a message is indexed, never per query (issue 3). A search compares the
-query with its candidates' vectors and, on histories small enough to scan in a few milliseconds,
-with every message, so hits that share no word with the query can still be found.
+Vectors are made when a message is indexed, never per query (issue 3); a search compares the
+query with its candidates' vectors only.
 """
 from __future__ import annotations
 
-import threading
 from collections.abc import Sequence
 
 import numpy as np
@@ -14,7 +12,6 @@ import numpy as np
 from oneclaw_search.data.side_index import MESSAGES, SideIndex
 from oneclaw_search.domain.ports import Embedder
 
-FULL_SCAN_LIMIT = 100_000  # messages; beyond this, vectors re-rank keyword candidates only
 _SCALE = np.dtype("<f4")
 
 
@@ -44,8 +41,6 @@ class MessageVectors:
         self._index = index
         self._embedder = embedder
         self.name = embedder.name
-        self._lock = threading.Lock()
-        self._matrix: tuple[object, np.ndarray, np.ndarray, np.ndarray] | None = None
 
     def query_vector(self, text: str) -> np.ndarray:
         vector = np.asarray(self._embedder.embed([text])[0], dtype=np.float32)
@@ -66,30 +61,3 @@ class MessageVectors:
                 scores = dequantize([row[1] for row in rows], self._embedder.dimension) @ query
                 found.update((row[0], float(score)) for row, score in zip(rows, scores))
         return found
-
-    def nearest(self, query: np.ndarray, after: int, before: int, limit: int, floor: float) -> dict[str, float]:
-        """The `limit` messages in the window closest to the query (at least `floor`), if the
-        history is small enough to scan; an empty answer otherwise."""
-        ids, times, matrix = self._all()
-        if not len(ids):
-            return {}
-        scores = matrix @ query
-        scores[(times < after) | (times > before) | (scores < floor)] = -1.0
-        best = np.argsort(-scores)[:limit]
-        return {ids[row]: float(scores[row]) for row in best if scores[row] >= floor}
-
-    def _all(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Every vector as one matrix, reloaded only when the index has changed."""
-        table, docs = MESSAGES.table("vec"), MESSAGES.table("docs")
-        with self._lock:
-            version = self._index.execute(f"SELECT count(*), max(doc) FROM {table}")[0]
-            if self._matrix is None or self._matrix[0] != version:
-                if version[0] > FULL_SCAN_LIMIT:
-                    empty = np.zeros((0, self._embedder.dimension), dtype=np.float32)
-                    self._matrix = (version, np.array([], dtype=object), np.array([]), empty)
-                else:
-                    rows = self._index.execute(f"SELECT d.id, d.at, v.v FROM {docs} d JOIN {table} v ON v.doc = d.doc")
-                    matrix = dequantize([row[2] for row in rows], self._embedder.dimension)
-                    ids = np.array([row[0] for row in rows], dtype=object)
-                    self._matrix = (version, ids, np.array([row[1] for row in rows], dtype=np.int64), matrix)
-            return self._matrix[1], self._matrix[2], self._matrix[3]

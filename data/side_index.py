@@ -12,7 +12,7 @@ from pathlib import Path
 
 import peewee as pw
 
-FORMAT_VERSION = "3"  # bump whenever terms, tables or tokenizers change: old files are rebuilt
+FORMAT_VERSION = "5"  # bump whenever terms, tables or tokenizers change: old files are rebuilt
 SUFFIX = ".search-index.sqlite"
 _WORDS = "tokenize = \"unicode61 remove_diacritics 0 tokenchars '_'\", content = ''"
 _GRAMS = "tokenize = 'trigram case_sensitive 1', content = '', columnsize = 0, detail = none"
@@ -20,17 +20,18 @@ _GRAMS = "tokenize = 'trigram case_sensitive 1', content = '', columnsize = 0, d
 
 @dataclass(frozen=True, slots=True)
 class DocKind:
-    """A kind of history row: its table prefix and the text columns it is searched by."""
+    """A kind of history row: its table prefix, its columns of terms and of text for trigrams."""
 
     prefix: str
-    columns: tuple[str, ...]
+    word_columns: tuple[str, ...]
+    gram_columns: tuple[str, ...]
 
     def table(self, role: str) -> str:
         return f"{self.prefix}_{role}"
 
 
-MESSAGES = DocKind("m", ("body",))
-SESSIONS = DocKind("s", ("title", "preview"))
+MESSAGES = DocKind("m", ("body", "context"), ("body",))
+SESSIONS = DocKind("s", ("title", "preview"), ("title", "preview"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,8 +42,8 @@ class IndexedDoc:
     id: str
     at: int
     fingerprint: int
-    terms: tuple[str, ...]
-    folded: tuple[str, ...]
+    terms: tuple[str, ...]  # one FTS5-ready string of terms per word column
+    folded: tuple[str, ...]  # one folded text per trigram column
     vector: bytes | None = None
 
 
@@ -84,15 +85,14 @@ class SideIndex:
             self.set_meta(**identity)
 
     def create_kind(self, kind: DocKind) -> None:
-        columns = ", ".join(kind.columns)
         self.execute(
             f"CREATE TABLE {kind.table('docs')} (doc INTEGER PRIMARY KEY, src INTEGER NOT NULL UNIQUE,"
             " id TEXT NOT NULL, at INTEGER NOT NULL, fp INTEGER NOT NULL)"
         )
         self.execute(f"CREATE INDEX {kind.table('docs_id')} ON {kind.table('docs')} (id)")
         self.execute(f"CREATE TABLE {kind.table('vec')} (doc INTEGER PRIMARY KEY, v BLOB NOT NULL)")
-        self.execute(f"CREATE VIRTUAL TABLE {kind.table('words')} USING fts5({columns}, {_WORDS})")
-        self.execute(f"CREATE VIRTUAL TABLE {kind.table('grams')} USING fts5({columns}, {_GRAMS})")
+        self.execute(f"CREATE VIRTUAL TABLE {kind.table('words')} USING fts5({', '.join(kind.word_columns)}, {_WORDS})")
+        self.execute(f"CREATE VIRTUAL TABLE {kind.table('grams')} USING fts5({', '.join(kind.gram_columns)}, {_GRAMS})")
         self.execute(f"CREATE VIRTUAL TABLE {kind.table('vocab')} USING fts5vocab({kind.table('words')}, 'row')")
 
     def drop_kind(self, kind: DocKind) -> None:
@@ -129,10 +129,10 @@ class SideIndex:
             f"INSERT INTO {kind.table('vec')} (doc, v) VALUES (?, ?)",
             [(doc, d.vector) for doc, d in numbered if d.vector is not None],
         )
-        marks = ", ".join("?" * len(kind.columns))
-        for role, texts in (("words", lambda d: d.terms), ("grams", lambda d: d.folded)):
+        self.set_meta(**{f"{kind.prefix}__fts_rows": self.meta_int(f"{kind.prefix}.fts_rows") + len(docs)})
+        for role, columns, texts in (("words", kind.word_columns, lambda d: d.terms), ("grams", kind.gram_columns, lambda d: d.folded)):
             connection.executemany(
-                f"INSERT INTO {kind.table(role)} (rowid, {', '.join(kind.columns)}) VALUES (?, {marks})",
+                f"INSERT INTO {kind.table(role)} (rowid, {', '.join(columns)}) VALUES (?, {', '.join('?' * len(columns))})",
                 [(doc, *texts(d)) for doc, d in numbered],
             )
         return len(docs)

@@ -1,7 +1,8 @@
 """The `oneclaw-search` command: a thin agent host over the ToolRegistry.
 
 `search` prints exactly what the search_history tool returns (exit 0, 2 on validation_error,
-1 on any other error); `import` loads a JSONL bundle; `demo` builds and searches a sample.
+1 on any other error); `import` loads a JSONL bundle; `demo` builds and searches a sample;
+`index` brings the side index up to date.
 """
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from pathlib import Path
 from oneclaw_search.di import create_injector
 from oneclaw_search.di.demo import DEFAULT_DEMO_PATH, run_demo
 from oneclaw_search.di.history_import import run_import
+from oneclaw_search.di.index_command import run_index
 from oneclaw_search.domain.errors import HistoryUnavailable
 from oneclaw_search.tools import ToolExecutionEngine
 
@@ -23,6 +25,7 @@ def build_parser() -> argparse.ArgumentParser:
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--db", type=Path, default=argparse.SUPPRESS, help="the history database (SQLite)")
     common.add_argument("--time-zone", default=argparse.SUPPRESS, help="zone for dates (default: TZ or the host's)")
+    common.add_argument("--index-path", default=argparse.SUPPRESS, help="where the side index lives (default: beside our own databases, else the user cache)")
     parser = argparse.ArgumentParser(prog=PROG, parents=[common], description="Search an agent's past conversations and memory.")
     commands = parser.add_subparsers(dest="command", required=True)
     search = commands.add_parser("search", parents=[common], help="run search_history and print its output")
@@ -35,6 +38,7 @@ def build_parser() -> argparse.ArgumentParser:
     bundle = commands.add_parser("import", parents=[common], help="load a JSONL bundle into --db")
     bundle.add_argument("file", type=Path)
     commands.add_parser("demo", parents=[common], help=f"build a sample history (default {DEFAULT_DEMO_PATH}) and search it")
+    commands.add_parser("index", parents=[common], help="build or catch up the side index now")
     return parser
 
 
@@ -49,6 +53,8 @@ def main(argv: list[str] | None = None) -> int:
             return run_demo(db or DEFAULT_DEMO_PATH, time_zone)
         if args.command == "import":
             return run_import(db, args.file, time_zone)
+        if args.command == "index":
+            return run_index(db, time_zone, getattr(args, "index_path", None))
         return run_search(db, time_zone, args)
     except (HistoryUnavailable, ValueError, OSError) as problem:
         return _fail(str(problem))
@@ -63,7 +69,8 @@ def run_search(db: Path, time_zone: str | None, args: argparse.Namespace) -> int
         "query": args.query, "scope": args.scope, "date_from": args.date_from,
         "date_to": args.date_to, "max_results": args.max_results, "format": "json" if args.json else None,
     }
-    engine = create_injector(db, time_zone=time_zone).get(ToolExecutionEngine)
+    where = {"index_path": args.index_path} if hasattr(args, "index_path") else {}
+    engine = create_injector(db, time_zone=time_zone, **where).get(ToolExecutionEngine)
     result = engine.execute_tool("search_history", {key: value for key, value in arguments.items() if value is not None})
     if result.is_success:
         print(result.result)

@@ -5,7 +5,7 @@ from datetime import tzinfo
 
 from injector import Module, provider, singleton
 
-from oneclaw_search.data.embedding import HashingEmbedder
+from oneclaw_search.data.static_embedder import StaticEmbedder
 from oneclaw_search.di.settings import DEFAULT_EMBEDDER, Settings
 from oneclaw_search.domain.clock import Clock, SystemClock
 from oneclaw_search.domain.local_time import resolve_zone
@@ -32,9 +32,12 @@ class CoreModule(Module):
         return resolve_zone(self._settings.time_zone)
 
 
+_DEFAULT = StaticEmbedder()  # one table per process, loaded on first use
+
+
 def default_embedder() -> Embedder:
     """The offline embedder used wherever nobody chose another (search, import, demo)."""
-    return HashingEmbedder()
+    return _DEFAULT
 
 
 def chosen_embedder(settings: Settings) -> Embedder | None:

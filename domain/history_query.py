@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from oneclaw_search.domain.search_terms import query_terms
+from oneclaw_search.domain.search_terms import query_compounds
 from oneclaw_search.domain.text import fold
 
 _QUOTED = re.compile(r'"([^"]+)"')
@@ -16,17 +16,24 @@ _QUOTED = re.compile(r'"([^"]+)"')
 
 @dataclass(frozen=True, slots=True)
 class HistoryQuery:
-    """`literal`: the folded query as a whole; `phrases`: folded quoted parts; `terms`: index terms."""
+    """`literal`: the folded query as a whole; `phrases`: folded quoted parts; `terms`: loose index
+    terms; `compounds`: term sequences typed as one unit (paths, dotted keys)."""
 
     raw: str
     literal: str
     phrases: tuple[str, ...]
     terms: tuple[str, ...]
+    compounds: tuple[tuple[str, ...], ...] = ()
+
+    @property
+    def all_terms(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys([*self.terms, *(part for parts in self.compounds for part in parts)]))
 
     @classmethod
     def parse(cls, raw: str) -> HistoryQuery:
         phrases = tuple(dict.fromkeys(fold(p.strip()) for p in _QUOTED.findall(raw) if p.strip()))
-        return cls(raw, fold(raw), phrases, tuple(query_terms(raw)))
+        terms, compounds = query_compounds(raw)
+        return cls(raw, fold(raw), phrases, tuple(terms), tuple(compounds))
 
     def admits(self, text: str) -> bool:
         """Whether `text` holds every quoted phrase (texts always pass when nothing is quoted)."""

@@ -97,7 +97,7 @@ class SearchHistoryUseCase:
         limit = self._candidate_limit
         if source is SearchSource.MEMORY_INDEX:
             found = self._engine.search(query.raw, limit, chunk_filter=window.memory_filter, deadline=deadline)
-            return memory_results(found, query.raw, self._zone)
+            return memory_results([item for item in found if query.admits(item.chunk.chunk_text)], query.raw, self._zone)
         if source is SearchSource.MESSAGES:
             hits = self._messages.search(query, window.after, window.message_before, limit, deadline=deadline)
             return message_results(hits, query.raw, self._zone)

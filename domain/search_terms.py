@@ -75,6 +75,24 @@ def cjk_grams(run: str) -> list[str]:
     return chars + [a + b for a, b in zip(chars, chars[1:])]
 
 
+_COMPOUND = re.compile(r"\w+(?:[^\w\s]+\w+)+")
+
+
+def query_compounds(text: str) -> tuple[list[str], list[tuple[str, ...]]]:
+    """A query's loose terms, and its compounds (paths, dotted keys, "C:\\temp") as term sequences
+    that must stand together, since the agent typed them as one thing."""
+    loose: list[str] = []
+    compounds: list[tuple[str, ...]] = []
+    for chunk in text.split():
+        core = re.sub(r"^\W+|\W+$", "", chunk)
+        parts = query_terms(core) if _COMPOUND.fullmatch(core) and not _CJK_RUN.search(core) else []
+        if len(parts) > 1:
+            compounds.append(tuple(parts))
+        else:
+            loose.extend(query_terms(chunk))
+    return list(dict.fromkeys(loose)), list(dict.fromkeys(compounds))
+
+
 def query_terms(text: str) -> list[str]:
     """Terms of a query: CJK words as their pairs only (a pair pins the words down better), and
     an identifier as itself only, since the agent typed that exact name."""

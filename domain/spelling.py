@@ -31,8 +31,9 @@ def correct_word(word: str, frequency: Callable[[str], int]) -> str | None:
     folded = plain(word)
     if not MIN_FUZZY_LENGTH <= len(folded) <= MAX_FUZZY_LENGTH or not folded.isalpha() or frequency(stem(folded)) > 0:
         return None
-    scored = [(frequency(stem(candidate)), candidate) for candidate in one_edit_away(folded)]
-    count, best = max(scored, default=(0, ""))
+    # Among spellings sharing a stem ("ramen", "ramene"), the one that is its own stem is the word.
+    scored = [(frequency(stem(candidate)), stem(candidate) == candidate, candidate) for candidate in one_edit_away(folded)]
+    count, _, best = max(scored, default=(0, False, ""))
     return best if count > 0 else None
 
 

@@ -31,8 +31,11 @@ def word_set(text: str) -> frozenset[str]:
     return frozenset(fold(text).split())
 
 
-def _fold_with_offsets(text: str) -> tuple[str, list[int]]:
+def _fold_with_offsets(text: str) -> tuple[str, list[int] | range]:
     """Fold char by char, remembering which original index each folded char came from."""
+    folded = text.lower() if text.isascii() else text.casefold()
+    if len(folded) == len(text):  # casefold never drops a char: same length means one for one
+        return folded, range(len(text))
     pieces: list[str] = []
     origin: list[int] = []
     for index, char in enumerate(text):

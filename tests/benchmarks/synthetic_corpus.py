@@ -32,8 +32,8 @@ museum budget invoice payment rent grocery project deadline review plan notes id
 bug fix test build deploy release database migration schema index query table column server client cache latency
 timeout retry error log function class method variable file folder branch commit merge kotlin python android
 gradle docker api json config setting memory search history session message agent model prompt token tool result
-summary draft email doctor appointment family friend coffee weather train ticket price order delivery password""".split()
-TECH = "search history session message memory index query result token cache config user agent tool title preview score window".split()
+summary draft email doctor appointment family friend coffee weather train ticket price order delivery""".split()
+TECH = "search history session message memory index query result token cache config user agent tool title score".split()
 MODULES = "memory search session tool agent data ui sync".split()
 TOPICS = ["Trip planning", "Dinner plans", "Database migration", "Kotlin refactor", "Budget review", "Team meeting",
           "Memory index", "Search tuning", "Birthday gift", "Flight booking", "Bug triage", "Release notes"]
@@ -57,7 +57,8 @@ PLANTS = [
     (10007, 23, '{"tool": "read_file", "id": "' + PLANTED_UUID + '", "arguments": {"path": "notes.md"}}'),
     (1201, 29, "set search.max_results to 25 in the config"),
 ]
-CHUNK_PLANTS = [(97, 3, PLANTS[0][2]), (89, 5, PLANTS[1][2]), (1009, 7, PLANTS[2][2]), (31, 11, CJK[0])]
+CHUNK_PLANTS = [(97, 3, PLANTS[0][2]), (89, 5, PLANTS[1][2]), (1009, 7, PLANTS[2][2]), (31, 11, CJK[0]),
+                (37, 13, "Déjeuner au café près de l'école, puis le musée.")]
 BENCH_QUERIES = (
     ("multi-keyword", "sushi restaurant tokyo"), ("common word", "meeting"), ("rare word", RARE),
     ("quoted phrase", '"database migration plan"'), ("identifier", "resolveSessionTitle"),
@@ -71,8 +72,7 @@ QUERIES = tuple(query for _, query in BENCH_QUERIES)
 def _long_tail(count: int) -> list[str]:
     """Pronounceable made-up words, every sixth a capitalised name; no q, x or y, so none can be a probe."""
     rng = random.Random(1)  # the language stays fixed; the seed varies only what is said in it
-    onsets = ["", "b", "c", "d", "f", "g", "h", "j", "l", "m", "n", "p", "r", "s", "t", "v", "w", "z", "br", "ch",
-              "dr", "fl", "gr", "pl", "pr", "sh", "st", "th", "tr"]
+    onsets = ["", *"bcdfghjlmnprstvwz", "br", "ch", "dr", "fl", "gr", "pl", "pr", "sh", "st", "th", "tr"]
     vowels, codas = "a e i o u a e i o ea".split(), ["", "", "", "n", "r", "l", "s", "nd", "rk", "st"]
     seen, words = set(FUNCTION_WORDS + CHAT_WORDS), []
     while len(words) < count:
@@ -84,15 +84,15 @@ def _long_tail(count: int) -> list[str]:
     return words
 
 
-def _zipf_table(words: list[str], slots: int = 1 << 21) -> list[str]:
-    """Each word repeated in proportion to 1/rank^1.05, so uniform picks from it follow Zipf's law."""
-    weights = [1 / rank ** 1.05 for rank in range(1, len(words) + 1)]
-    scale = slots / sum(weights)
-    return [word for word, weight in zip(words, weights) for _ in range(max(1, round(weight * scale)))]
+def _zipf_table(size: int, slots: int = 1 << 21) -> np.ndarray:
+    """Vocabulary positions, each repeated in proportion to 1/rank^1.05: uniform picks follow Zipf's law."""
+    weights = 1 / np.arange(1, size + 1) ** 1.05
+    copies = np.maximum(1, np.round(weights * slots / weights.sum())).astype(int)
+    return np.repeat(np.arange(size, dtype=np.int32), copies)
 
 
 VOCABULARY = FUNCTION_WORDS + CHAT_WORDS + _long_tail(20_000)
-ZIPF_TABLE = _zipf_table(VOCABULARY)
+WORD_ARRAY, ZIPF_TABLE = np.array(VOCABULARY, dtype=object), _zipf_table(len(VOCABULARY))
 
 
 class _Writer:
@@ -104,10 +104,11 @@ class _Writer:
         self._at = 0
 
     def words(self, count: int) -> list[str]:
-        """Zipf-distributed words drawn a million at a time: per-word Python calls would take most of a minute."""
+        """Zipf-distributed words, drawn a million at a time: a Python call per word would triple the run time."""
         if self._at + count > len(self._words):
             picks = np.frombuffer(self.rng.randbytes(4 << 20), dtype="<u4") % len(ZIPF_TABLE)
-            self._words = self._words[self._at:] + list(map(ZIPF_TABLE.__getitem__, picks.tolist()))
+            self._words = self._words[self._at:]
+            self._words.extend(WORD_ARRAY[ZIPF_TABLE[picks]].tolist())
             self._at = 0
         self._at += count
         return self._words[self._at - count:self._at]
@@ -133,12 +134,13 @@ class _Writer:
         return f"{bits[:8]}-{bits[8:12]}-4{bits[13:16]}-{bits[16:20]}-{bits[20:]}"
 
     def code(self) -> str:
-        rng, path = self.rng, f"src/main/kotlin/com/oneclaw/{self.rng.choice(MODULES)}/{self.ident(True).capitalize()}.kt"
+        rng, key = self.rng, f"{self.rng.choice(TECH)}.{self.ident(False)}"
         if rng.random() < 0.5:
             snake, arg = self.ident(False), self.ident(False)
-            return f"```python\ndef {snake}({arg}: str) -> list[str]:\n    return {arg}.get(\"{rng.choice(TECH)}.{snake}\", [])\n```"
-        camel, dotted = self.ident(True), f"{rng.choice(TECH)}.{self.ident(False)}"
-        return f"```kotlin\n// {path}\nval {camel} = settings.get(\"{dotted}\")\nfun {self.ident(True)}(): Int = {camel}.size\n```"
+            return f'```python\ndef {snake}({arg}: str) -> list[str]:\n    return {arg}.get("{key}", [])\n```'
+        path = f"src/main/kotlin/com/oneclaw/{rng.choice(MODULES)}/{self.ident(True).capitalize()}.kt"
+        camel, other = self.ident(True), self.ident(True)
+        return f'```kotlin\n// {path}\nval {camel} = settings.get("{key}")\nfun {other}(): Int = {camel}.size\n```'
 
     def extra(self) -> str:
         """What rides along with a message's prose: code, a tool call, another script, a link, or nothing."""
@@ -147,7 +149,8 @@ class _Writer:
             return self.code()
         if roll < 0.15:
             query = " ".join(self.words(rng.randint(1, 4)))
-            return f'{{"tool": "search_history", "id": "{self.uuid()}", "arguments": {{"query": "{query}", "scope": "all"}}}}'
+            arguments = f'{{"query": "{query}", "scope": "all"}}'
+            return f'{{"tool": "search_history", "id": "{self.uuid()}", "arguments": {arguments}}}'
         if roll < 0.20:
             return " ".join(rng.choices(ACCENTED, k=rng.randint(4, 12))).capitalize() + "."
         if roll < 0.25:
@@ -182,7 +185,8 @@ def synthetic_corpus(messages: int, sessions: int, chunks: int, now_ms: int, see
             parts = [writer.prose(writer.length(user)), writer.extra()]
             parts += [text for period, offset, text in PLANTS if i % period == offset]
             at = min(now_ms - 1, at + rng.randrange(20_000, 600_000))
-            message_rows.append(NewMessage(f"m{i:08}", f"s{s:06}", "USER" if user else "AI_RESPONSE", " ".join(p for p in parts if p), at))
+            content = " ".join(part for part in parts if part)
+            message_rows.append(NewMessage(f"m{i:08}", f"s{s:06}", "USER" if user else "AI_RESPONSE", content, at))
     return session_rows, message_rows, _chunks(writer, chunks, now_ms)
 
 

@@ -1,0 +1,87 @@
+"""MessageIndexer: turns message rows into index documents: terms, the turn before as context, a vector.
+
+A conversational answer rarely repeats the question it answers, so each message is also found
+through the previous turn of its session (on LoCoMo this lifts plain BM25 R@10 from 0.57 to
+0.68, issue 3). The last indexed turn of every session is kept in the side index for the next batch.
+"""
+from __future__ import annotations
+
+import zlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from oneclaw_search.data.message_vectors import quantize
+from oneclaw_search.data.side_index import IndexedDoc, SideIndex, fts_term
+from oneclaw_search.domain.ports import Embedder
+from oneclaw_search.domain.search_terms import index_terms
+from oneclaw_search.domain.text import fold
+
+LAST_TURNS = "m_last"
+
+
+def fingerprint(*texts: str | None) -> int:
+    joined = "\x00".join(text or "" for text in texts).encode()
+    return zlib.crc32(joined) | (len(joined) << 32)
+
+
+def term_text(text: str | None) -> str:
+    return " ".join(fts_term(term) for term in index_terms(text or ""))
+
+
+@dataclass(frozen=True, slots=True)
+class MessageRow:
+    rowid: int
+    id: str
+    session_id: str
+    created_at: int
+    content: str
+
+
+class MessageIndexer:
+    def __init__(self, index: SideIndex, embedder: Embedder | None) -> None:
+        self._index = index
+        self._embedder = embedder
+
+    def create_tables(self) -> None:
+        self._index.execute(
+            f"CREATE TABLE IF NOT EXISTS {LAST_TURNS} (session TEXT PRIMARY KEY, src INTEGER, at INTEGER, terms TEXT)"
+        )
+
+    def docs(self, rows: Sequence[MessageRow], *, advance: bool = True) -> list[IndexedDoc]:
+        """Documents for `rows` (oldest first); with `advance`, they become their sessions' last turns."""
+        last = self._last_turns({row.session_id for row in rows})
+        docs = []
+        for row in rows:
+            terms = term_text(row.content)
+            previous = last.get(row.session_id)
+            earlier = previous is not None and previous[0] != row.rowid and previous[1] <= row.created_at
+            context = previous[2] if earlier else ""
+            docs.append(IndexedDoc(row.rowid, row.id, row.created_at, fingerprint(row.content), (terms, context), (fold(row.content),)))
+            if advance and (previous is None or earlier):
+                last[row.session_id] = (row.rowid, row.created_at, terms)
+        if advance:
+            self._index.peewee.connection().executemany(
+                f"INSERT OR REPLACE INTO {LAST_TURNS} (session, src, at, terms) VALUES (?, ?, ?, ?)",
+                [(session, *turn) for session, turn in last.items()],
+            )
+        return self._with_vectors(docs, [row.content for row in rows])
+
+    def _last_turns(self, sessions: set[str]) -> dict[str, tuple[int, int, str]]:
+        found: dict[str, tuple[int, int, str]] = {}
+        listed = sorted(sessions)
+        for start in range(0, len(listed), 500):
+            chunk = listed[start:start + 500]
+            rows = self._index.execute(
+                f"SELECT session, src, at, terms FROM {LAST_TURNS} WHERE session IN ({', '.join('?' * len(chunk))})", chunk
+            )
+            found.update((row[0], tuple(row[1:])) for row in rows)
+        return found
+
+    def _with_vectors(self, docs: list[IndexedDoc], texts: list[str]) -> list[IndexedDoc]:
+        """Messages are embedded once, as they are indexed."""
+        if self._embedder is None or not docs:
+            return docs
+        blobs = quantize(np.asarray(self._embedder.embed(texts), dtype=np.float32))
+        return [IndexedDoc(d.source_rowid, d.id, d.at, d.fingerprint, d.terms, d.folded, blob) for d, blob in zip(docs, blobs)]

@@ -1,0 +1,60 @@
+"""The shipped static embedder (Q-09): offline, inside the package, used for messages at index time."""
+import json
+import sqlite3
+
+import numpy as np
+import pytest
+from acceptance_helpers import call
+from builders import ms, new_message, new_session
+from fakes import FixedClock
+
+from oneclaw_search.data.side_index import SUFFIX
+from oneclaw_search.data.static_embedder import MODEL_DIR, StaticEmbedder
+from oneclaw_search.di import create_injector
+from oneclaw_search.di.core_module import default_embedder
+
+CLOCK = FixedClock(ms("2026-03-01T12:00"))
+
+
+@pytest.mark.spec("Q-09")
+def test_the_model_ships_in_the_package_with_its_licence_notice():
+    assert {path.name for path in MODEL_DIR.iterdir()} >= {"config.json", "model.safetensors", "tokenizer.json", "NOTICE"}
+    notice = (MODEL_DIR / "NOTICE").read_text()
+    assert "Apache License, Version 2.0" in notice and "all-MiniLM-L6-v2" in notice
+    assert isinstance(default_embedder(), StaticEmbedder)
+
+
+@pytest.mark.spec("Q-09")
+def test_vectors_are_unit_length_and_close_for_close_meanings(monkeypatch):
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    vectors = StaticEmbedder().embed(["restaurant", "place to eat dinner", "kubernetes deployment"])
+    assert vectors.shape == (3, 384) and vectors.dtype == np.float32
+    assert np.allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)
+    assert vectors[0] @ vectors[1] > vectors[0] @ vectors[2] + 0.2
+
+
+def two_restaurants(history):
+    rows = [new_message("food", "s", "The restaurant served wonderful sushi and noodles", "2026-02-01T09:00"),
+            new_message("code", "s", "The restaurant database schema needs a migration", "2026-02-01T09:01")]
+    return history([new_session("s", "Notes", "2026-02-01T09:00")], rows)
+
+
+@pytest.mark.spec("Q-09")
+def test_messages_are_embedded_when_indexed_and_only_the_query_per_search(history, mocker):
+    path = two_restaurants(history)
+    embed = mocker.spy(StaticEmbedder, "embed")
+    container = create_injector(path, clock=CLOCK, time_zone="Asia/Tokyo")
+    assert call(container, query="restaurant dinner meal", scope="sessions").is_success
+    with sqlite3.connect(path.with_name(path.name + SUFFIX)) as index:
+        assert index.execute("SELECT count(*) FROM m_vec").fetchone()[0] == 2
+    embed.reset_mock()
+    call(container, query="restaurant dinner meal", scope="sessions")
+    assert [len(c.args[1]) for c in embed.call_args_list] == [1]  # the query alone, not the history
+
+
+@pytest.mark.spec("Q-09", "Q-10")
+def test_meaning_breaks_a_keyword_tie_and_the_reply_names_the_model(history):
+    container = create_injector(two_restaurants(history), clock=CLOCK, time_zone="Asia/Tokyo")
+    document = json.loads(call(container, query="restaurant dinner meal", scope="sessions", format="json").result)
+    assert [item["id"] for item in document["results"] if item["source"] == "message"] == ["food", "code"]
+    assert any(name.startswith("semantic (minilm") for name in document["retrievers"])
