@@ -72,8 +72,8 @@ def _ideal_score(index: SideIndex, kind: DocKind, query: HistoryQuery) -> float:
         [fts_term(term) for term in query.all_terms],
     ))
     def idf(term: str) -> float:  # FTS5's own: ln((N - n + 0.5) / (n + 0.5)), at least 1e-6
-        found = frequency.get(fts_term(term), 0)  # a word no row uses can match nothing: it adds no weight
-        return max(math.log((total - found + 0.5) / (found + 0.5)), 1e-6) if found else 0.0
+        found = frequency.get(fts_term(term), 0)  # a word no row uses still counts: the query asked for it
+        return max(math.log((total - found + 0.5) / (found + 0.5)), 1e-6)
     units = [idf(term) for term in query.terms] + [max(map(idf, parts)) for parts in query.compounds]
     return max(sum(units), 1e-6)
 

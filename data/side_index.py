@@ -12,7 +12,7 @@ from pathlib import Path
 
 import peewee as pw
 
-FORMAT_VERSION = "5"  # bump whenever terms, tables or tokenizers change: old files are rebuilt
+FORMAT_VERSION = "6"  # bump whenever terms, tables or tokenizers change: old files are rebuilt
 SUFFIX = ".search-index.sqlite"
 _WORDS = "tokenize = \"unicode61 remove_diacritics 0 tokenchars '_'\", content = ''"
 _GRAMS = "tokenize = 'trigram case_sensitive 1', content = '', columnsize = 0, detail = none"

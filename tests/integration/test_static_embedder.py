@@ -34,8 +34,10 @@ def test_vectors_are_unit_length_and_close_for_close_meanings(monkeypatch):
 
 
 def two_restaurants(history):
+    """Two messages equal on the keyword "restaurant", one about food; unrelated chat around them."""
     rows = [new_message("food", "s", "The restaurant served wonderful sushi and noodles", "2026-02-01T09:00"),
             new_message("code", "s", "The restaurant database schema needs a migration", "2026-02-01T09:01")]
+    rows += [new_message(f"other{i}", "s", f"Reminder number {i} about the weekly budget", f"2026-02-01T10:0{i}") for i in range(8)]
     return history([new_session("s", "Notes", "2026-02-01T09:00")], rows)
 
 
@@ -46,7 +48,7 @@ def test_messages_are_embedded_when_indexed_and_only_the_query_per_search(histor
     container = create_injector(path, clock=CLOCK, time_zone="Asia/Tokyo")
     assert call(container, query="restaurant dinner meal", scope="sessions").is_success
     with sqlite3.connect(path.with_name(path.name + SUFFIX)) as index:
-        assert index.execute("SELECT count(*) FROM m_vec").fetchone()[0] == 2
+        assert index.execute("SELECT count(*) FROM m_vec").fetchone()[0] == 10  # every message, at index time
     embed.reset_mock()
     call(container, query="restaurant dinner meal", scope="sessions")
     assert [len(c.args[1]) for c in embed.call_args_list] == [1]  # the query alone, not the history
