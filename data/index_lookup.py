@@ -17,6 +17,9 @@ from oneclaw_search.data.side_index import DocKind, SideIndex
 from oneclaw_search.domain.clock import Deadline
 
 _log = logging.getLogger(__name__)
+# Candidates read beyond the hits wanted: trigram candidates rarely fail the re-check, and the
+# second, larger page keeps "newest first" exact unless a text is nearly everywhere.
+_SLACK, _CANDIDATES_PER_HIT, _MIN_CANDIDATES = 50, 4, 1_000
 
 
 class IndexLookup:
@@ -62,3 +65,17 @@ class IndexLookup:
         if not self.ensure_fresh(deadline):
             return None
         return literal_hits(self.index, kind, literal, after, before, limit)
+
+    def verified_literal(self, kind: DocKind, needle: str, after: int, before: int, limit: int,
+                         deadline: Deadline | None, fetch, holds) -> list | None:
+        """Up to `limit` rows holding `needle`, newest first: index candidates, re-read by `fetch`
+        and re-checked by `holds`. A first small page usually suffices; a larger one follows only
+        when too many candidates failed the check. None when the index cannot say."""
+        for wanted in (limit + _SLACK, max(limit * _CANDIDATES_PER_HIT, _MIN_CANDIDATES)):
+            ids = self.literal_ids(kind, needle, after, before, wanted, deadline)
+            if ids is None:
+                return None
+            hits = [hit for hit in fetch(ids, after, before, deadline=deadline) if holds(hit)]
+            if len(hits) >= limit or len(ids) < wanted:
+                break
+        return sorted(hits, key=lambda hit: (-hit.at_ms, hit.id))[:limit]

@@ -9,6 +9,7 @@ import math
 
 from oneclaw_search.data.side_index import DocKind, SideIndex, fts_term
 from oneclaw_search.domain.history_query import HistoryQuery
+from oneclaw_search.domain.search_terms import is_cjk, plain
 
 TRIGRAM = 3  # the shortest text a trigram index can look up
 MAX_TRIGRAMS = 24
@@ -106,6 +107,8 @@ def literal_hits(
 ) -> list[str] | None:
     """Ids of up to `limit` recent rows that may contain the folded text `literal` (to be
     re-checked); None when it is too short to look up."""
+    if len(literal) < TRIGRAM and is_cjk(literal):
+        return _cjk_term_hits(index, kind, literal, after, before, limit)
     match = trigram_match([literal]) if len(literal) >= TRIGRAM else None
     if match is None:
         return None
@@ -113,6 +116,19 @@ def literal_hits(
     rows = index.execute(
         f"SELECT d.id FROM {grams} JOIN {kind.table('docs')} d ON d.doc = {grams}.rowid"
         f" WHERE {grams} MATCH ? AND d.at BETWEEN ? AND ? ORDER BY {grams}.rowid DESC LIMIT ?",
+        [match, after, before, limit],
+    )
+    return [row[0] for row in rows]
+
+
+def _cjk_term_hits(index: SideIndex, kind: DocKind, literal: str, after: int, before: int, limit: int) -> list[str]:
+    """One or two CJK characters are index terms themselves (every character and pair is indexed),
+    so rows holding them are found by term rather than by a scan."""
+    words = kind.table("words")
+    match = " OR ".join(f"{{{column}}} : {_quoted(fts_term(plain(literal)))}" for column in kind.gram_columns)
+    rows = index.execute(
+        f"SELECT d.id FROM {words} JOIN {kind.table('docs')} d ON d.doc = {words}.rowid"
+        f" WHERE {words} MATCH ? AND d.at BETWEEN ? AND ? ORDER BY {words}.rowid DESC LIMIT ?",
         [match, after, before, limit],
     )
     return [row[0] for row in rows]

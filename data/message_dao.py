@@ -21,8 +21,6 @@ from oneclaw_search.domain.ports import NO_UPPER_BOUND
 from oneclaw_search.domain.text import fold
 
 _ID_BATCH = 500  # stays under SQLite's bound-parameter limit
-# Index candidates read per hit wanted: enough that "newest first" is exact unless a text is everywhere.
-_CANDIDATES_PER_HIT, _MIN_CANDIDATES = 4, 1_000
 
 
 class PeeweeMessageDao:
@@ -43,12 +41,12 @@ class PeeweeMessageDao:
             return []
         needle = fold(query)
         if self._lookup is not None:
-            wanted = max(limit * _CANDIDATES_PER_HIT, _MIN_CANDIDATES)
-            ids = self._lookup.literal_ids(MESSAGES, needle, created_after, created_before, wanted, deadline)
-            if ids is not None:
-                hits = [hit for hit in self.hits_by_id(ids, created_after, created_before, deadline=deadline)
-                        if needle in fold(hit.content)]
-                return sorted(hits, key=lambda hit: (-hit.created_at, hit.id))[:limit]
+            hits = self._lookup.verified_literal(
+                MESSAGES, needle, created_after, created_before, limit, deadline,
+                self.hits_by_id, lambda hit: needle in fold(hit.content),
+            )
+            if hits is not None:
+                return hits
         matching = pw.fn.instr(pw.fn.oc_fold(MessageEntity.content), needle) > 0
         select = _live_messages(matching, created_after, created_before).order_by(
             MessageEntity.created_at.desc(), MessageEntity.id

@@ -20,8 +20,6 @@ from oneclaw_search.domain.ports import NO_UPPER_BOUND
 from oneclaw_search.domain.text import fold
 
 _ID_BATCH = 500  # stays under SQLite's bound-parameter limit
-# Index candidates read per hit wanted: enough that "newest first" is exact unless a text is everywhere.
-_CANDIDATES_PER_HIT, _MIN_CANDIDATES = 4, 1_000
 
 
 class PeeweeSessionDao:
@@ -42,12 +40,12 @@ class PeeweeSessionDao:
             return []
         session, needle = SessionEntity, fold(query)
         if self._lookup is not None:
-            wanted = max(limit * _CANDIDATES_PER_HIT, _MIN_CANDIDATES)
-            ids = self._lookup.literal_ids(SESSIONS, needle, updated_after, updated_before, wanted, deadline)
-            if ids is not None:
-                hits = [hit for hit in self.hits_by_id(ids, updated_after, updated_before, deadline=deadline)
-                        if needle in fold(hit.title) or needle in fold(hit.last_message_preview or "")]
-                return sorted(hits, key=lambda hit: (-hit.updated_at, hit.id))[:limit]
+            hits = self._lookup.verified_literal(
+                SESSIONS, needle, updated_after, updated_before, limit, deadline,
+                self.hits_by_id, lambda hit: needle in fold(hit.title) or needle in fold(hit.last_message_preview or ""),
+            )
+            if hits is not None:
+                return hits
         matching = (pw.fn.instr(pw.fn.oc_fold(session.title), needle) > 0) | (
             pw.fn.instr(pw.fn.oc_fold(session.last_message_preview), needle) > 0
         )

@@ -78,6 +78,11 @@ class MessageHit:
     content: str
     created_at: int
 
+    @property
+    def at_ms(self) -> int:
+        """The moment the spec's search orders this hit by."""
+        return self.created_at
+
 
 @dataclass(frozen=True, slots=True)
 class SessionHit:
@@ -89,6 +94,11 @@ class SessionHit:
     last_message_preview: str | None
     created_at: int
     updated_at: int
+
+    @property
+    def at_ms(self) -> int:
+        """The moment the spec's search orders this hit by: its last activity."""
+        return self.updated_at
 
 
 @dataclass(frozen=True, slots=True)

@@ -70,6 +70,11 @@ def _mixed_script_terms(word: str) -> list[str]:
     return found
 
 
+def is_cjk(text: str) -> bool:
+    """Whether every character is Chinese, Japanese or Korean (indexed one by one and in pairs)."""
+    return bool(text) and _CJK_RUN.fullmatch(text) is not None
+
+
 def cjk_grams(run: str) -> list[str]:
     chars = [plain(c) for c in run]
     return chars + [a + b for a, b in zip(chars, chars[1:])]

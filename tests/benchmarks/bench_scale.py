@@ -29,7 +29,7 @@ from synthetic_corpus import CORPUS_VERSION, FRESH, QUERIES, append_messages, sy
 
 from oneclaw_search.data.history_writer import HistoryWriter  # noqa: E402
 from oneclaw_search.data.schema import open_writable  # noqa: E402
-from oneclaw_search.di import create_injector
+from oneclaw_search.di import create_injector  # noqa: E402
 from oneclaw_search.di.index_module import IndexParts  # noqa: E402
 from oneclaw_search.di.core_module import default_embedder  # noqa: E402
 from oneclaw_search.tools import ToolExecutionEngine  # noqa: E402
