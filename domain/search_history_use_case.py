@@ -31,6 +31,7 @@ from oneclaw_search.domain.spelling import correct_query
 
 DEFAULT_BUDGET_SECONDS = 30.0
 DEFAULT_CANDIDATE_LIMIT = 200
+CANDIDATES_PER_RESULT, MIN_CANDIDATES = 4, 50
 
 
 class SearchHistoryUseCase:
@@ -75,8 +76,11 @@ class SearchHistoryUseCase:
         now_ms = self._clock.now_ms()
         window = search_window(request, now_ms, self._zone, self._recent_buffer_ms)
         query = HistoryQuery.parse(text)
+        # Each source ranks a few times what can be shown: enough for the merge, decay and dedup to
+        # choose from, and never so few that a whole-query hit which fits could be missed.
+        limit = min(self._candidate_limit, max(CANDIDATES_PER_RESULT * request.max_results, MIN_CANDIDATES))
         tasks = {
-            source: partial(self._search_source, source, query, window, deadline)
+            source: partial(self._search_source, source, query, window, deadline, limit)
             for source in request.scope.sources
         }
         found, unfinished = run_in_parallel(tasks, deadline)
@@ -92,9 +96,8 @@ class SearchHistoryUseCase:
         return tuple(dict.fromkeys(name for source in request.scope.sources for name in named[source]))
 
     def _search_source(
-        self, source: SearchSource, query: HistoryQuery, window: SearchWindow, deadline: Deadline
+        self, source: SearchSource, query: HistoryQuery, window: SearchWindow, deadline: Deadline, limit: int
     ) -> list[UnifiedSearchResult]:
-        limit = self._candidate_limit
         if source is SearchSource.MEMORY_INDEX:
             found = self._engine.search(query.raw, limit, chunk_filter=window.memory_filter, deadline=deadline)
             return memory_results([item for item in found if query.admits(item.chunk.chunk_text)], query.raw, self._zone)

@@ -1,0 +1,74 @@
+"""How issue 3 reads a conversation: answers found through their question, names that are
+everywhere, old strong matches against new weak ones, and the `index` command."""
+import subprocess
+import sys
+
+import pytest
+from acceptance_helpers import found, ids
+from builders import ms, new_message, new_session
+from fakes import FixedClock
+
+from oneclaw_search.data.index_sync import IndexSync
+from oneclaw_search.di import create_injector
+
+CLOCK = FixedClock(ms("2026-03-01T12:00"))
+
+
+def lexical(path):
+    return create_injector(path, clock=CLOCK, time_zone="Asia/Tokyo", embedder=None)
+
+
+@pytest.fixture
+def painting_chat(history):
+    turns = [("q", "USER", "What did you paint last week for the gallery?"),
+             ("a", "AI_RESPONSE", "A sunrise over the lake, in oils."),
+             ("later", "USER", "Lovely. Shall we book a table for dinner tomorrow?")]
+    messages = [new_message(i, "s", text, f"2026-02-20T09:0{n}", kind) for n, (i, kind, text) in enumerate(turns)]
+    return history([new_session("s", "Session 1 with Caroline and Melanie", "2026-02-20T09:00")], messages)
+
+
+@pytest.mark.spec("Q-01")
+def test_an_answer_is_found_through_the_question_it_answers(painting_chat):
+    assert ids(lexical(painting_chat), query="paint gallery", scope="sessions")[:2] == ["q", "a"]
+    assert "a" in ids(lexical(painting_chat), query="paint sunrise", scope="sessions")[:1]
+
+
+@pytest.mark.spec("Q-01")
+def test_one_word_of_the_turn_before_is_not_enough(painting_chat):
+    assert ids(lexical(painting_chat), query="gallery", scope="sessions") == ["q"]
+
+
+@pytest.mark.spec("Q-01")
+def test_a_name_in_every_session_title_makes_no_session_a_hit(history):
+    sessions = [new_session(f"s{n}", f"Session {n} with Caroline and Melanie", f"2026-02-2{n}T09:00") for n in range(5)]
+    messages = [new_message(f"m{n}", f"s{n}", text, f"2026-02-2{n}T09:00") for n, text in
+                enumerate(["I finally adopted a puppy", "The weather was grim", "Work is busy", "Tea?", "A sunrise hike"])]
+    results = found(lexical(history(sessions, messages)), query="Caroline puppy", scope="sessions")
+    # s0 is found by its preview ("...adopted a puppy"); the other four hold only the name.
+    assert results[0] == ("message", "m0") and [row for row in results if row[0] == "session"] == [("session", "s0")]
+
+
+@pytest.mark.spec("Q-01")
+def test_a_strong_old_match_beats_a_weak_new_one(history):
+    messages = [new_message("old", "s1", "The sushi restaurant in Tokyo near the station", "2025-09-01T09:00"),
+                new_message("new", "s2", "Tokyo was rainy today", "2026-02-28T09:00")]
+    sessions = [new_session("s1", "Trip", "2025-09-01T09:00"), new_session("s2", "Weather", "2026-02-28T09:00")]
+    results = found(lexical(history(sessions, messages)), query="sushi restaurant tokyo", scope="sessions")
+    assert [row for source, row in results if source == "message"] == ["old", "new"]
+
+
+@pytest.mark.spec("Q-11")
+def test_nothing_is_read_from_the_history_while_no_commit_happened(painting_chat, mocker):
+    container = lexical(painting_chat)
+    ids(container, query="sunrise", scope="sessions")
+    appended = mocker.spy(IndexSync, "_append_messages")
+    ids(container, query="dinner", scope="sessions")
+    assert appended.call_count == 0
+
+
+@pytest.mark.spec("Q-11")
+def test_the_index_command_builds_the_side_index_and_says_where(painting_chat):
+    done = subprocess.run([sys.executable, "-m", "oneclaw_search.di.cli", "--db", str(painting_chat), "index"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "3 messages, 1 sessions" in done.stdout and f"{painting_chat.name}.search-index.sqlite" in done.stdout
