@@ -12,7 +12,7 @@ from pathlib import Path
 
 import peewee as pw
 
-FORMAT_VERSION = "6"  # bump whenever terms, tables or tokenizers change: old files are rebuilt
+FORMAT_VERSION = "7"  # bump whenever terms, tables or tokenizers change: old files are rebuilt
 SUFFIX = ".search-index.sqlite"
 _WORDS = "tokenize = \"unicode61 remove_diacritics 0 tokenchars '_'\", content = ''"
 _GRAMS = "tokenize = 'trigram case_sensitive 1', content = '', columnsize = 0, detail = none"
@@ -94,9 +94,10 @@ class SideIndex:
         self.execute(f"CREATE VIRTUAL TABLE {kind.table('words')} USING fts5({', '.join(kind.word_columns)}, {_WORDS})")
         self.execute(f"CREATE VIRTUAL TABLE {kind.table('grams')} USING fts5({', '.join(kind.gram_columns)}, {_GRAMS})")
         self.execute(f"CREATE VIRTUAL TABLE {kind.table('vocab')} USING fts5vocab({kind.table('words')}, 'row')")
+        self.execute(f"CREATE VIRTUAL TABLE {kind.table('gvocab')} USING fts5vocab({kind.table('grams')}, 'row')")
 
     def drop_kind(self, kind: DocKind) -> None:
-        for role in ("vocab", "words", "grams", "vec", "docs"):
+        for role in ("vocab", "gvocab", "words", "grams", "vec", "docs"):
             self.execute(f"DROP TABLE IF EXISTS {kind.table(role)}")
         self.execute("DELETE FROM meta WHERE key LIKE ?", (f"{kind.prefix}.%",))
 
