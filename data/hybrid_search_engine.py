@@ -44,13 +44,18 @@ class HybridSearchEngine:
         self._zone = zone
         usable = embedder is not None and vector_space == embedder.name
         self._embedder = embedder if usable else None
+        self._no_vectors = "lexical only: no embedder" if embedder is None else (
+            f"memory lexical only: its vectors are not from {embedder.name}")
         self._snapshot: MemorySnapshot | None = None
 
     @property
     def retrievers(self) -> tuple[str, ...]:
         if self._embedder is None:
-            return ("keyword (rank-bm25)", "lexical only: no embedder")
+            return ("keyword (rank-bm25)", self._no_vectors)
         return ("keyword (rank-bm25)", f"semantic ({self._embedder.name})")
+
+    def frequencies(self, terms) -> dict[str, int]:
+        return {term: self.frequency(term) for term in terms}
 
     def frequency(self, term: str) -> int:
         """From the model the latest search used: asked once per spelling candidate, so no re-check."""

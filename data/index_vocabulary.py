@@ -5,6 +5,8 @@ session holds it.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import peewee as pw
 
 from oneclaw_search.data.index_lookup import IndexLookup
@@ -14,6 +16,24 @@ from oneclaw_search.data.side_index import MESSAGES, SESSIONS, fts_term
 class IndexVocabulary:
     def __init__(self, lookup: IndexLookup) -> None:
         self._lookup = lookup
+
+    def frequencies(self, terms: Sequence[str]) -> dict[str, int]:
+        totals = dict.fromkeys(terms, 0)
+        if not self._lookup.usable or not terms:
+            return totals
+        coded = {fts_term(term): term for term in terms}
+        listed = list(coded)
+        try:
+            for kind in (MESSAGES, SESSIONS):
+                for start in range(0, len(listed), 500):
+                    chunk = listed[start:start + 500]
+                    for term, count in self._lookup.index.execute(
+                        f"SELECT term, doc FROM {kind.table('vocab')} WHERE term IN ({', '.join('?' * len(chunk))})", chunk
+                    ):
+                        totals[coded[term]] += count
+        except pw.OperationalError:  # no index built yet (only memory was searched)
+            pass
+        return totals
 
     def frequency(self, term: str) -> int:
         """Read from the index as the search just left it (no catch-up: this runs per candidate)."""

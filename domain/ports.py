@@ -136,3 +136,6 @@ class SessionSearch(Protocol):
 class Vocabulary(Protocol):
     def frequency(self, term: str) -> int:
         """How many searchable rows hold this index term; 0 when the history never uses it."""
+
+    def frequencies(self, terms: Sequence[str]) -> dict[str, int]:
+        """frequency() of many terms at once."""

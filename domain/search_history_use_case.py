@@ -27,7 +27,7 @@ from oneclaw_search.domain.ranking import merge
 from oneclaw_search.domain.search_request import SearchRequest
 from oneclaw_search.domain.search_window import RECENT_MESSAGE_BUFFER_MS, SearchWindow, search_window
 from oneclaw_search.domain.source_searches import memory_results, message_results, session_results
-from oneclaw_search.domain.spelling import correct_query
+from oneclaw_search.domain.spelling import correct_query, spelling_terms
 
 DEFAULT_BUDGET_SECONDS = 30.0
 DEFAULT_CANDIDATE_LIMIT = 200
@@ -66,7 +66,8 @@ class SearchHistoryUseCase:
         outcome = self._search_once(request, request.query, deadline)
         if outcome.results or self._vocabulary is None or deadline.expired():
             return outcome
-        respelled = correct_query(request.query, self._vocabulary.frequency)
+        counts = self._vocabulary.frequencies(sorted(spelling_terms(request.query)))
+        respelled = correct_query(request.query, lambda term: counts.get(term, 0))
         if respelled is None:
             return outcome
         retried = self._search_once(request, respelled, deadline)

@@ -29,12 +29,26 @@ def one_edit_away(word: str) -> set[str]:
 def correct_word(word: str, frequency: Callable[[str], int]) -> str | None:
     """The most frequent known spelling one edit from an unknown long word, or None."""
     folded = plain(word)
-    if not MIN_FUZZY_LENGTH <= len(folded) <= MAX_FUZZY_LENGTH or not folded.isalpha() or frequency(stem(folded)) > 0:
+    if not _eligible(folded) or frequency(stem(folded)) > 0:
         return None
     # Among spellings sharing a stem ("ramen", "ramene"), the one that is its own stem is the word.
     scored = [(frequency(stem(candidate)), stem(candidate) == candidate, candidate) for candidate in one_edit_away(folded)]
     count, _, best = max(scored, default=(0, False, ""))
     return best if count > 0 else None
+
+
+def _eligible(folded: str) -> bool:
+    return MIN_FUZZY_LENGTH <= len(folded) <= MAX_FUZZY_LENGTH and folded.isalpha()
+
+
+def spelling_terms(query: str) -> set[str]:
+    """Every term correct_query may ask the vocabulary about, so it can be asked all at once."""
+    terms: set[str] = set()
+    for word in _WORD.findall(query):
+        folded = plain(word)
+        if _eligible(folded):
+            terms |= {stem(folded)} | {stem(candidate) for candidate in one_edit_away(folded)}
+    return terms
 
 
 def correct_query(query: str, frequency: Callable[[str], int]) -> str | None:
@@ -59,3 +73,12 @@ class SummedVocabulary:
 
     def frequency(self, term: str) -> int:
         return sum(part.frequency(term) for part in self._parts)
+
+    def frequencies(self, terms: Sequence[str]) -> dict[str, int]:
+        """All the counts in one pass per source (a lookup per term costs a query per term)."""
+        totals = dict.fromkeys(terms, 0)
+        for part in self._parts:
+            found = part.frequencies(terms) if hasattr(part, "frequencies") else {t: part.frequency(t) for t in terms}
+            for term, count in found.items():
+                totals[term] += count
+        return totals
