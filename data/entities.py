@@ -6,6 +6,9 @@ bound to no database; every query names the one it runs on, so two histories can
 """
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
+from typing import TypeVar
+
 import peewee as pw
 
 
@@ -90,17 +93,32 @@ SessionEntity.add_index(pw.ModelIndex(SessionEntity, (SessionEntity.deleted_at,)
 MessageEntity.add_index(pw.ModelIndex(MessageEntity, (MessageEntity.session_id,), name="index_messages_session_id"))
 MessageEntity.add_index(pw.ModelIndex(MessageEntity, (MessageEntity.created_at,), name="index_messages_created_at"))
 
+T = TypeVar("T")
+
 ROOM_MODELS = (SessionEntity, MessageEntity, MemoryIndexEntity)
 ALL_MODELS = (*ROOM_MODELS, SearchMetaEntity)
 
 
-def upsert_many(database: pw.Database, model: type[pw.Model], rows: list[dict], batch: int = 500) -> None:
+SQL_BATCH = 500  # values per statement: stays under SQLite's bound-parameter limit
+
+
+def sql_batches(items: Sequence[T]) -> Iterator[list[T]]:
+    """`items` in lists short enough to bind as the parameters of one statement."""
+    for start in range(0, len(items), SQL_BATCH):
+        yield list(items[start:start + SQL_BATCH])
+
+
+def marks(values: Sequence[object]) -> str:
+    """One `?` per value, for an `IN (...)` list."""
+    return ", ".join("?" * len(values))
+
+
+def upsert_many(database: pw.Database, model: type[pw.Model], rows: list[dict]) -> None:
     """Insert rows, updating those whose id exists.
 
     Not INSERT OR REPLACE: replacing a session deletes it first, and the foreign key's ON DELETE
     CASCADE would take its messages with it.
     """
-    for start in range(0, len(rows), batch):
-        chunk = rows[start:start + batch]
+    for chunk in sql_batches(rows):
         preserve = [field for field in model._meta.sorted_fields if field.name in chunk[0] and field.name != "id"]
         model.insert_many(chunk).on_conflict(conflict_target=[model.id], preserve=preserve).execute(database)

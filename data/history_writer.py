@@ -19,6 +19,8 @@ from oneclaw_search.data.entities import (
     MessageEntity,
     SearchMetaEntity,
     SessionEntity,
+    marks,
+    sql_batches,
     upsert_many,
 )
 from oneclaw_search.domain.models import SEARCHABLE_MESSAGE_TYPES, MemoryChunk
@@ -70,8 +72,8 @@ class HistoryWriter:
         found: set[str] = set()
         wanted = sorted(ids)
         with self._database.connected() as database:
-            for start in range(0, len(wanted), 500):
-                select = SessionEntity.select(SessionEntity.id).where(SessionEntity.id.in_(wanted[start:start + 500]))
+            for chunk in sql_batches(wanted):
+                select = SessionEntity.select(SessionEntity.id).where(SessionEntity.id.in_(chunk))
                 found.update(row[0] for row in select.bind(database).tuples())
         return found
 
@@ -121,9 +123,7 @@ def _message_row(message: NewMessage) -> dict:
 
 def _refresh_session_stats(database: pw.Database, session_ids: list[str]) -> None:
     searchable = ", ".join(f"'{kind.value}'" for kind in SEARCHABLE_MESSAGE_TYPES)
-    for start in range(0, len(session_ids), 500):
-        batch = session_ids[start:start + 500]
-        marks = ", ".join("?" * len(batch))
+    for batch in sql_batches(session_ids):
         database.execute_sql(
             f"""UPDATE sessions SET
                 message_count = (SELECT COUNT(*) FROM messages m WHERE m.session_id = sessions.id),
@@ -132,6 +132,6 @@ def _refresh_session_stats(database: pw.Database, session_ids: list[str]) -> Non
                     ORDER BY m.created_at DESC LIMIT 1), last_message_preview),
                 updated_at = MAX(updated_at, COALESCE((SELECT MAX(m.created_at) FROM messages m
                     WHERE m.session_id = sessions.id), 0))
-            WHERE id IN ({marks})""",
+            WHERE id IN ({marks(batch)})""",
             batch,
         )

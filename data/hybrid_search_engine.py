@@ -8,6 +8,7 @@ once per version of memory_index rather than per query (issue 3).
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import tzinfo
 
 import numpy as np
@@ -54,7 +55,7 @@ class HybridSearchEngine:
             return ("keyword (rank-bm25)", self._no_vectors)
         return ("keyword (rank-bm25)", f"semantic ({self._embedder.name})")
 
-    def frequencies(self, terms) -> dict[str, int]:
+    def frequencies(self, terms: Sequence[str]) -> dict[str, int]:
         return {term: self.frequency(term) for term in terms}
 
     def frequency(self, term: str) -> int:

@@ -8,6 +8,7 @@ processes never index the same rows twice.
 from __future__ import annotations
 
 from oneclaw_search.data.database import HistoryDatabase
+from oneclaw_search.data.entities import marks, sql_batches
 from oneclaw_search.data.message_indexer import LAST_TURNS, MessageIndexer, MessageRow, fingerprint, term_text
 from oneclaw_search.data.side_index import MESSAGES, SESSIONS, DocKind, IndexedDoc, SideIndex
 from oneclaw_search.domain.clock import Deadline
@@ -116,10 +117,9 @@ class IndexSync:
     def _message_rows(self, rowids: list[int], history) -> list[MessageRow]:
         """The rows with these rowids, oldest first, so each turn follows the one before it."""
         found: list[MessageRow] = []
-        for start in range(0, len(rowids), 500):
-            chunk = rowids[start:start + 500]
-            marks = ", ".join("?" * len(chunk))
-            found += [MessageRow(*r) for r in self._rows(history, f"SELECT {_MESSAGE_COLUMNS} FROM messages WHERE rowid IN ({marks})", chunk)]
+        for chunk in sql_batches(rowids):
+            sql = f"SELECT {_MESSAGE_COLUMNS} FROM messages WHERE rowid IN ({marks(chunk)})"
+            found += [MessageRow(*r) for r in self._rows(history, sql, chunk)]
         return sorted(found, key=lambda row: (row.created_at, row.rowid))
 
     def _sync_sessions(self, history) -> None:

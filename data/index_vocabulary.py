@@ -9,6 +9,7 @@ from collections.abc import Sequence
 
 import peewee as pw
 
+from oneclaw_search.data.entities import marks, sql_batches
 from oneclaw_search.data.index_lookup import IndexLookup
 from oneclaw_search.data.side_index import MESSAGES, SESSIONS, fts_term
 
@@ -22,13 +23,11 @@ class IndexVocabulary:
         if not self._lookup.usable or not terms:
             return totals
         coded = {fts_term(term): term for term in terms}
-        listed = list(coded)
         try:
             for kind in (MESSAGES, SESSIONS):
-                for start in range(0, len(listed), 500):
-                    chunk = listed[start:start + 500]
+                for chunk in sql_batches(list(coded)):
                     for term, count in self._lookup.index.execute(
-                        f"SELECT term, doc FROM {kind.table('vocab')} WHERE term IN ({', '.join('?' * len(chunk))})", chunk
+                        f"SELECT term, doc FROM {kind.table('vocab')} WHERE term IN ({marks(chunk)})", chunk
                     ):
                         totals[coded[term]] += count
         except pw.OperationalError:  # no index built yet (only memory was searched)

@@ -14,13 +14,12 @@ import peewee as pw
 from oneclaw_search.data.database import HistoryDatabase
 from oneclaw_search.data.index_lookup import IndexLookup
 from oneclaw_search.data.side_index import MESSAGES
-from oneclaw_search.data.entities import MessageEntity, SessionEntity
+from oneclaw_search.data.entities import MessageEntity, SessionEntity, sql_batches
 from oneclaw_search.domain.clock import Deadline
 from oneclaw_search.domain.models import SEARCHABLE_MESSAGE_TYPES, MessageHit
 from oneclaw_search.domain.ports import NO_UPPER_BOUND
 from oneclaw_search.domain.text import fold
 
-_ID_BATCH = 500  # stays under SQLite's bound-parameter limit
 
 
 class PeeweeMessageDao:
@@ -61,9 +60,8 @@ class PeeweeMessageDao:
         with self._database.connected(deadline) as database:
             return [
                 MessageHit(*row)
-                for start in range(0, len(ids), _ID_BATCH)
-                for row in _live_messages(MessageEntity.id.in_(list(ids[start:start + _ID_BATCH])), created_after, created_before)
-                .bind(database).tuples()
+                for chunk in sql_batches(ids)
+                for row in _live_messages(MessageEntity.id.in_(chunk), created_after, created_before).bind(database).tuples()
             ]
 
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from oneclaw_search.data.entities import marks, sql_batches
 from oneclaw_search.data.message_vectors import quantize
 from oneclaw_search.data.side_index import IndexedDoc, SideIndex, fts_term
 from oneclaw_search.domain.ports import Embedder
@@ -70,12 +71,8 @@ class MessageIndexer:
 
     def _last_turns(self, sessions: set[str]) -> dict[str, tuple[int, int, str]]:
         found: dict[str, tuple[int, int, str]] = {}
-        listed = sorted(sessions)
-        for start in range(0, len(listed), 500):
-            chunk = listed[start:start + 500]
-            rows = self._index.execute(
-                f"SELECT session, src, at, terms FROM {LAST_TURNS} WHERE session IN ({', '.join('?' * len(chunk))})", chunk
-            )
+        for chunk in sql_batches(sorted(sessions)):
+            rows = self._index.execute(f"SELECT session, src, at, terms FROM {LAST_TURNS} WHERE session IN ({marks(chunk)})", chunk)
             found.update((row[0], tuple(row[1:])) for row in rows)
         return found
 

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from oneclaw_search.data.entities import marks, sql_batches
 from oneclaw_search.data.side_index import MESSAGES, SideIndex
 from oneclaw_search.domain.ports import Embedder
 
@@ -54,11 +55,9 @@ class MessageVectors:
         """Cosine between the query and each listed message that has a vector."""
         found: dict[str, float] = {}
         table, docs = MESSAGES.table("vec"), MESSAGES.table("docs")
-        for start in range(0, len(ids), 500):
-            chunk = list(ids[start:start + 500])
+        for chunk in sql_batches(ids):
             rows = self._index.execute(
-                f"SELECT d.id, v.v FROM {docs} d JOIN {table} v ON v.doc = d.doc WHERE d.id IN ({', '.join('?' * len(chunk))})",
-                chunk,
+                f"SELECT d.id, v.v FROM {docs} d JOIN {table} v ON v.doc = d.doc WHERE d.id IN ({marks(chunk)})", chunk
             )
             if rows:
                 scores = dequantize([row[1] for row in rows], MESSAGE_DIMENSIONS) @ query

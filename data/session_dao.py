@@ -13,13 +13,12 @@ import peewee as pw
 from oneclaw_search.data.database import HistoryDatabase
 from oneclaw_search.data.index_lookup import IndexLookup
 from oneclaw_search.data.side_index import SESSIONS
-from oneclaw_search.data.entities import SessionEntity
+from oneclaw_search.data.entities import SessionEntity, sql_batches
 from oneclaw_search.domain.clock import Deadline
 from oneclaw_search.domain.models import SessionHit
 from oneclaw_search.domain.ports import NO_UPPER_BOUND
 from oneclaw_search.domain.text import fold
 
-_ID_BATCH = 500  # stays under SQLite's bound-parameter limit
 
 
 class PeeweeSessionDao:
@@ -62,9 +61,8 @@ class PeeweeSessionDao:
         with self._database.connected(deadline) as database:
             return [
                 SessionHit(*row)
-                for start in range(0, len(ids), _ID_BATCH)
-                for row in _live_sessions(SessionEntity.id.in_(list(ids[start:start + _ID_BATCH])), updated_after, updated_before)
-                .bind(database).tuples()
+                for chunk in sql_batches(ids)
+                for row in _live_sessions(SessionEntity.id.in_(chunk), updated_after, updated_before).bind(database).tuples()
             ]
 
 

@@ -41,7 +41,3 @@ class HistoryQuery:
             return True
         folded = fold(text)
         return all(phrase in folded for phrase in self.phrases)
-
-    def contains_literal(self, text: str) -> bool:
-        """The spec's own test: does `text` contain the whole query, caselessly?"""
-        return bool(self.literal) and self.literal in fold(text)

@@ -31,7 +31,6 @@ PHRASE_TIER = 1.0
 RELEVANCE_SHARPNESS = 6.0
 # Static word vectors know synonyms but not sentences: they break ties between keyword hits.
 MESSAGE_SEMANTIC_WEIGHT = 0.15
-KEYWORD_WEIGHT, SEMANTIC_WEIGHT = 0.3, 0.7  # HybridSearchEngine.kt's BM25 / vector split
 
 # BM25's saturation constants, reused so one more occurrence helps less each time.
 _K1 = 1.2

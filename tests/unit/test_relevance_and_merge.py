@@ -12,7 +12,7 @@ from oneclaw_search.domain.literal_search import LITERAL_RETRIEVERS, LiteralMess
 from oneclaw_search.domain.models import Relevance, SourceType, UnifiedSearchResult
 from oneclaw_search.domain.ports import NO_UPPER_BOUND
 from oneclaw_search.domain import ranking
-from oneclaw_search.domain.ranking import KEYWORD_WEIGHT, SEMANTIC_WEIGHT, merge, relevance_scores
+from oneclaw_search.domain.ranking import merge, relevance_scores
 
 DAY = 86_400_000
 NOW = 1_000 * DAY
@@ -57,7 +57,7 @@ def test_keyword_only_hits_score_by_their_keyword_evidence():
 @pytest.mark.spec("Q-01")
 def test_meaning_is_blended_linearly_with_keyword_evidence():
     semantic = ranking.MESSAGE_SEMANTIC_WEIGHT  # the weight messages and sessions use
-    assert (KEYWORD_WEIGHT, SEMANTIC_WEIGHT) == (0.3, 0.7) and 0 < semantic < 1
+    assert 0 < semantic < 1
     scores = relevance_scores([Relevance(keyword=1.0, semantic=0.5), Relevance(keyword=0.5, semantic=1.0), Relevance(semantic=0.4)])
     blend = lambda keyword, meaning: (1 - semantic) * keyword + semantic * meaning  # noqa: E731
     assert scores == pytest.approx(shaped([blend(1.0, 0.5), blend(0.5, 1.0), blend(0.0, 0.4)]))
