@@ -1,4 +1,4 @@
-"""IndexVocabulary: how many rows use a term, read from the side index's FTS5 vocabularies.
+"""IndexVocabulary: how many rows use a term, read from the side index's postings.
 
 Feeds the typo fallback (domain/spelling.py): a spelling counts as known when some message or
 session holds it.
@@ -9,7 +9,6 @@ from collections.abc import Sequence
 
 import peewee as pw
 
-from oneclaw_search.data.entities import marks, sql_batches
 from oneclaw_search.data.index_lookup import IndexLookup
 from oneclaw_search.data.side_index import MESSAGES, SESSIONS, fts_term
 
@@ -25,25 +24,12 @@ class IndexVocabulary:
         coded = {fts_term(term): term for term in terms}
         try:
             for kind in (MESSAGES, SESSIONS):
-                for chunk in sql_batches(list(coded)):
-                    for term, count in self._lookup.index.execute(
-                        f"SELECT term, doc FROM {kind.table('vocab')} WHERE term IN ({marks(chunk)})", chunk
-                    ):
-                        totals[coded[term]] += count
+                for term, count in self._lookup.index.postings(kind).frequencies(list(coded)).items():
+                    totals[coded[term]] += count
         except pw.OperationalError:  # no index built yet (only memory was searched)
             pass
         return totals
 
     def frequency(self, term: str) -> int:
         """Read from the index as the search just left it (no catch-up: this runs per candidate)."""
-        if not self._lookup.usable:
-            return 0
-        coded = fts_term(term)
-        total = 0
-        try:
-            for kind in (MESSAGES, SESSIONS):
-                rows = self._lookup.index.execute(f"SELECT doc FROM {kind.table('vocab')} WHERE term = ?", (coded,))
-                total += rows[0][0] if rows else 0
-        except pw.OperationalError:  # no index built yet (only memory was searched)
-            return 0
-        return total
+        return self.frequencies([term])[term]

@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from oneclaw_search.data.index_lookup import IndexLookup
-from oneclaw_search.data.index_queries import keyword_hits
+from oneclaw_search.data.index_queries import phrase_rows
+from oneclaw_search.data.keyword_ranking import keyword_hits
 from oneclaw_search.data.message_dao import PeeweeMessageDao
 from oneclaw_search.data.message_vectors import MessageVectors
 from oneclaw_search.data.session_dao import PeeweeSessionDao
@@ -20,7 +21,7 @@ from oneclaw_search.domain.history_query import HistoryQuery
 from oneclaw_search.domain.literal_search import LiteralMessageSearch, LiteralSessionSearch
 from oneclaw_search.domain.models import Relevance, ScoredMessage, ScoredSession
 
-INDEXED_RETRIEVERS = ("keyword (FTS5 BM25)", "phrase (FTS5 trigram)")
+INDEXED_RETRIEVERS = ("keyword (BM25)", "phrase (FTS5 trigram)")
 SESSION_COLUMN_WEIGHTS = (1.0, 0.6)  # title, preview: as the literal session score weighs them
 MESSAGE_COLUMN_WEIGHTS = (1.0, 0.5)  # the message's own words, the previous turn's words
 # A row matching only words that are everywhere (a name in every title) is no hit.
@@ -51,11 +52,14 @@ class _IndexedSearch:
         literal = self._literal.search(query, after, before, limit, deadline=deadline)
         if not self._lookup.ensure_fresh(deadline):
             return literal
-        keyword = keyword_hits(self._lookup.index, self.kind, query, after, before, limit, self.weights)
+        index = self._lookup.index
+        matched = keyword_hits(index, self.kind, query, after, before, limit, self.weights, phrase_rows(index, self.kind, query))
+        keyword = matched.scores
         found = {item.hit.id: item for item in literal}
         semantic = self._semantic(query, list(dict.fromkeys([*found, *keyword])))
         extra = [hit_id for hit_id in keyword if hit_id not in found]
-        hits = [hit for hit in self._hits_by_id(extra, after, before, deadline=deadline) if query.admits(self._text_of(hit))]
+        hits = [hit for hit in self._hits_by_id(extra, after, before, deadline=deadline)
+                if query.admits(self._text_of(hit)) and (hit.id not in matched.unsure or query.has_compound(self._text_of(hit)))]
         scored = [self.scored(item.hit, Relevance(keyword.get(hit_id, 0.0), item.relevance.literal, semantic.get(hit_id)))
                   for hit_id, item in found.items()]
         scored += [self.scored(hit, Relevance(keyword.get(hit.id, 0.0), 0.0, semantic.get(hit.id))) for hit in hits]

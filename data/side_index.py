@@ -1,20 +1,24 @@
 """SideIndex: the lexical index kept in its own SQLite file beside the history (issue 3).
 
-FTS5 tables per kind of row (messages, sessions): one over index terms for BM25, one over folded
-text in trigrams for the spec's substring test, and a map from index rows back to history rows.
-The history database itself is only ever read.
+Per kind of row (messages, sessions): postings of index terms for BM25 (data/postings.py), an
+FTS5 trigram table over folded text for the spec's substring test, a sample of trigram counts,
+and a map from index rows back to history rows. The history database itself is only ever read.
 """
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 import peewee as pw
 
-FORMAT_VERSION = "7"  # bump whenever terms, tables or tokenizers change: old files are rebuilt
+from oneclaw_search.data import postings
+from oneclaw_search.data.postings_reader import PostingsReader
+
+FORMAT_VERSION = "8"  # bump whenever terms, tables or tokenizers change: old files are rebuilt
 SUFFIX = ".search-index.sqlite"
-_WORDS = "tokenize = \"unicode61 remove_diacritics 0 tokenchars '_'\", content = ''"
+GRAM_SAMPLE = 32  # every 32nd row's trigrams are counted: rarity estimates for trigram lookups
 _GRAMS = "tokenize = 'trigram case_sensitive 1', content = '', columnsize = 0, detail = none"
 
 
@@ -42,13 +46,13 @@ class IndexedDoc:
     id: str
     at: int
     fingerprint: int
-    terms: tuple[str, ...]  # one FTS5-ready string of terms per word column
+    terms: tuple[str, ...]  # one space-separated string of terms per word column
     folded: tuple[str, ...]  # one folded text per trigram column
     vector: bytes | None = None
 
 
 def fts_term(term: str) -> str:
-    """Index terms as FTS5 sees them: non-ASCII terms hex-coded so no tokenizer can split them."""
+    """Index terms as stored: non-ASCII terms hex-coded, so every stored term is one ASCII word."""
     return term if term.isascii() else "u_" + term.encode().hex()
 
 
@@ -61,6 +65,7 @@ class SideIndex:
 
     def __init__(self, path: Path) -> None:
         self.path = path
+        self._readers: dict[str, PostingsReader] = {}
         self.peewee = pw.SqliteDatabase(
             str(path),
             pragmas={"journal_mode": "wal", "synchronous": "normal", "busy_timeout": 30_000, "cache_size": -32_000},
@@ -68,6 +73,11 @@ class SideIndex:
 
     def execute(self, sql: str, params: Sequence[object] = ()) -> list[tuple]:
         return self.peewee.execute_sql(sql, params).fetchall()
+
+    def postings(self, kind: DocKind) -> PostingsReader:
+        if kind.prefix not in self._readers:
+            self._readers[kind.prefix] = PostingsReader(self.execute, kind.prefix, len(kind.word_columns))
+        return self._readers[kind.prefix]
 
     def ensure_schema(self, source: str, embedder: str) -> None:
         """Create the tables, or start over when the file was made by another format, for another
@@ -78,11 +88,17 @@ class SideIndex:
             identity = {"format": FORMAT_VERSION, "source": source, "embedder": embedder}
             if all(self.meta(key) == value for key, value in identity.items()):
                 return
+            self._drop_everything_but_meta()
             for kind in (MESSAGES, SESSIONS):
-                self.drop_kind(kind)
                 self.create_kind(kind)
             self.execute("DELETE FROM meta")
             self.set_meta(**identity)
+
+    def _drop_everything_but_meta(self) -> None:
+        """Tables of any earlier format go too; virtual tables first, as they take their shadow tables along."""
+        listed = "SELECT name FROM sqlite_master WHERE type = 'table' AND name != 'meta' AND name NOT LIKE 'sqlite%'"
+        for name, in self.execute(listed + " AND sql LIKE 'CREATE VIRTUAL%'") + self.execute(listed):
+            self.execute(f'DROP TABLE IF EXISTS "{name}"')
 
     def create_kind(self, kind: DocKind) -> None:
         self.execute(
@@ -91,14 +107,13 @@ class SideIndex:
         )
         self.execute(f"CREATE INDEX {kind.table('docs_id')} ON {kind.table('docs')} (id)")
         self.execute(f"CREATE TABLE {kind.table('vec')} (doc INTEGER PRIMARY KEY, v BLOB NOT NULL)")
-        self.execute(f"CREATE VIRTUAL TABLE {kind.table('words')} USING fts5({', '.join(kind.word_columns)}, {_WORDS})")
         self.execute(f"CREATE VIRTUAL TABLE {kind.table('grams')} USING fts5({', '.join(kind.gram_columns)}, {_GRAMS})")
-        self.execute(f"CREATE VIRTUAL TABLE {kind.table('vocab')} USING fts5vocab({kind.table('words')}, 'row')")
-        self.execute(f"CREATE VIRTUAL TABLE {kind.table('gvocab')} USING fts5vocab({kind.table('grams')}, 'row')")
+        self.execute(f"CREATE TABLE {kind.table('gsample')} (term TEXT PRIMARY KEY, n INTEGER NOT NULL) WITHOUT ROWID")
+        postings.create_tables(self.execute, kind.prefix)
 
     def drop_kind(self, kind: DocKind) -> None:
-        for role in ("vocab", "gvocab", "words", "grams", "vec", "docs"):
-            self.execute(f"DROP TABLE IF EXISTS {kind.table(role)}")
+        for table in (*(kind.table(role) for role in ("gsample", "grams", "vec", "docs")), *postings.table_names(kind.prefix)):
+            self.execute(f"DROP TABLE IF EXISTS {table}")
         self.execute("DELETE FROM meta WHERE key LIKE ?", (f"{kind.prefix}.%",))
 
     def meta(self, key: str, default: str | None = None) -> str | None:
@@ -115,11 +130,11 @@ class SideIndex:
         )
 
     def add(self, kind: DocKind, docs: Iterable[IndexedDoc]) -> int:
-        """Index `docs` under fresh doc numbers, so stale FTS rows of earlier versions never match."""
+        """Index `docs` under doc numbers never used before, so stale postings of earlier versions never match."""
         docs = list(docs)
         if not docs:
             return 0
-        start = (self.execute(f"SELECT max(doc) FROM {kind.table('docs')}")[0][0] or 0) + 1
+        start = self.execute(f"SELECT coalesce(max(first + count), 1) FROM {kind.prefix}_seg")[0][0]
         connection = self.peewee.connection()
         numbered = list(enumerate(docs, start))
         connection.executemany(
@@ -130,22 +145,37 @@ class SideIndex:
             f"INSERT INTO {kind.table('vec')} (doc, v) VALUES (?, ?)",
             [(doc, d.vector) for doc, d in numbered if d.vector is not None],
         )
-        self.set_meta(**{f"{kind.prefix}__fts_rows": self.meta_int(f"{kind.prefix}.fts_rows") + len(docs)})
-        for role, columns, texts in (("words", kind.word_columns, lambda d: d.terms), ("grams", kind.gram_columns, lambda d: d.folded)):
-            connection.executemany(
-                f"INSERT INTO {kind.table(role)} (rowid, {', '.join(columns)}) VALUES (?, {', '.join('?' * len(columns))})",
-                [(doc, *texts(d)) for doc, d in numbered],
-            )
+        columns = kind.gram_columns
+        connection.executemany(
+            f"INSERT INTO {kind.table('grams')} (rowid, {', '.join(columns)}) VALUES (?, {', '.join('?' * len(columns))})",
+            [(doc, *d.folded) for doc, d in numbered],
+        )
+        self._sample_grams(kind, [d.folded for doc, d in numbered if doc % GRAM_SAMPLE == 1])
+        postings.write_segment(connection, kind.prefix, start, [d.terms for d in docs], [d.at for d in docs])
         return len(docs)
 
+    def _sample_grams(self, kind: DocKind, texts: list[tuple[str, ...]]) -> None:
+        counts: Counter[str] = Counter()
+        for columns in texts:
+            counts.update({text[i:i + 3] for text in columns for i in range(len(text) - 2)})
+        self.peewee.connection().executemany(
+            f"INSERT INTO {kind.table('gsample')} (term, n) VALUES (?, ?) ON CONFLICT (term) DO UPDATE SET n = n + excluded.n",
+            counts.items(),
+        )
+
     def forget(self, kind: DocKind, source_rowids: Sequence[int]) -> int:
-        """Drop history rows from the map; their FTS rows stay behind as orphans until a rebuild."""
+        """Drop history rows from the map; their postings and trigrams stay behind, marked dead, as
+        orphans until a rebuild."""
         connection = self.peewee.connection()
-        before = connection.total_changes
         connection.executemany(
             f"DELETE FROM {kind.table('vec')} WHERE doc IN (SELECT doc FROM {kind.table('docs')} WHERE src = ?)",
             [(r,) for r in source_rowids],
         )
+        connection.executemany(
+            f"INSERT OR IGNORE INTO {kind.prefix}_dead (doc) SELECT doc FROM {kind.table('docs')} WHERE src = ?",
+            [(r,) for r in source_rowids],
+        )
+        before = connection.total_changes
         connection.executemany(f"DELETE FROM {kind.table('docs')} WHERE src = ?", [(r,) for r in source_rowids])
         removed = connection.total_changes - before
         self.set_meta(**{f"{kind.prefix}__orphans": self.meta_int(f"{kind.prefix}.orphans") + removed})

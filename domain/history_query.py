@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from oneclaw_search.domain.search_terms import query_compounds
+from oneclaw_search.domain.search_terms import index_terms, query_compounds
 from oneclaw_search.domain.text import fold
 
 _QUOTED = re.compile(r'"([^"]+)"')
@@ -34,6 +34,13 @@ class HistoryQuery:
         phrases = tuple(dict.fromkeys(fold(p.strip()) for p in _QUOTED.findall(raw) if p.strip()))
         terms, compounds = query_compounds(raw)
         return cls(raw, fold(raw), phrases, tuple(terms), tuple(compounds))
+
+    def has_compound(self, text: str) -> bool:
+        """Whether `text` holds one of the compounds' terms side by side, in order."""
+        terms = index_terms(text)
+        return any(
+            list(parts) == terms[i:i + len(parts)] for parts in self.compounds for i in range(len(terms) - len(parts) + 1)
+        )
 
     def admits(self, text: str) -> bool:
         """Whether `text` holds every quoted phrase (texts always pass when nothing is quoted)."""

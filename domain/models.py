@@ -178,7 +178,7 @@ class SearchOutcome:
     results: tuple[UnifiedSearchResult, ...]
     unfinished_sources: tuple[SearchSource, ...] = ()
     budget_seconds: float = 0.0
-    retrievers: tuple[str, ...] = ()  # what actually ran, e.g. "keyword (FTS5 BM25)"
+    retrievers: tuple[str, ...] = ()  # what actually ran, e.g. "keyword (BM25)"
     corrected_query: str | None = None  # the respelled query the results are for, if any
 
     @property

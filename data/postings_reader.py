@@ -1,0 +1,95 @@
+"""PostingsReader: one process's view of a kind's postings (data/postings.py, issue 3).
+
+Row sizes, times and liveness sit in arrays indexed by row number, read again only when the
+segments or the dead rows change; a term's list is read per query, one blob per segment.
+"""
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from oneclaw_search.data.entities import marks, sql_batches
+
+
+@dataclass(frozen=True, slots=True)
+class RowTable:
+    """Per row number (0 unused): its size in terms, its time, whether the history still has it."""
+
+    sizes: np.ndarray
+    ats: np.ndarray
+    alive: np.ndarray
+    rows: int  # rows the lists hold, dead ones included, as FTS5 counts them
+
+    @property
+    def average_size(self) -> float:
+        return float(self.sizes.sum()) / self.rows if self.rows else 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class TermList:
+    docs: np.ndarray  # int64 row numbers, ascending
+    counts: np.ndarray  # uint8 [row, column]
+
+
+_EMPTY_TABLE = RowTable(np.zeros(1), np.zeros(1, dtype=np.int64), np.zeros(1, dtype=bool), 0)
+
+
+class PostingsReader:
+    def __init__(self, execute: Callable[..., list[tuple]], prefix: str, width: int) -> None:
+        self._execute = execute
+        self._prefix = prefix
+        self._width = width
+        self._lock = threading.Lock()
+        self._key: tuple | None = None
+        self._table = _EMPTY_TABLE
+
+    def rows(self) -> RowTable:
+        segments = self._execute(f"SELECT seg, first, count FROM {self._prefix}_seg ORDER BY seg")
+        key = (tuple(segments), *self._execute(f"SELECT count(*), max(doc) FROM {self._prefix}_dead")[0])
+        with self._lock:
+            if key != self._key:
+                self._table, self._key = self._load(segments), key
+            return self._table
+
+    def _load(self, segments: list[tuple]) -> RowTable:
+        if not segments:
+            return _EMPTY_TABLE
+        end = max(first + count for _, first, count in segments)
+        sizes, ats = np.zeros(end), np.zeros(end, dtype=np.int64)
+        alive = np.zeros(end, dtype=bool)
+        for first, count, size_blob, at_blob in self._execute(f"SELECT first, count, sizes, ats FROM {self._prefix}_seg"):
+            sizes[first:first + count] = np.frombuffer(size_blob, dtype=np.uint32)
+            ats[first:first + count] = np.frombuffer(at_blob, dtype=np.int64)
+            alive[first:first + count] = True
+        dead = np.fromiter((row[0] for row in self._execute(f"SELECT doc FROM {self._prefix}_dead")), dtype=np.int64)
+        alive[dead[dead < end]] = False
+        return RowTable(sizes, ats, alive, sum(count for _, _, count in segments))
+
+    def lists(self, terms: Sequence[str], end: int) -> dict[str, TermList]:
+        """Each term's rows below `end` (ascending) and counts; a term no row holds gets an empty
+        list. `end` is the row table's length: rows another process added since are left out."""
+        blobs: dict[str, tuple[list[bytes], list[bytes]]] = {term: ([], []) for term in terms}
+        for chunk in sql_batches(list(blobs)):
+            for term, docs, counts in self._execute(
+                f"SELECT term, docs, tfs FROM {self._prefix}_post WHERE term IN ({marks(chunk)}) ORDER BY seg", chunk
+            ):
+                blobs[term][0].append(docs)
+                blobs[term][1].append(counts)
+        found = {}
+        for term, (docs, counts) in blobs.items():
+            rows = np.frombuffer(b"".join(docs), dtype=np.int32).astype(np.int64)
+            kept = int(np.searchsorted(rows, end))
+            found[term] = TermList(rows[:kept], np.frombuffer(b"".join(counts), dtype=np.uint8).reshape(-1, self._width)[:kept])
+        return found
+
+    def frequencies(self, terms: Sequence[str]) -> dict[str, int]:
+        """How many rows hold each term, dead ones included."""
+        found = dict.fromkeys(terms, 0)
+        for chunk in sql_batches(list(found)):
+            found.update(self._execute(
+                f"SELECT term, sum(length(docs)) / 4 FROM {self._prefix}_post WHERE term IN ({marks(chunk)}) GROUP BY term", chunk
+            ))
+        return found

@@ -1,0 +1,138 @@
+"""The side index's own postings on real SQLite files (issue 3, Q-01, Q-11).
+
+The reference is SQLite's FTS5 bm25() over the same terms in the same columns: our numpy ranking
+must give the same scores, admit the same rows, and stay right across segment merges and deletes.
+"""
+import random
+import sqlite3
+from contextlib import closing
+
+import numpy as np
+import pytest
+
+from oneclaw_search.data.keyword_ranking import keyword_hits, term_rows
+from oneclaw_search.data.side_index import MESSAGES, SESSIONS, IndexedDoc, SideIndex
+from oneclaw_search.domain.history_query import HistoryQuery
+
+WORDS = [f"w{i}" for i in range(30)]
+pytestmark = pytest.mark.spec("Q-01", "Q-11")
+
+
+def doc(rowid, body, context="", at=None, gram_columns=1):
+    folded = (body, context)[:gram_columns]
+    return IndexedDoc(rowid, f"r{rowid}", rowid if at is None else at, rowid, (body, context), folded)
+
+
+def random_docs(rng, count, start=1):
+    def text():
+        return " ".join(rng.choices(WORDS[:12] + WORDS, k=rng.randint(0, 12)))
+    return [doc(rowid, text(), text()) for rowid in range(start, start + count)]
+
+
+def side_index(tmp_path, batches):
+    index = SideIndex(tmp_path / "x.search-index.sqlite")
+    index.ensure_schema("history", "none")
+    for batch in batches:
+        with index.peewee.atomic():
+            index.add(MESSAGES, batch)
+    return index
+
+
+def fts5_reference(tmp_path, docs, dead=()):
+    """FTS5 over the same terms, rows numbered as the side index numbers them (from 1, in order)."""
+    connection = sqlite3.connect(tmp_path / "reference.sqlite")
+    connection.execute("CREATE VIRTUAL TABLE w USING fts5(body, context, tokenize = 'unicode61', content = '')")
+    connection.executemany("INSERT INTO w (rowid, body, context) VALUES (?, ?, ?)",
+                           [(number, *d.terms) for number, d in enumerate(docs, 1)])
+    connection.commit()
+    return connection, {f"r{d.source_rowid}" for d in dead}
+
+
+def reference_hits(connection, dead, terms, weights=(1.0, 0.5)):
+    """What the FTS5 version of keyword search returned: rows with a term in the body or two in the
+    turn before, ranked by bm25() with the column weights."""
+    any_term = " OR ".join(terms)
+    pairs = " OR ".join(f"({a} AND {b})" for i, a in enumerate(terms) for b in terms[i + 1:])
+    admitted = f"{{body}} : ({any_term})" + (f" OR {{context}} : ({pairs})" if pairs else "")
+    rows = connection.execute(
+        f"SELECT rowid, -bm25(w, {weights[0]}, {weights[1]}) FROM w WHERE w MATCH ? AND rowid IN"
+        " (SELECT rowid FROM w WHERE w MATCH ?)", (any_term, admitted)
+    ).fetchall()
+    return {f"r{rowid}": score for rowid, score in rows if f"r{rowid}" not in dead}
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_scores_and_admitted_rows_are_fts5_bm25s_across_merged_segments_and_deleted_rows(tmp_path, seed):
+    rng = random.Random(seed)
+    docs = random_docs(rng, 150)
+    batches = [docs[i:i + 7] for i in range(0, len(docs), 7)]  # 22 segments: merged eight at a time
+    index = side_index(tmp_path, batches)
+    dead = rng.sample(docs, 20)
+    with index.peewee.atomic():
+        index.forget(MESSAGES, [d.source_rowid for d in dead])
+    reference, dead_ids = fts5_reference(tmp_path, docs, dead)
+    for terms in (["w1"], ["w2", "w20"], rng.sample(WORDS, 3), rng.sample(WORDS, 5), ["w3", "absent"]):
+        query = HistoryQuery("q", "q", (), tuple(terms))
+        ours = keyword_hits(index, MESSAGES, query, 0, 10**6, 1_000, (1.0, 0.5)).scores
+        expected = reference_hits(reference, dead_ids, terms)
+        assert set(ours) == set(expected) and expected
+        ratios = [ours[row] / expected[row] for row in expected]
+        assert np.allclose(ratios, ratios[0], rtol=1e-9)  # the same scores, over the one ideal score
+        assert list(ours) == sorted(ours, key=lambda row: (-expected[row], -int(row[1:])))
+
+
+def test_merging_keeps_every_list_whole_and_in_row_order(tmp_path):
+    rng = random.Random(4)
+    docs = random_docs(rng, 70)
+    index = side_index(tmp_path, [[d] for d in docs])
+    levels = [row[0] for row in index.execute("SELECT level FROM m_seg ORDER BY seg")]
+    assert levels == [2] + [0] * 6  # 64 one-row segments: eight merges, then one of those eight; six wait
+    lists = index.postings(MESSAGES).lists(WORDS, 10**6)
+    for word in WORDS:
+        expected = [n for n, d in enumerate(docs, 1) if word in d.terms[0].split() or word in d.terms[1].split()]
+        assert lists[word].docs.tolist() == expected
+        counts = [[d.terms[0].split().count(word), d.terms[1].split().count(word)] for d in docs if d.source_rowid in expected]
+        assert lists[word].counts.tolist() == counts
+
+
+def test_a_deleted_row_is_never_returned_and_its_number_is_never_reused(tmp_path):
+    index = side_index(tmp_path, [[doc(1, "alpha"), doc(2, "alpha beta")]])
+    with index.peewee.atomic():
+        index.forget(MESSAGES, [2])
+        index.add(MESSAGES, [doc(3, "beta")])
+    query = HistoryQuery("beta", "beta", (), ("beta",))
+    assert list(keyword_hits(index, MESSAGES, query, 0, 10**6, 10).scores) == ["r3"]
+    assert index.execute("SELECT doc FROM m_docs WHERE src = 3")[0][0] == 3
+    assert term_rows(index, MESSAGES, "alpha", (0,), 0, 10**6, 10) == ["r1"]
+
+
+def test_a_word_only_in_the_turn_before_needs_a_second_query_word_there(tmp_path):
+    index = side_index(tmp_path, [[doc(1, "reply", "sushi"), doc(2, "reply", "sushi tokyo"), doc(3, "tokyo")]])
+    query = HistoryQuery("q", "q", (), ("sushi", "tokyo"))
+    assert set(keyword_hits(index, MESSAGES, query, 0, 10**6, 10).scores) == {"r2", "r3"}
+
+
+def test_sessions_match_in_either_column_and_times_bound_every_kind(tmp_path):
+    index = SideIndex(tmp_path / "x.search-index.sqlite")
+    index.ensure_schema("history", "none")
+    with index.peewee.atomic():
+        index.add(SESSIONS, [doc(1, "trip", "", 100, 2), doc(2, "plans", "trip", 200, 2), doc(3, "trip", "", 300, 2)])
+    query = HistoryQuery("trip", "trip", (), ("trip",))
+    assert set(keyword_hits(index, SESSIONS, query, 0, 10**6, 10).scores) == {"r1", "r2", "r3"}
+    assert set(keyword_hits(index, SESSIONS, query, 150, 250, 10).scores) == {"r2"}
+    assert term_rows(index, SESSIONS, "trip", (0, 1), 0, 250, 10) == ["r2", "r1"]
+
+
+def test_a_compound_is_scored_on_rows_holding_all_its_words_and_flagged_as_unsure(tmp_path):
+    index = side_index(tmp_path, [[doc(1, "src main kt"), doc(2, "kt main src"), doc(3, "main only")]])
+    query = HistoryQuery("src/main.kt", "src/main.kt", (), (), (("src", "main", "kt"),))
+    hits = keyword_hits(index, MESSAGES, query, 0, 10**6, 10)
+    assert set(hits.scores) == {"r1", "r2"} and hits.unsure == {"r1", "r2"}
+    assert query.has_compound("see SRC/Main.kt here") and not query.has_compound("kt main src")
+
+
+def test_an_empty_index_and_a_query_without_terms_find_nothing(tmp_path):
+    assert keyword_hits(side_index(tmp_path, []), MESSAGES, HistoryQuery("x", "x", (), ("x",)), 0, 10**6, 10).scores == {}
+    filled = side_index(tmp_path / "filled", [[doc(1, "x")]]) if (tmp_path / "filled").mkdir() is None else None
+    assert keyword_hits(filled, MESSAGES, HistoryQuery("the", "the", (), ()), 0, 10**6, 10).scores == {}
+    assert keyword_hits(filled, MESSAGES, HistoryQuery("x", "x", (), ("x",)), 0, 10**6, 10).scores.keys() == {"r1"}
