@@ -4,10 +4,11 @@ Mirrors feature/memory/search/HybridSearchEngine.kt, BM25Scorer.kt and TimeDecay
 k1 1.2, b 0.75, weights 0.3 BM25 / 0.7 vector, exp(-0.01/day) decay. Unlike Kotlin, a row without
 a usable vector is scored on BM25 alone, terms are index terms (any script, accents, stems), the
 filter is applied before the top-k cut (defect 14), and the BM25 model and vector matrix are built
-once per version of memory_index rather than per query (issue 3).
+once per version of memory_index rather than per query, and kept for the next process (issue 3).
 """
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from datetime import tzinfo
 
@@ -15,6 +16,7 @@ import numpy as np
 
 from oneclaw_search.data.memory_bm25 import MemoryBM25
 from oneclaw_search.data.memory_snapshot import MemorySnapshot
+from oneclaw_search.data.snapshot_store import SnapshotStore
 from oneclaw_search.domain.clock import Clock, Deadline
 from oneclaw_search.domain.models import MemorySearchResult
 from oneclaw_search.domain.ports import Embedder, MemoryFilter, MemoryIndexDao
@@ -27,6 +29,7 @@ _NonNegativeIdfBM25 = MemoryBM25  # the name the core issue's conformance tests 
 BM25_WEIGHT = 0.3
 VECTOR_WEIGHT = 0.7
 DEFAULT_TOP_K = 5
+SNAPSHOT_FORMAT = 1  # bump when MemorySnapshot.parts changes: stored snapshots of other formats are rebuilt
 # A chunk that shares no word with the query must be at least this close in meaning to count.
 MIN_VECTOR_SIMILARITY = 0.35
 
@@ -39,6 +42,7 @@ class HybridSearchEngine:
         zone: tzinfo,
         embedder: Embedder | None = None,
         vector_space: str | None = None,
+        store: SnapshotStore | None = None,
     ) -> None:
         self._dao = memory_index_dao
         self._clock = clock
@@ -48,6 +52,7 @@ class HybridSearchEngine:
         self._no_vectors = "lexical only: no embedder" if embedder is None else (
             f"memory lexical only: its vectors are not from {embedder.name}")
         self._snapshot: MemorySnapshot | None = None
+        self._store = store
 
     @property
     def retrievers(self) -> tuple[str, ...]:
@@ -96,12 +101,20 @@ class HybridSearchEngine:
         return results
 
     def _current(self, deadline: Deadline | None) -> MemorySnapshot:
-        """The snapshot for memory_index as it is now, rebuilt only when the table changed."""
+        """The snapshot for memory_index as it is now, rebuilt only when the table changed (and
+        read back from the store when another process already built it)."""
         version = self._dao.version(deadline=deadline) if hasattr(self._dao, "version") else None
         snapshot = self._snapshot
         if snapshot is None or version is None or snapshot.version != version:
             dimension = self._embedder.dimension if self._embedder is not None else 0
-            snapshot = MemorySnapshot.build(version, self._dao.get_all(deadline=deadline), dimension, self._zone)
+            key = json.dumps([SNAPSHOT_FORMAT, version, dimension, str(self._zone)], default=str)
+            stored = self._store.load(key) if self._store is not None and version is not None else None
+            if stored is not None:
+                snapshot = MemorySnapshot.from_parts(version, stored, dimension)
+            else:
+                snapshot = MemorySnapshot.build(version, self._dao.get_all(deadline=deadline), dimension, self._zone)
+                if self._store is not None and version is not None:
+                    self._store.save(key, snapshot.parts())
             self._snapshot = snapshot
         return snapshot
 

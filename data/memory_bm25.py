@@ -23,7 +23,32 @@ class MemoryBM25(BM25Okapi):
             for term, count in frequencies.items():
                 postings[term][0].append(row)
                 postings[term][1].append(count)
-        self._postings = {term: (np.array(rows), np.array(counts, dtype=np.float64)) for term, (rows, counts) in postings.items()}
+        self.terms = list(postings)
+        sizes = [len(rows) for rows, _ in postings.values()]
+        self.offsets = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
+        self.rows = np.fromiter((row for rows, _ in postings.values() for row in rows), dtype=np.int32, count=int(self.offsets[-1]))
+        self.counts = np.fromiter((c for _, counts in postings.values() for c in counts), dtype=np.float64, count=int(self.offsets[-1]))
+        self._finish()
+
+    @classmethod
+    def from_postings(cls, terms: list[str], offsets: np.ndarray, rows: np.ndarray, counts: np.ndarray,
+                      doc_len: np.ndarray) -> MemoryBM25:
+        """The model as a saved snapshot left it: rank-bm25's parameters and IDF, from postings.
+
+        Only `doc_freqs`, rank-bm25's per-document dictionaries, is not restored: scoring never reads it.
+        """
+        model = cls.__new__(cls)
+        model.k1, model.b, model.epsilon, model.tokenizer, model.doc_freqs = K1, B, 0.25, None, []
+        model.corpus_size, model.doc_len = len(doc_len), doc_len.astype(np.int64).tolist()
+        model.avgdl = float(doc_len.sum()) / len(doc_len)
+        model.terms, model.offsets, model.rows, model.counts = terms, offsets, rows, counts
+        model.idf = {}
+        model._calc_idf(dict(zip(terms, np.diff(offsets).tolist())))
+        model._finish()
+        return model
+
+    def _finish(self) -> None:
+        self._term_index = {term: i for i, term in enumerate(self.terms)}
         self._doc_len = np.asarray(self.doc_len, dtype=np.float64)
 
     def _calc_idf(self, nd: dict[str, int]) -> None:
@@ -35,13 +60,15 @@ class MemoryBM25(BM25Okapi):
     def get_scores(self, query: list[str]) -> np.ndarray:
         score = np.zeros(self.corpus_size)
         for term in query:
-            if term not in self._postings:
+            position = self._term_index.get(term)
+            if position is None:
                 continue
-            rows, counts = self._postings[term]
+            start, end = self.offsets[position], self.offsets[position + 1]
+            rows, counts = self.rows[start:end], self.counts[start:end]
             norm = self.k1 * (1 - self.b + self.b * self._doc_len[rows] / self.avgdl)
             score[rows] += self.idf[term] * counts * (self.k1 + 1) / (counts + norm)
         return score
 
     def document_frequency(self, term: str) -> int:
-        postings = self._postings.get(term)
-        return 0 if postings is None else len(postings[0])
+        position = self._term_index.get(term)
+        return 0 if position is None else int(self.offsets[position + 1] - self.offsets[position])

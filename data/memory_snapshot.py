@@ -1,10 +1,12 @@
 """MemorySnapshot: one version of memory_index, ready to score: chunks, BM25 model, vector matrix.
 
 Built once per change of the table (HybridSearchEngine's cache): stored vectors are decoded into
-one contiguous unit-length float32 matrix, so a query costs one matrix-vector product.
+one contiguous unit-length float32 matrix, so a query costs one matrix-vector product. It also
+travels as arrays (`parts`), so a new process can read it back instead of rebuilding it.
 """
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from datetime import tzinfo
 
@@ -41,6 +43,32 @@ class MemorySnapshot:
                 has_vector[row] = True
         times = np.array([content_time_ms(c.source_date, c.updated_at, zone) for c in chunks], dtype=np.float64)
         return cls(version, chunks, bm25, vectors, has_vector, times)
+
+    def parts(self) -> dict[str, bytes]:
+        """Everything but the chunks' stored embeddings (the matrix holds them), as bytes."""
+        fields = [[c.id, c.source_type, c.source_date, c.chunk_text, c.created_at, c.updated_at] for c in self.chunks]
+        parts = {"chunks": json.dumps(fields).encode(), "vectors": self.vectors.tobytes(),
+                 "has_vector": self.has_vector.tobytes(), "times": self.content_times.tobytes()}
+        if self.bm25 is not None:
+            parts |= {"terms": json.dumps(self.bm25.terms).encode(), "offsets": self.bm25.offsets.tobytes(),
+                      "rows": self.bm25.rows.tobytes(), "counts": self.bm25.counts.tobytes(),
+                      "doc_len": np.asarray(self.bm25.doc_len, dtype=np.float64).tobytes()}
+        return parts
+
+    @classmethod
+    def from_parts(cls, version: object, parts: dict[str, bytes], dimension: int) -> MemorySnapshot:
+        chunks = [MemoryChunk(i, kind, day, text, None, created, updated)
+                  for i, kind, day, text, created, updated in json.loads(parts["chunks"])]
+        bm25 = None
+        if "terms" in parts:
+            bm25 = MemoryBM25.from_postings(
+                json.loads(parts["terms"]), np.frombuffer(parts["offsets"], dtype=np.int64),
+                np.frombuffer(parts["rows"], dtype=np.int32), np.frombuffer(parts["counts"], dtype=np.float64),
+                np.frombuffer(parts["doc_len"], dtype=np.float64),
+            )
+        vectors = np.frombuffer(parts["vectors"], dtype=np.float32).reshape(len(chunks), dimension)
+        return cls(version, chunks, bm25, vectors, np.frombuffer(parts["has_vector"], dtype=bool),
+                   np.frombuffer(parts["times"], dtype=np.float64))
 
     def bm25_scores(self, terms: list[str]) -> np.ndarray:
         if self.bm25 is None or not terms:

@@ -56,18 +56,17 @@ def _term_lists(seg: int, first: int, width: int, terms: list[str], rows: list[i
     """(seg, term, docs, counts) per distinct term: docs as int32, counts as uint8 [doc, column]."""
     if not terms:
         return []
-    vocabulary: dict[str, int] = {}
-    ids = np.fromiter((vocabulary.setdefault(term, len(vocabulary)) for term in terms), dtype=np.int64, count=len(terms))
+    names = list(dict.fromkeys(terms))
+    number = {term: i for i, term in enumerate(names)}
+    ids = np.fromiter(map(number.__getitem__, terms), dtype=np.int64, count=len(terms))
     keys = ids << 32 | np.asarray(rows, dtype=np.int64)
     pairs, inverse = np.unique(keys, return_inverse=True)
-    counts = np.zeros((len(pairs), width), dtype=np.int64)
-    np.add.at(counts, (inverse, np.asarray(cols)), 1)
+    counts = np.bincount(inverse.ravel() * width + np.asarray(cols), minlength=len(pairs) * width).reshape(-1, width)
     counts = np.minimum(counts, _MAX_COUNT).astype(np.uint8)
     docs = (pairs & 0xFFFFFFFF).astype(np.int32) + np.int32(first)
     term_ids = pairs >> 32
     starts = np.flatnonzero(np.r_[True, term_ids[1:] != term_ids[:-1]])
     ends = np.r_[starts[1:], len(pairs)]
-    names = list(vocabulary)
     return [(seg, names[term_ids[a]], docs[a:b].tobytes(), counts[a:b].tobytes()) for a, b in zip(starts, ends)]
 
 

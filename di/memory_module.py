@@ -1,7 +1,8 @@
 """MemoryModule: the HybridSearchEngine over memory_index, with the chosen embedder.
 
 Mirrors di/MemoryModule.kt. Stored vectors are used only when the database says they came from
-the same embedder; otherwise memory search is BM25 alone.
+the same embedder; otherwise memory search is BM25 alone. With a side index, the engine keeps its
+snapshot there for the next process.
 """
 from __future__ import annotations
 
@@ -11,7 +12,9 @@ from injector import Module, provider, singleton
 
 from oneclaw_search.data.database import HistoryDatabase
 from oneclaw_search.data.hybrid_search_engine import HybridSearchEngine
+from oneclaw_search.data.snapshot_store import SnapshotStore
 from oneclaw_search.di.core_module import chosen_embedder
+from oneclaw_search.di.index_module import IndexParts
 from oneclaw_search.di.settings import Settings
 from oneclaw_search.domain.clock import Clock
 from oneclaw_search.domain.ports import MemoryIndexDao, MemorySearchEngine
@@ -21,9 +24,11 @@ class MemoryModule(Module):
     @singleton
     @provider
     def provide_hybrid_search_engine(
-        self, dao: MemoryIndexDao, database: HistoryDatabase, settings: Settings, clock: Clock, zone: tzinfo
+        self, dao: MemoryIndexDao, database: HistoryDatabase, settings: Settings, clock: Clock, zone: tzinfo,
+        index: IndexParts,
     ) -> HybridSearchEngine:
-        return HybridSearchEngine(dao, clock, zone, chosen_embedder(settings), database.info.embedder)
+        store = SnapshotStore(index.lookup.index) if index.lookup is not None else None
+        return HybridSearchEngine(dao, clock, zone, chosen_embedder(settings), database.info.embedder, store)
 
     @singleton
     @provider

@@ -60,3 +60,30 @@ def test_meaning_breaks_a_keyword_tie_and_the_reply_names_the_model(history):
     document = json.loads(call(container, query="restaurant dinner meal", scope="sessions", format="json").result)
     assert [item["id"] for item in document["results"] if item["source"] == "message"] == ["food", "code"]
     assert any(name.startswith("semantic (minilm") for name in document["retrievers"])
+
+
+TEXTS = ["", "sushi restaurant tokyo", "東京で寿司を食べた", "🙂 only", "x" * 5_000, " ".join(["word"] * 2_000),
+         "École über naïve", "\x00\n\t", "memorySearch in src/main.kt", "a b c d e f g"]
+
+
+@pytest.mark.spec("Q-09")
+def test_our_reader_of_the_shipped_folder_gives_model2vecs_own_vectors():
+    from model2vec import StaticModel
+
+    reference = StaticModel.from_pretrained(str(MODEL_DIR)).encode(TEXTS, use_multiprocessing=False)
+    assert np.array_equal(StaticEmbedder().embed(TEXTS), reference)
+
+
+@pytest.mark.spec("Q-09")
+def test_a_folder_with_per_token_weights_goes_through_model2vec(tmp_path):
+    from model2vec import StaticModel
+    from safetensors.numpy import load_file, save_file
+
+    for name in ("config.json", "tokenizer.json"):
+        (tmp_path / name).write_bytes((MODEL_DIR / name).read_bytes())
+    table = load_file(str(MODEL_DIR / "model.safetensors"))["embeddings"]
+    weights = np.linspace(0.5, 2.0, len(table)).astype(np.float64)
+    save_file({"embeddings": table, "weights": weights}, str(tmp_path / "model.safetensors"))
+    reference = StaticModel.from_pretrained(str(tmp_path)).encode(TEXTS, use_multiprocessing=False)
+    assert np.array_equal(StaticEmbedder(tmp_path).embed(TEXTS), reference)
+    assert not np.allclose(reference[1], StaticEmbedder().embed(TEXTS)[1])  # the weights did change something
