@@ -17,6 +17,7 @@ from oneclaw_search.domain.ports import Embedder
 from oneclaw_search.domain.text import fold
 
 BATCH_ROWS = 5_000
+SEARCH_MERGE_ROWS = 50_000  # about 0.3 s of merging; a search never waits for more
 TAIL_ROWS = 64  # recent messages re-checked on every search: streamed replies are edited in place
 _TYPES = tuple(kind.value for kind in SEARCHABLE_MESSAGE_TYPES)
 _IN_TYPES = f"type IN ({', '.join('?' * len(_TYPES))})"
@@ -36,6 +37,7 @@ class IndexSync:
         self._messages = MessageIndexer(index, embedder)
         self._schema_checked = False
         self._synced_token: tuple | None = None
+        self._largest_merge: int | None = None
 
     def catch_up(self, deadline: Deadline | None = None) -> bool:
         """Index what changed; False when time ran out first (the index is then partly fresh).
@@ -47,6 +49,8 @@ class IndexSync:
             self._index.ensure_schema(str(self._history.info.path.resolve()), embedder)
             self._messages.create_tables()
             self._schema_checked = True
+        # A search waits on this catch-up: bigger merges are left to `oneclaw-search index`.
+        self._largest_merge = None if deadline is None else SEARCH_MERGE_ROWS
         token = self._history.change_token()
         if token == self._synced_token:
             return True  # nothing committed to the history since the last catch-up
@@ -58,6 +62,9 @@ class IndexSync:
             self._sync_sessions(history)
         self._synced_token = token
         return True
+
+    def _add(self, kind: DocKind, docs: list[IndexedDoc]) -> int:
+        return self._index.add(kind, docs, self._largest_merge)
 
     def _rows(self, history, sql: str, params=()) -> list[tuple]:
         return history.execute_sql(sql, params).fetchall()
@@ -81,7 +88,7 @@ class IndexSync:
             searchable = sorted((MessageRow(*r[1:]) for r in rows if r[0] in _TYPES), key=lambda m: (m.created_at, m.rowid))
             with self._index.peewee.atomic("IMMEDIATE"):
                 if self._index.meta_int("m.max_src") == done:  # else another process got there first
-                    self._index.add(MESSAGES, self._messages.docs(searchable))
+                    self._add(MESSAGES, self._messages.docs(searchable))
                     self._index.set_meta(m__max_src=rows[-1][1], m__rows=self._index.meta_int("m.rows") + len(rows))
             done = self._index.meta_int("m.max_src")
         return True
@@ -96,7 +103,7 @@ class IndexSync:
             indexed = {r[0] for r in self._index.execute(f"SELECT src FROM {MESSAGES.table('docs')}")}
             self._index.forget(MESSAGES, sorted(indexed - live))
             missing = self._message_rows(sorted(live - indexed), history)
-            self._index.add(MESSAGES, self._messages.docs(missing, advance=False))
+            self._add(MESSAGES, self._messages.docs(missing, advance=False))
             self._index.set_meta(m__rows=count)
 
     def _recheck_recent_messages(self, history) -> None:
@@ -112,7 +119,7 @@ class IndexSync:
         if changed:
             with self._index.peewee.atomic("IMMEDIATE"):
                 self._index.forget(MESSAGES, [row.rowid for row in changed])
-                self._index.add(MESSAGES, self._messages.docs(changed, advance=False))
+                self._add(MESSAGES, self._messages.docs(changed, advance=False))
 
     def _message_rows(self, rowids: list[int], history) -> list[MessageRow]:
         """The rows with these rowids, oldest first, so each turn follows the one before it."""
@@ -133,7 +140,7 @@ class IndexSync:
             known = dict(self._index.execute(f"SELECT src, fp FROM {SESSIONS.table('docs')}"))
             stale = {src for src, fp in known.items() if src not in current or fingerprint(*current[src][3:]) != fp}
             self._index.forget(SESSIONS, sorted(stale))
-            self._index.add(SESSIONS, [_session_doc(*r) for r in rows if r[0] not in known or r[0] in stale])
+            self._add(SESSIONS, [_session_doc(*r) for r in rows if r[0] not in known or r[0] in stale])
             self._index.set_meta(s__state=state)
 
     def _rebuild_if_mostly_orphans(self, kind: DocKind) -> None:

@@ -28,7 +28,8 @@ def fingerprint(*texts: str | None) -> int:
 
 
 def term_text(text: str | None) -> str:
-    return " ".join(fts_term(term) for term in index_terms(text or ""))
+    joined = " ".join(index_terms(text or ""))
+    return joined if joined.isascii() else " ".join(map(fts_term, joined.split(" ")))
 
 
 @dataclass(frozen=True, slots=True)

@@ -28,9 +28,11 @@ def table_names(prefix: str) -> tuple[str, ...]:
     return (f"{prefix}_dead", f"{prefix}_post", f"{prefix}_seg")
 
 
-def write_segment(connection, prefix: str, first: int, columns: Sequence[Sequence[str]], ats: Sequence[int]) -> None:
+def write_segment(connection, prefix: str, first: int, columns: Sequence[Sequence[str]], ats: Sequence[int],
+                  largest_merge: int | None = None) -> None:
     """Index rows `first`, `first + 1`, …: `columns[i][c]` holds row i's space-separated terms in
-    column c, `ats[i]` its time. Merges the newest segments when FANOUT of them share a level."""
+    column c, `ats[i]` its time. Then merges FANOUT neighbouring segments of one level, smallest
+    first, while the merged segment would hold at most `largest_merge` rows."""
     if not columns:
         return
     width = len(columns[0])
@@ -49,7 +51,7 @@ def write_segment(connection, prefix: str, first: int, columns: Sequence[Sequenc
     )
     connection.executemany(f"INSERT INTO {prefix}_post (seg, term, docs, tfs) VALUES (?, ?, ?, ?)",
                            _term_lists(seg, first, width, terms, rows, cols))
-    _merge_newest(connection, prefix)
+    _merge_runs(connection, prefix, largest_merge)
 
 
 def _term_lists(seg: int, first: int, width: int, terms: list[str], rows: list[int], cols: list[int]):
@@ -70,12 +72,16 @@ def _term_lists(seg: int, first: int, width: int, terms: list[str], rows: list[i
     return [(seg, names[term_ids[a]], docs[a:b].tobytes(), counts[a:b].tobytes()) for a, b in zip(starts, ends)]
 
 
-def _merge_newest(connection, prefix: str) -> None:
+def _merge_runs(connection, prefix: str, largest: int | None) -> None:
     while True:
-        segments = connection.execute(f"SELECT seg, level FROM {prefix}_seg ORDER BY seg DESC LIMIT ?", (FANOUT,)).fetchall()
-        if len(segments) < FANOUT or len({level for _, level in segments}) > 1:
+        segments = connection.execute(f"SELECT seg, level, count FROM {prefix}_seg ORDER BY seg").fetchall()
+        runs = [segments[i:i + FANOUT] for i in range(len(segments) - FANOUT + 1)
+                if len({level for _, level, _ in segments[i:i + FANOUT]}) == 1]
+        runs = [run for run in runs if largest is None or sum(count for _, _, count in run) <= largest]
+        if not runs:
             return
-        _merge(connection, prefix, sorted(seg for seg, _ in segments), segments[0][1] + 1)
+        run = min(runs, key=lambda run: run[0][1])
+        _merge(connection, prefix, [seg for seg, _, _ in run], run[0][1] + 1)
 
 
 def _merge(connection, prefix: str, segs: list[int], level: int) -> None:

@@ -47,26 +47,48 @@ class PostingsReader:
         self._table = _EMPTY_TABLE
 
     def rows(self) -> RowTable:
-        segments = self._execute(f"SELECT seg, first, count FROM {self._prefix}_seg ORDER BY seg")
-        key = (tuple(segments), *self._execute(f"SELECT count(*), max(doc) FROM {self._prefix}_dead")[0])
+        """The row table as the index now stands. Segments only ever add rows at the end (merges
+        keep each row's values), so a table that grew reads just the new segments."""
+        generation = self._execute("SELECT value FROM meta WHERE key = ?", (f"{self._prefix}.generation",))
+        end = self._execute(f"SELECT coalesce(max(first + count), 1) FROM {self._prefix}_seg")[0][0]
+        dead = self._execute(f"SELECT count(*), max(doc) FROM {self._prefix}_dead")[0]
         with self._lock:
-            if key != self._key:
-                self._table, self._key = self._load(segments), key
+            if (generation, end, dead) != self._key:
+                same = self._key is not None and self._key[0] == generation and end >= len(self._table.sizes)
+                self._table = self._grown(end, dead != self._key[2]) if same else self._load(end)
+                self._key = (generation, end, dead)
             return self._table
 
-    def _load(self, segments: list[tuple]) -> RowTable:
-        if not segments:
-            return _EMPTY_TABLE
-        end = max(first + count for _, first, count in segments)
+    def _grown(self, end: int, dead_changed: bool) -> RowTable:
+        old = self._table
+        if end == len(old.sizes) and not dead_changed:
+            return old
         sizes, ats = np.zeros(end), np.zeros(end, dtype=np.int64)
-        alive = np.zeros(end, dtype=bool)
-        for first, count, size_blob, at_blob in self._execute(f"SELECT first, count, sizes, ats FROM {self._prefix}_seg"):
+        sizes[:len(old.sizes)], ats[:len(old.ats)] = old.sizes, old.ats
+        self._fill(sizes, ats, since=len(old.sizes))
+        return RowTable(sizes, ats, self._alive(end), end - 1)
+
+    def _load(self, end: int) -> RowTable:
+        if end <= 1:
+            return _EMPTY_TABLE
+        sizes, ats = np.zeros(end), np.zeros(end, dtype=np.int64)
+        self._fill(sizes, ats, since=0)
+        return RowTable(sizes, ats, self._alive(end), end - 1)
+
+    def _fill(self, sizes: np.ndarray, ats: np.ndarray, since: int) -> None:
+        for first, count, size_blob, at_blob in self._execute(
+            f"SELECT first, count, sizes, ats FROM {self._prefix}_seg WHERE first + count > ?", (since,)
+        ):
             sizes[first:first + count] = np.frombuffer(size_blob, dtype=np.uint32)
             ats[first:first + count] = np.frombuffer(at_blob, dtype=np.int64)
-            alive[first:first + count] = True
+
+    def _alive(self, end: int) -> np.ndarray:
+        """Every row the segments hold (they cover 1 … end - 1), less those the history dropped."""
+        alive = np.ones(end, dtype=bool)
+        alive[0] = False
         dead = np.fromiter((row[0] for row in self._execute(f"SELECT doc FROM {self._prefix}_dead")), dtype=np.int64)
         alive[dead[dead < end]] = False
-        return RowTable(sizes, ats, alive, sum(count for _, _, count in segments))
+        return alive
 
     def lists(self, terms: Sequence[str], end: int) -> dict[str, TermList]:
         """Each term's rows below `end` (ascending) and counts; a term no row holds gets an empty

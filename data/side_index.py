@@ -6,6 +6,7 @@ and a map from index rows back to history rows. The history database itself is o
 """
 from __future__ import annotations
 
+import uuid
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -68,7 +69,8 @@ class SideIndex:
         self._readers: dict[str, PostingsReader] = {}
         self.peewee = pw.SqliteDatabase(
             str(path),
-            pragmas={"journal_mode": "wal", "synchronous": "normal", "busy_timeout": 30_000, "cache_size": -32_000},
+            pragmas={"journal_mode": "wal", "synchronous": "normal", "busy_timeout": 30_000, "cache_size": -32_000,
+                     "journal_size_limit": 64 * 1024 * 1024},  # a big batch must not leave a WAL the index's size behind
         )
 
     def execute(self, sql: str, params: Sequence[object] = ()) -> list[tuple]:
@@ -89,9 +91,9 @@ class SideIndex:
             if all(self.meta(key) == value for key, value in identity.items()):
                 return
             self._drop_everything_but_meta()
+            self.execute("DELETE FROM meta")
             for kind in (MESSAGES, SESSIONS):
                 self.create_kind(kind)
-            self.execute("DELETE FROM meta")
             self.set_meta(**identity)
 
     def _drop_everything_but_meta(self) -> None:
@@ -110,6 +112,8 @@ class SideIndex:
         self.execute(f"CREATE VIRTUAL TABLE {kind.table('grams')} USING fts5({', '.join(kind.gram_columns)}, {_GRAMS})")
         self.execute(f"CREATE TABLE {kind.table('gsample')} (term TEXT PRIMARY KEY, n INTEGER NOT NULL) WITHOUT ROWID")
         postings.create_tables(self.execute, kind.prefix)
+        # Readers compare it to tell a rebuilt table from one that only grew.
+        self.set_meta(**{f"{kind.prefix}__generation": uuid.uuid4().hex})
 
     def drop_kind(self, kind: DocKind) -> None:
         for table in (*(kind.table(role) for role in ("gsample", "grams", "vec", "docs")), *postings.table_names(kind.prefix)):
@@ -129,8 +133,9 @@ class SideIndex:
             [(key.replace("__", "."), str(value)) for key, value in values.items()],
         )
 
-    def add(self, kind: DocKind, docs: Iterable[IndexedDoc]) -> int:
-        """Index `docs` under doc numbers never used before, so stale postings of earlier versions never match."""
+    def add(self, kind: DocKind, docs: Iterable[IndexedDoc], largest_merge: int | None = None) -> int:
+        """Index `docs` under doc numbers never used before, so stale postings of earlier versions never
+        match; segment merges stop at `largest_merge` rows (a search waiting on a catch-up sets it)."""
         docs = list(docs)
         if not docs:
             return 0
@@ -151,7 +156,7 @@ class SideIndex:
             [(doc, *d.folded) for doc, d in numbered],
         )
         self._sample_grams(kind, [d.folded for doc, d in numbered if doc % GRAM_SAMPLE == 1])
-        postings.write_segment(connection, kind.prefix, start, [d.terms for d in docs], [d.at for d in docs])
+        postings.write_segment(connection, kind.prefix, start, [d.terms for d in docs], [d.at for d in docs], largest_merge)
         return len(docs)
 
     def _sample_grams(self, kind: DocKind, texts: list[tuple[str, ...]]) -> None:

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from oneclaw_search.data.keyword_ranking import keyword_hits, term_rows
+from oneclaw_search.data.postings_reader import PostingsReader
 from oneclaw_search.data.side_index import MESSAGES, SESSIONS, IndexedDoc, SideIndex
 from oneclaw_search.domain.history_query import HistoryQuery
 
@@ -136,3 +137,39 @@ def test_an_empty_index_and_a_query_without_terms_find_nothing(tmp_path):
     filled = side_index(tmp_path / "filled", [[doc(1, "x")]]) if (tmp_path / "filled").mkdir() is None else None
     assert keyword_hits(filled, MESSAGES, HistoryQuery("the", "the", (), ()), 0, 10**6, 10).scores == {}
     assert keyword_hits(filled, MESSAGES, HistoryQuery("x", "x", (), ("x",)), 0, 10**6, 10).scores.keys() == {"r1"}
+
+
+def test_a_search_leaves_big_merges_for_later_and_an_unbounded_write_does_them(tmp_path):
+    rng = random.Random(6)
+    docs = random_docs(rng, 65)
+    index = side_index(tmp_path, [])
+    with index.peewee.atomic():
+        for d in docs[:64]:
+            index.add(MESSAGES, [d], largest_merge=10)
+    assert [row[0] for row in index.execute("SELECT level FROM m_seg ORDER BY seg")] == [1] * 8
+    with index.peewee.atomic():
+        index.add(MESSAGES, docs[64:])
+    assert [row[0] for row in index.execute("SELECT level FROM m_seg ORDER BY seg")] == [2, 0]
+
+
+def test_a_reader_follows_growth_deletes_and_a_rebuild_as_a_fresh_reader_would(tmp_path):
+    rng = random.Random(7)
+    index = side_index(tmp_path, [random_docs(rng, 30)])
+    reader = index.postings(MESSAGES)
+    reader.rows()
+
+    def same_as_fresh():
+        table, fresh = reader.rows(), PostingsReader(index.execute, "m", 2).rows()
+        return all(np.array_equal(getattr(table, name), getattr(fresh, name)) for name in ("sizes", "ats", "alive")) \
+            and table.rows == fresh.rows
+    with index.peewee.atomic():
+        index.add(MESSAGES, random_docs(rng, 20, start=31))
+    assert same_as_fresh() and reader.rows().rows == 50
+    with index.peewee.atomic():
+        index.forget(MESSAGES, [3, 40])
+    assert same_as_fresh() and not reader.rows().alive[3]
+    with index.peewee.atomic():
+        index.drop_kind(MESSAGES)
+        index.create_kind(MESSAGES)
+        index.add(MESSAGES, random_docs(rng, 60, start=100))
+    assert same_as_fresh() and reader.rows().rows == 60 and reader.rows().alive[3]
