@@ -113,6 +113,28 @@ def marks(values: Sequence[object]) -> str:
     return ", ".join("?" * len(values))
 
 
+class RowsById:
+    """A select of rows whose ids are in a list, rendered by peewee once and reused as SQL text:
+    rendering a page of index hits' ids value by value cost more than running the query."""
+
+    _IDS = "(__ids__)"
+    _AFTER, _BEFORE = -7_100_000_001, -7_100_000_002  # stand-ins for the window, swapped for real bounds
+
+    def __init__(self, select_where_id_in) -> None:
+        self._select = select_where_id_in  # (id condition, after, before) -> ModelSelect
+        self._rendered: tuple[str, list[object]] | None = None
+
+    def fetch(self, database: pw.Database, ids: Sequence[str], after: int, before: int) -> list[tuple]:
+        if self._rendered is None:
+            self._rendered = self._select(pw.SQL(self._IDS), self._AFTER, self._BEFORE).bind(database).sql()
+        sql, params = self._rendered
+        bound = [{self._AFTER: after, self._BEFORE: before}.get(p, p) if isinstance(p, int) else p for p in params]
+        rows: list[tuple] = []
+        for chunk in sql_batches(ids):
+            rows += database.execute_sql(sql.replace(self._IDS, f"({marks(chunk)})"), [*bound, *chunk]).fetchall()
+        return rows
+
+
 def upsert_many(database: pw.Database, model: type[pw.Model], rows: list[dict]) -> None:
     """Insert rows, updating those whose id exists.
 

@@ -5,14 +5,17 @@ from the history and re-checks them, so the index can narrow the search but neve
 """
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
 from oneclaw_search.data.entities import marks, sql_batches
-from oneclaw_search.data.keyword_ranking import term_rows
+from oneclaw_search.data.keyword_ranking import newest_ids, rows_with_terms, term_rows
 from oneclaw_search.data.side_index import DocKind, SideIndex
 from oneclaw_search.domain.history_query import HistoryQuery
-from oneclaw_search.domain.search_terms import is_cjk, plain
+from oneclaw_search.domain.search_terms import index_terms, is_cjk, plain
 
+_WORD = re.compile(r"\w+")
 TRIGRAM = 3  # the shortest text a trigram index can look up
 MAX_TRIGRAMS = 6
 
@@ -55,12 +58,29 @@ def literal_hits(
     if match is None:
         return None
     grams = kind.table("grams")
+    inner = interior_terms(literal)
+    if inner:  # rows must also hold the literal's inner words: most trigram look-alikes do not
+        columns = tuple(kind.word_columns.index(column) for column in kind.gram_columns)
+        candidates = np.fromiter((row[0] for row in index.execute(f"SELECT rowid FROM {grams} WHERE {grams} MATCH ?", [match])),
+                                 dtype=np.int64)
+        both = np.intersect1d(candidates, rows_with_terms(index, kind, inner, columns), assume_unique=True)
+        return newest_ids(index, kind, both, after, before, limit)
     rows = index.execute(
         f"SELECT d.id FROM {grams} JOIN {kind.table('docs')} d ON d.doc = {grams}.rowid"
         f" WHERE {grams} MATCH ? AND d.at BETWEEN ? AND ? ORDER BY {grams}.rowid DESC LIMIT ?",
         [match, after, before, limit],
     )
     return [row[0] for row in rows]
+
+
+def interior_terms(literal: str) -> list[str]:
+    """Index terms every row holding the ASCII text `literal` must hold: the whole-word terms of
+    its words with a separator on both sides inside it. Such a word stands alone in the row too (a
+    word at either end may be part of a longer one), and its whole-word term ignores case."""
+    if not literal.isascii():
+        return []
+    inner = [m.group() for m in _WORD.finditer(literal) if m.start() > 0 and m.end() < len(literal)]
+    return list(dict.fromkeys(term for word in inner for term in index_terms(word)[:1]))
 
 
 def _cjk_term_hits(index: SideIndex, kind: DocKind, literal: str, after: int, before: int, limit: int) -> list[str]:

@@ -14,7 +14,7 @@ import peewee as pw
 from oneclaw_search.data.database import HistoryDatabase
 from oneclaw_search.data.index_lookup import IndexLookup
 from oneclaw_search.data.side_index import MESSAGES
-from oneclaw_search.data.entities import MessageEntity, SessionEntity, sql_batches
+from oneclaw_search.data.entities import MessageEntity, RowsById, SessionEntity
 from oneclaw_search.domain.clock import Deadline
 from oneclaw_search.domain.models import SEARCHABLE_MESSAGE_TYPES, MessageHit
 from oneclaw_search.domain.ports import NO_UPPER_BOUND
@@ -58,11 +58,7 @@ class PeeweeMessageDao:
     ) -> list[MessageHit]:
         """The messages among `ids` that search_content could return for some query (index hits)."""
         with self._database.connected(deadline) as database:
-            return [
-                MessageHit(*row)
-                for chunk in sql_batches(ids)
-                for row in _live_messages(MessageEntity.id.in_(chunk), created_after, created_before).bind(database).tuples()
-            ]
+            return [MessageHit(*row) for row in _BY_ID.fetch(database, ids, created_after, created_before)]
 
 
 def _live_messages(condition, created_after: int, created_before: int) -> pw.ModelSelect:
@@ -78,3 +74,6 @@ def _live_messages(condition, created_after: int, created_before: int) -> pw.Mod
             & condition
         )
     )
+
+
+_BY_ID = RowsById(lambda ids, after, before: _live_messages(MessageEntity.id.in_(ids), after, before))

@@ -13,7 +13,7 @@ import peewee as pw
 from oneclaw_search.data.database import HistoryDatabase
 from oneclaw_search.data.index_lookup import IndexLookup
 from oneclaw_search.data.side_index import SESSIONS
-from oneclaw_search.data.entities import SessionEntity, sql_batches
+from oneclaw_search.data.entities import RowsById, SessionEntity
 from oneclaw_search.domain.clock import Deadline
 from oneclaw_search.domain.models import SessionHit
 from oneclaw_search.domain.ports import NO_UPPER_BOUND
@@ -59,11 +59,7 @@ class PeeweeSessionDao:
     ) -> list[SessionHit]:
         """The live sessions among `ids` last active in the window (index hits, checked at the source)."""
         with self._database.connected(deadline) as database:
-            return [
-                SessionHit(*row)
-                for chunk in sql_batches(ids)
-                for row in _live_sessions(SessionEntity.id.in_(chunk), updated_after, updated_before).bind(database).tuples()
-            ]
+            return [SessionHit(*row) for row in _BY_ID.fetch(database, ids, updated_after, updated_before)]
 
 
 def _live_sessions(condition, updated_after: int, updated_before: int) -> pw.ModelSelect:
@@ -71,3 +67,6 @@ def _live_sessions(condition, updated_after: int, updated_before: int) -> pw.Mod
     return session.select(
         session.id, session.title, session.message_count, session.last_message_preview, session.created_at, session.updated_at
     ).where(session.deleted_at.is_null() & session.updated_at.between(updated_after, updated_before) & condition)
+
+
+_BY_ID = RowsById(lambda ids, after, before: _live_sessions(SessionEntity.id.in_(ids), after, before))
