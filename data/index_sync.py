@@ -75,6 +75,7 @@ class IndexSync:
         if top < done:
             self._reset(MESSAGES)
             done = 0
+        batches = 0
         while done < top:
             if deadline is not None and deadline.expired():
                 return False
@@ -91,6 +92,9 @@ class IndexSync:
                     self._add(MESSAGES, self._messages.docs(searchable))
                     self._index.set_meta(m__max_src=rows[-1][1], m__rows=self._index.meta_int("m.rows") + len(rows))
             done = self._index.meta_int("m.max_src")
+            batches += 1
+        if batches > 1:  # a build leaves a WAL as big as its biggest batch; give the space back
+            self._index.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         return True
 
     def _reconcile_messages_if_counts_differ(self, history) -> None:

@@ -18,9 +18,11 @@ _MAX_COUNT = 255  # term counts per column are kept in a byte
 def create_tables(execute, prefix: str) -> None:
     execute(f"CREATE TABLE {prefix}_seg (seg INTEGER PRIMARY KEY, level INTEGER NOT NULL, first INTEGER NOT NULL,"
             " count INTEGER NOT NULL, sizes BLOB NOT NULL, ats BLOB NOT NULL)")
-    execute(f"CREATE TABLE {prefix}_post (seg INTEGER NOT NULL, term TEXT NOT NULL, docs BLOB NOT NULL,"
-            " tfs BLOB NOT NULL, PRIMARY KEY (seg, term)) WITHOUT ROWID")
-    execute(f"CREATE INDEX {prefix}_post_term ON {prefix}_post (term)")
+    # A rowid table: its pages hold rows of up to 4 KB, where WITHOUT ROWID spills blobs over 1 KB
+    # to half-empty overflow pages (a quarter of the space, at a million messages).
+    execute(f"CREATE TABLE {prefix}_post (seg INTEGER NOT NULL, term TEXT NOT NULL, docs BLOB NOT NULL, tfs BLOB NOT NULL)")
+    execute(f"CREATE INDEX {prefix}_post_term ON {prefix}_post (term, seg)")
+    execute(f"CREATE INDEX {prefix}_post_seg ON {prefix}_post (seg)")
     execute(f"CREATE TABLE {prefix}_dead (doc INTEGER PRIMARY KEY)")
 
 

@@ -96,7 +96,7 @@ class PostingsReader:
         blobs: dict[str, tuple[list[bytes], list[bytes]]] = {term: ([], []) for term in terms}
         for chunk in sql_batches(list(blobs)):
             for term, docs, counts in self._execute(
-                f"SELECT term, docs, tfs FROM {self._prefix}_post WHERE term IN ({marks(chunk)}) ORDER BY seg", chunk
+                f"SELECT term, docs, tfs FROM {self._prefix}_post WHERE term IN ({marks(chunk)}) ORDER BY term, seg", chunk
             ):
                 blobs[term][0].append(docs)
                 blobs[term][1].append(counts)

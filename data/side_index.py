@@ -17,7 +17,7 @@ import peewee as pw
 from oneclaw_search.data import postings
 from oneclaw_search.data.postings_reader import PostingsReader
 
-FORMAT_VERSION = "8"  # bump whenever terms, tables or tokenizers change: old files are rebuilt
+FORMAT_VERSION = "9"  # bump whenever terms, tables or tokenizers change: old files are rebuilt
 SUFFIX = ".search-index.sqlite"
 GRAM_SAMPLE = 32  # every 32nd row's trigrams are counted: rarity estimates for trigram lookups
 _GRAMS = "tokenize = 'trigram case_sensitive 1', content = '', columnsize = 0, detail = none"

@@ -277,3 +277,33 @@ def test_a_memory_snapshot_scores_index_terms_with_the_same_model():
     assert MemorySnapshot.build("v2", [chunk("x", "the and of")], 0, TOKYO).bm25 is None
 
 
+
+
+WORDS_FOR_LITERALS = ["Sushi", "sushi", "RAMEN", "memoryIndex", "max_results", "the", "a", "Tokyo", "tokyo's",
+                      "src/main.kt", "3f2c", "naïve", "ſushi", "K", "e-mail", "(note)", "x.y", "déjà-vu"]
+
+
+@pytest.mark.spec("Q-15", "P-01")
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_literal_lookups_through_inner_words_find_what_the_scan_finds(history, tmp_path, seed):
+    rng = random.Random(seed)
+    texts = [" ".join(rng.choices(WORDS_FOR_LITERALS, k=rng.randint(1, 9))) for _ in range(120)]
+    database = HistoryDatabase.open_read_only(chat(history, texts))
+    index = SideIndex(tmp_path / "side.sqlite")
+    lookup = IndexLookup(index, IndexSync(database, index))
+    for _ in range(40):
+        text = rng.choice(texts)
+        start = rng.randrange(len(text))
+        query = text[start:start + rng.randint(3, 30)]
+        expected = PeeweeMessageDao(database).search_content(query, limit=200)
+        assert PeeweeMessageDao(database, lookup).search_content(query, limit=200) == expected
+    assert lookup.usable
+
+
+def test_inner_words_are_those_with_a_separator_on_both_sides():
+    from oneclaw_search.data.index_queries import interior_terms
+
+    assert interior_terms("sushi restaurant tokyo") == ["restaurant"]
+    assert interior_terms("ushi at the restaurants in tok") == ["restaurant"]  # stopwords hold no term
+    assert interior_terms(" memoryindex ") == ["memoryindex"] and interior_terms("memoryindex") == []
+    assert interior_terms("a café b") == []  # not ASCII: case folding may change the words
