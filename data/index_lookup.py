@@ -13,7 +13,8 @@ import peewee as pw
 
 from oneclaw_search.data.index_queries import literal_hits
 from oneclaw_search.data.index_sync import IndexSync
-from oneclaw_search.data.side_index import DocKind, SideIndex
+from oneclaw_search.data.index_docs import DocKind
+from oneclaw_search.data.side_index import SideIndex
 from oneclaw_search.domain.clock import Deadline
 
 _log = logging.getLogger(__name__)

@@ -11,7 +11,8 @@ import numpy as np
 
 from oneclaw_search.data.entities import marks, sql_batches
 from oneclaw_search.data.keyword_ranking import newest_ids, rows_with_terms, term_rows
-from oneclaw_search.data.side_index import DocKind, SideIndex
+from oneclaw_search.data.index_docs import DocKind
+from oneclaw_search.data.side_index import SideIndex
 from oneclaw_search.domain.history_query import HistoryQuery
 from oneclaw_search.domain.search_terms import index_terms, is_cjk, plain
 

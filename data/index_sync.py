@@ -10,7 +10,8 @@ from __future__ import annotations
 from oneclaw_search.data.database import HistoryDatabase
 from oneclaw_search.data.entities import marks, sql_batches
 from oneclaw_search.data.message_indexer import LAST_TURNS, MessageIndexer, MessageRow, fingerprint, term_text
-from oneclaw_search.data.side_index import MESSAGES, SESSIONS, DocKind, IndexedDoc, SideIndex
+from oneclaw_search.data.index_docs import MESSAGES, SESSIONS, DocKind, IndexedDoc
+from oneclaw_search.data.side_index import SideIndex
 from oneclaw_search.domain.clock import Deadline
 from oneclaw_search.domain.models import SEARCHABLE_MESSAGE_TYPES
 from oneclaw_search.domain.ports import Embedder

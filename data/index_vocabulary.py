@@ -10,7 +10,7 @@ from collections.abc import Sequence
 import peewee as pw
 
 from oneclaw_search.data.index_lookup import IndexLookup
-from oneclaw_search.data.side_index import MESSAGES, SESSIONS, fts_term
+from oneclaw_search.data.index_docs import MESSAGES, SESSIONS, fts_term
 
 
 class IndexVocabulary:

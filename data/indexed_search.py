@@ -15,7 +15,7 @@ from oneclaw_search.data.keyword_ranking import keyword_hits
 from oneclaw_search.data.message_dao import PeeweeMessageDao
 from oneclaw_search.data.message_vectors import MessageVectors
 from oneclaw_search.data.session_dao import PeeweeSessionDao
-from oneclaw_search.data.side_index import MESSAGES, SESSIONS, DocKind
+from oneclaw_search.data.index_docs import MESSAGES, SESSIONS, DocKind
 from oneclaw_search.domain.clock import Deadline
 from oneclaw_search.domain.history_query import HistoryQuery
 from oneclaw_search.domain.literal_search import LiteralMessageSearch, LiteralSessionSearch

@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from oneclaw_search.data.postings_reader import RowTable, TermList
-from oneclaw_search.data.side_index import DocKind, SideIndex, fts_term
+from oneclaw_search.data.index_docs import DocKind, fts_term
+from oneclaw_search.data.side_index import SideIndex
 from oneclaw_search.domain.history_query import HistoryQuery
 
 K1, B = 1.2, 0.75

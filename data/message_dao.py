@@ -13,7 +13,7 @@ import peewee as pw
 
 from oneclaw_search.data.database import HistoryDatabase
 from oneclaw_search.data.index_lookup import IndexLookup
-from oneclaw_search.data.side_index import MESSAGES
+from oneclaw_search.data.index_docs import MESSAGES
 from oneclaw_search.data.entities import MessageEntity, RowsById, SessionEntity
 from oneclaw_search.domain.clock import Deadline
 from oneclaw_search.domain.models import SEARCHABLE_MESSAGE_TYPES, MessageHit

@@ -14,7 +14,8 @@ import numpy as np
 
 from oneclaw_search.data.entities import marks, sql_batches
 from oneclaw_search.data.message_vectors import quantize
-from oneclaw_search.data.side_index import IndexedDoc, SideIndex, fts_term
+from oneclaw_search.data.index_docs import IndexedDoc, fts_term
+from oneclaw_search.data.side_index import SideIndex
 from oneclaw_search.domain.ports import Embedder
 from oneclaw_search.domain.search_terms import index_terms
 from oneclaw_search.domain.text import fold

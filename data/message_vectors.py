@@ -10,7 +10,8 @@ from collections.abc import Sequence
 import numpy as np
 
 from oneclaw_search.data.entities import marks, sql_batches
-from oneclaw_search.data.side_index import MESSAGES, SideIndex
+from oneclaw_search.data.index_docs import MESSAGES
+from oneclaw_search.data.side_index import SideIndex
 from oneclaw_search.domain.ports import Embedder
 
 _SCALE = np.dtype("<f4")

@@ -12,7 +12,7 @@ import peewee as pw
 
 from oneclaw_search.data.database import HistoryDatabase
 from oneclaw_search.data.index_lookup import IndexLookup
-from oneclaw_search.data.side_index import SESSIONS
+from oneclaw_search.data.index_docs import SESSIONS
 from oneclaw_search.data.entities import RowsById, SessionEntity
 from oneclaw_search.domain.clock import Deadline
 from oneclaw_search.domain.models import SessionHit

@@ -9,52 +9,18 @@ from __future__ import annotations
 import uuid
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 import peewee as pw
 
 from oneclaw_search.data import postings
+from oneclaw_search.data.index_docs import MESSAGES, SESSIONS, DocKind, IndexedDoc
 from oneclaw_search.data.postings_reader import PostingsReader
 
 FORMAT_VERSION = "9"  # bump whenever terms, tables or tokenizers change: old files are rebuilt
 SUFFIX = ".search-index.sqlite"
 GRAM_SAMPLE = 32  # every 32nd row's trigrams are counted: rarity estimates for trigram lookups
 _GRAMS = "tokenize = 'trigram case_sensitive 1', content = '', columnsize = 0, detail = none"
-
-
-@dataclass(frozen=True, slots=True)
-class DocKind:
-    """A kind of history row: its table prefix, its columns of terms and of text for trigrams."""
-
-    prefix: str
-    word_columns: tuple[str, ...]
-    gram_columns: tuple[str, ...]
-
-    def table(self, role: str) -> str:
-        return f"{self.prefix}_{role}"
-
-
-MESSAGES = DocKind("m", ("body", "context"), ("body",))
-SESSIONS = DocKind("s", ("title", "preview"), ("title", "preview"))
-
-
-@dataclass(frozen=True, slots=True)
-class IndexedDoc:
-    """One history row as indexed: `terms` and `folded` hold one text per column of its kind."""
-
-    source_rowid: int
-    id: str
-    at: int
-    fingerprint: int
-    terms: tuple[str, ...]  # one space-separated string of terms per word column
-    folded: tuple[str, ...]  # one folded text per trigram column
-    vector: bytes | None = None
-
-
-def fts_term(term: str) -> str:
-    """Index terms as stored: non-ASCII terms hex-coded, so every stored term is one ASCII word."""
-    return term if term.isascii() else "u_" + term.encode().hex()
 
 
 def default_index_path(database_path: Path) -> Path:

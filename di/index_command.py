@@ -9,7 +9,7 @@ from pathlib import Path
 
 from oneclaw_search.di import create_injector
 from oneclaw_search.di.index_module import IndexParts
-from oneclaw_search.data.side_index import MESSAGES, SESSIONS
+from oneclaw_search.data.index_docs import MESSAGES, SESSIONS
 
 
 def run_index(db: Path, time_zone: str | None, index_path: str | None) -> int:

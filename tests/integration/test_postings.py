@@ -5,14 +5,14 @@ must give the same scores, admit the same rows, and stay right across segment me
 """
 import random
 import sqlite3
-from contextlib import closing
 
 import numpy as np
 import pytest
 
 from oneclaw_search.data.keyword_ranking import keyword_hits, term_rows
 from oneclaw_search.data.postings_reader import PostingsReader
-from oneclaw_search.data.side_index import MESSAGES, SESSIONS, IndexedDoc, SideIndex
+from oneclaw_search.data.index_docs import MESSAGES, SESSIONS, IndexedDoc
+from oneclaw_search.data.side_index import SideIndex
 from oneclaw_search.domain.history_query import HistoryQuery
 
 WORDS = [f"w{i}" for i in range(30)]

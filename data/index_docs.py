@@ -1,0 +1,41 @@
+"""What the side index holds per history row: the kinds of rows and one row as indexed (issue 3).
+
+Shared by the writer (data/side_index.py, data/index_sync.py) and the readers of the index.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class DocKind:
+    """A kind of history row: its table prefix, its columns of terms and of text for trigrams."""
+
+    prefix: str
+    word_columns: tuple[str, ...]
+    gram_columns: tuple[str, ...]
+
+    def table(self, role: str) -> str:
+        return f"{self.prefix}_{role}"
+
+
+MESSAGES = DocKind("m", ("body", "context"), ("body",))
+SESSIONS = DocKind("s", ("title", "preview"), ("title", "preview"))
+
+
+@dataclass(frozen=True, slots=True)
+class IndexedDoc:
+    """One history row as indexed: `terms` and `folded` hold one text per column of its kind."""
+
+    source_rowid: int
+    id: str
+    at: int
+    fingerprint: int
+    terms: tuple[str, ...]  # one space-separated string of terms per word column
+    folded: tuple[str, ...]  # one folded text per trigram column
+    vector: bytes | None = None
+
+
+def fts_term(term: str) -> str:
+    """Index terms as stored: non-ASCII terms hex-coded, so every stored term is one ASCII word."""
+    return term if term.isascii() else "u_" + term.encode().hex()
