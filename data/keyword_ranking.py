@@ -62,7 +62,7 @@ def keyword_hits(
     if allowed is not None:
         keep &= np.isin(matched, allowed)
     best = _best(score.total, matched[keep], limit)
-    unsure = set(matched[~sure].tolist())
+    unsure = set(best[~(own[best] | (context[best] >= 2))].tolist())
     ideal = max(sum(score.idf(len(lists[fts_term(term)].docs)) for term in query.terms)
                 + sum(max(score.idf(len(lists[fts_term(p)].docs)) for p in parts) for parts in query.compounds), 1e-6)
     ids = _ids(index, kind, best)

@@ -30,7 +30,7 @@ class RowTable:
 
 @dataclass(frozen=True, slots=True)
 class TermList:
-    docs: np.ndarray  # int64 row numbers, ascending
+    docs: np.ndarray  # int32 row numbers, ascending
     counts: np.ndarray  # uint8 [row, column]
 
 
@@ -102,7 +102,7 @@ class PostingsReader:
                 blobs[term][1].append(counts)
         found = {}
         for term, (docs, counts) in blobs.items():
-            rows = np.frombuffer(b"".join(docs), dtype=np.int32).astype(np.int64)
+            rows = np.frombuffer(b"".join(docs), dtype=np.int32)
             kept = int(np.searchsorted(rows, end))
             found[term] = TermList(rows[:kept], np.frombuffer(b"".join(counts), dtype=np.uint8).reshape(-1, self._width)[:kept])
         return found
