@@ -72,11 +72,11 @@ class IndexLookup:
         """Up to `limit` rows holding `needle`, newest first: index candidates, re-read by `fetch`
         and re-checked by `holds`. A first small page usually suffices; a larger one follows only
         when too many candidates failed the check. None when the index cannot say."""
-        for wanted in (limit + _SLACK, max(limit * _CANDIDATES_PER_HIT, _MIN_CANDIDATES)):
-            ids = self.literal_ids(kind, needle, after, before, wanted, deadline)
-            if ids is None:
-                return None
-            hits = [hit for hit in fetch(ids, after, before, deadline=deadline) if holds(hit)]
-            if len(hits) >= limit or len(ids) < wanted:
-                break
+        first, most = limit + _SLACK, max(limit * _CANDIDATES_PER_HIT, _MIN_CANDIDATES)
+        ids = self.literal_ids(kind, needle, after, before, most, deadline)  # one lookup serves both pages
+        if ids is None:
+            return None
+        hits = [hit for hit in fetch(ids[:first], after, before, deadline=deadline) if holds(hit)]
+        if len(hits) < limit and len(ids) > first:
+            hits += [hit for hit in fetch(ids[first:], after, before, deadline=deadline) if holds(hit)]
         return sorted(hits, key=lambda hit: (-hit.at_ms, hit.id))[:limit]

@@ -279,7 +279,7 @@ def test_a_memory_snapshot_scores_index_terms_with_the_same_model():
 
 
 
-WORDS_FOR_LITERALS = ["Sushi", "sushi", "RAMEN", "memoryIndex", "max_results", "the", "a", "Tokyo", "tokyo's",
+WORDS_FOR_LITERALS = ["Sushi", "sushi", "RAMEN", "memoryIndex", "max_results", "the", "a", "Tokyo", "tokyo's", "\u212aelvin",
                       "src/main.kt", "3f2c", "naïve", "ſushi", "K", "e-mail", "(note)", "x.y", "déjà-vu"]
 
 
@@ -307,3 +307,27 @@ def test_inner_words_are_those_with_a_separator_on_both_sides():
     assert interior_terms("ushi at the restaurants in tok") == ["restaurant"]  # stopwords hold no term
     assert interior_terms(" memoryindex ") == ["memoryindex"] and interior_terms("memoryindex") == []
     assert interior_terms("a café b") == []  # not ASCII: case folding may change the words
+
+
+@pytest.mark.spec("Q-15", "P-02")
+def test_ascii_queries_still_find_text_that_folds_to_ascii_only_in_python(history, tmp_path):
+    texts = ["the \u212aelvin scale", "ſushi for lunch", "a ﬁle on disk", "KELVIN in capitals", "plain sushi", "no match"]
+    database = HistoryDatabase.open_read_only(chat(history, texts))
+    index = SideIndex(tmp_path / "side.sqlite")
+    indexed = PeeweeMessageDao(database, IndexLookup(index, IndexSync(database, index)))
+    for query, expected in (("kelvin", {"m0", "m3"}), ("sushi", {"m1", "m4"}), ("file on", {"m2"})):
+        assert {hit.id for hit in indexed.search_content(query)} == expected
+        assert indexed.search_content(query) == PeeweeMessageDao(database).search_content(query)
+
+
+@pytest.mark.spec("Q-15", "P-02")
+def test_ascii_queries_find_session_titles_that_fold_to_ascii_only_in_python(history, tmp_path):
+    from oneclaw_search.data.session_dao import PeeweeSessionDao
+
+    sessions = [new_session("k", "\u212aelvin trip", "2026-02-01T09:00"), new_session("p", "plain kelvin", "2026-02-02T09:00"),
+                new_session("x", "something else", "2026-02-03T09:00")]
+    database = HistoryDatabase.open_read_only(history(sessions, []))
+    index = SideIndex(tmp_path / "side.sqlite")
+    indexed = PeeweeSessionDao(database, IndexLookup(index, IndexSync(database, index)))
+    assert [hit.id for hit in indexed.search_by_title_or_preview("kelvin")] == ["p", "k"]
+    assert indexed.search_by_title_or_preview("kelvin") == PeeweeSessionDao(database).search_by_title_or_preview("kelvin")
