@@ -10,7 +10,7 @@ import re
 import numpy as np
 
 from oneclaw_search.data.entities import marks, sql_batches
-from oneclaw_search.data.keyword_ranking import newest_ids, rows_with_terms, term_rows
+from oneclaw_search.data.postings_lookups import newest_ids, rows_with_terms, term_rows
 from oneclaw_search.data.index_docs import DocKind
 from oneclaw_search.data.side_index import SideIndex
 from oneclaw_search.domain.history_query import HistoryQuery

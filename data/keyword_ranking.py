@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from oneclaw_search.data.postings_lookups import doc_ids
 from oneclaw_search.data.postings_reader import RowTable, TermList
 from oneclaw_search.data.index_docs import DocKind, fts_term
 from oneclaw_search.data.side_index import SideIndex
@@ -39,35 +40,68 @@ def keyword_hits(
         return KeywordHits()
     lists = reader.lists([fts_term(term) for term in query.all_terms], len(table.sizes))
     score = _Scorer(table, np.asarray(weights or (1.0,) * len(kind.word_columns), dtype=float))
-    own, context = np.zeros(len(table.sizes), dtype=bool), np.zeros(len(table.sizes), dtype=np.int8)
-    with_context = kind.word_columns[1:2] == ("context",)
-    for position, term in enumerate(query.terms):
-        found = lists[fts_term(term)]
+    loose = [lists[fts_term(term)] for term in query.terms]
+    compounds = [_together([lists[fts_term(part)] for part in parts]) for parts in query.compounds]
+    for found in loose + compounds:
         score.add(found)
-        if not with_context:
-            own[found.docs] = True
-            continue
-        own[found.docs[found.counts[:, 0] > 0]] = True
-        if position < MAX_PAIRED_TERMS:
-            context[found.docs[found.counts[:, 1] > 0]] += 1
-    by_compound = np.zeros(len(table.sizes), dtype=bool)
-    for parts in query.compounds:
-        found = _together([lists[fts_term(part)] for part in parts])
-        score.add(found)
-        by_compound[found.docs[found.counts[:, 0] > 0]] = True
     matched = np.flatnonzero(score.total > 0)  # every row holding a term scores above 0 (bools scan 6x faster)
-    sure = own[matched] | (context[matched] >= 2)
     at = table.ats[matched]
-    keep = (sure | by_compound[matched]) & table.alive[matched] & (at >= after) & (at <= before)
+    candidates = matched[table.alive[matched] & (at >= after) & (at <= before)]
     if allowed is not None:
-        keep &= np.isin(matched, allowed)
-    best = _best(score.total, matched[keep], limit)
-    unsure = set(best[~(own[best] | (context[best] >= 2))].tolist())
-    ideal = max(sum(score.idf(len(lists[fts_term(term)].docs)) for term in query.terms)
+        candidates = candidates[np.isin(candidates, allowed)]
+    admission = _Admission(loose, compounds, kind.word_columns[1:2] == ("context",))
+    best, sure = _best_admitted(score.total, candidates, limit, admission)
+    ideal = max(sum(score.idf(len(found.docs)) for found in loose)
                 + sum(max(score.idf(len(lists[fts_term(p)].docs)) for p in parts) for parts in query.compounds), 1e-6)
-    ids = _ids(index, kind, best)
+    ids = doc_ids(index, kind, best)
     hits = {ids[doc]: float(score.total[doc]) / ideal for doc in best.tolist() if doc in ids}
-    return KeywordHits(hits, frozenset(ids[doc] for doc in best.tolist() if doc in ids and doc in unsure))
+    return KeywordHits(hits, frozenset(ids[doc] for doc, certain in zip(best.tolist(), sure.tolist()) if doc in ids and not certain))
+
+
+class _Admission:
+    """Which rows count as hits: a loose term in the row's own text (for sessions, in either
+    column), two of the first eight loose terms in the turn before, or a compound's words in the
+    row's own text (`sure` is False for rows only a compound admits)."""
+
+    def __init__(self, loose: list[TermList], compounds: list[TermList], with_context: bool) -> None:
+        self._loose, self._compounds, self._with_context = loose, compounds, with_context
+
+    def __call__(self, docs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        own, context = np.zeros(len(docs), dtype=bool), np.zeros(len(docs), dtype=np.int8)
+        for position, found in enumerate(self._loose):
+            counts = _counts_of(found, docs)
+            if not self._with_context:
+                own |= counts.any(axis=1)
+                continue
+            own |= counts[:, 0] > 0
+            if position < MAX_PAIRED_TERMS:
+                context += counts[:, 1] > 0
+        sure = own | (context >= 2)
+        by_compound = np.zeros(len(docs), dtype=bool)
+        for found in self._compounds:
+            by_compound |= _counts_of(found, docs)[:, 0] > 0
+        return sure | by_compound, sure
+
+
+def _counts_of(found: TermList, docs: np.ndarray) -> np.ndarray:
+    """The list's counts for each of `docs` (zeros where the list does not hold it)."""
+    if not len(found.docs):
+        return np.zeros((len(docs), found.counts.shape[1]), dtype=np.uint8)
+    at = np.minimum(np.searchsorted(found.docs, docs), len(found.docs) - 1)
+    return np.where((found.docs[at] == docs)[:, None], found.counts[at], 0)
+
+
+def _best_admitted(scores: np.ndarray, candidates: np.ndarray, limit: int, admission: _Admission):
+    """The best `limit` admitted candidates and whether each is sure. Only the best few candidates
+    are checked (four times as many as wanted, more when too few pass): at a million messages,
+    marking every matched row cost more than the scoring."""
+    wanted = 4 * limit
+    while True:
+        top = _best(scores, candidates, wanted)
+        admitted, sure = admission(top)
+        if admitted.sum() >= limit or wanted >= len(candidates):
+            return top[admitted][:limit], sure[admitted][:limit]
+        wanted *= 4
 
 
 class _Scorer:
@@ -104,40 +138,3 @@ def _best(scores: np.ndarray, candidates: np.ndarray, limit: int) -> np.ndarray:
     if len(candidates) > limit:
         candidates = candidates[np.argpartition(-scores[candidates], limit - 1)[:limit]]
     return candidates[np.lexsort((-candidates, -scores[candidates]))]
-
-
-def _ids(index: SideIndex, kind: DocKind, docs: np.ndarray) -> dict[int, str]:
-    if not len(docs):
-        return {}
-    wanted = docs.tolist()
-    return dict(index.execute(f"SELECT doc, id FROM {kind.table('docs')} WHERE doc IN ({', '.join('?' * len(wanted))})", wanted))
-
-
-def term_rows(index: SideIndex, kind: DocKind, term: str, columns: tuple[int, ...], after: int, before: int, limit: int) -> list[str]:
-    """Ids of the newest `limit` rows holding `term` in any of `columns`."""
-    return newest_ids(index, kind, rows_with_terms(index, kind, [term], columns), after, before, limit)
-
-
-def rows_with_terms(index: SideIndex, kind: DocKind, terms: list[str], columns: tuple[int, ...]) -> np.ndarray:
-    """Rows (ascending) holding every one of `terms` in one of `columns`."""
-    reader = index.postings(kind)
-    end = len(reader.rows().sizes)
-    lists = reader.lists([fts_term(term) for term in terms], end)
-    found = []
-    for column in columns:
-        docs = None
-        for term in terms:
-            listed = lists[fts_term(term)]
-            here = listed.docs[listed.counts[:, column] > 0]
-            docs = here if docs is None else np.intersect1d(docs, here, assume_unique=True)
-        found.append(docs)
-    return found[0] if len(found) == 1 else np.unique(np.concatenate(found))
-
-
-def newest_ids(index: SideIndex, kind: DocKind, docs: np.ndarray, after: int, before: int, limit: int) -> list[str]:
-    """Ids of the newest `limit` live rows among `docs` (ascending) inside the time window."""
-    table = index.postings(kind).rows()
-    docs = docs[docs < len(table.sizes)]
-    docs = docs[table.alive[docs] & (table.ats[docs] >= after) & (table.ats[docs] <= before)][::-1][:limit]
-    ids = _ids(index, kind, docs)
-    return [ids[doc] for doc in docs.tolist() if doc in ids]

@@ -9,7 +9,8 @@ import sqlite3
 import numpy as np
 import pytest
 
-from oneclaw_search.data.keyword_ranking import keyword_hits, term_rows
+from oneclaw_search.data.keyword_ranking import keyword_hits
+from oneclaw_search.data.postings_lookups import term_rows
 from oneclaw_search.data.postings_reader import PostingsReader
 from oneclaw_search.data.index_docs import MESSAGES, SESSIONS, IndexedDoc
 from oneclaw_search.data.side_index import SideIndex

@@ -1,0 +1,50 @@
+"""Row lookups on the side index's postings: rows holding given terms, newest first (issue 3).
+
+The literal search's helpers (data/index_queries.py): one or two CJK characters are found by term,
+and a longer ASCII text narrows its trigram candidates to rows holding its inner words.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from oneclaw_search.data.entities import marks, sql_batches
+from oneclaw_search.data.index_docs import DocKind, fts_term
+from oneclaw_search.data.side_index import SideIndex
+
+
+def doc_ids(index: SideIndex, kind: DocKind, docs: np.ndarray) -> dict[int, str]:
+    """History row ids of index rows (rows no longer in the map are left out)."""
+    found: dict[int, str] = {}
+    for chunk in sql_batches(docs.tolist()):
+        found.update(index.execute(f"SELECT doc, id FROM {kind.table('docs')} WHERE doc IN ({marks(chunk)})", chunk))
+    return found
+
+
+def term_rows(index: SideIndex, kind: DocKind, term: str, columns: tuple[int, ...], after: int, before: int, limit: int) -> list[str]:
+    """Ids of the newest `limit` rows holding `term` in any of `columns`."""
+    return newest_ids(index, kind, rows_with_terms(index, kind, [term], columns), after, before, limit)
+
+
+def rows_with_terms(index: SideIndex, kind: DocKind, terms: list[str], columns: tuple[int, ...]) -> np.ndarray:
+    """Rows (ascending) holding every one of `terms` in one of `columns`."""
+    reader = index.postings(kind)
+    end = len(reader.rows().sizes)
+    lists = reader.lists([fts_term(term) for term in terms], end)
+    found = []
+    for column in columns:
+        docs = None
+        for term in terms:
+            listed = lists[fts_term(term)]
+            here = listed.docs[listed.counts[:, column] > 0]
+            docs = here if docs is None else np.intersect1d(docs, here, assume_unique=True)
+        found.append(docs)
+    return found[0] if len(found) == 1 else np.unique(np.concatenate(found))
+
+
+def newest_ids(index: SideIndex, kind: DocKind, docs: np.ndarray, after: int, before: int, limit: int) -> list[str]:
+    """Ids of the newest `limit` live rows among `docs` (ascending) inside the time window."""
+    table = index.postings(kind).rows()
+    docs = docs[docs < len(table.sizes)]
+    docs = docs[table.alive[docs] & (table.ats[docs] >= after) & (table.ats[docs] <= before)][::-1][:limit]
+    ids = doc_ids(index, kind, docs)
+    return [ids[doc] for doc in docs.tolist() if doc in ids]
