@@ -7,22 +7,23 @@ processes never index the same rows twice.
 """
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
+
 from oneclaw_search.data.database import HistoryDatabase
 from oneclaw_search.data.entities import marks, sql_batches
-from oneclaw_search.data.message_indexer import LAST_TURNS, MessageIndexer, MessageRow, fingerprint, term_text
+from oneclaw_search.data.message_indexer import (
+    LAST_TURNS, MESSAGE_COLUMNS as _MESSAGE_COLUMNS, SEARCHABLE_TYPES as _TYPES, MessageIndexer, MessageRow, fingerprint, term_text,
+)
 from oneclaw_search.data.index_docs import MESSAGES, SESSIONS, DocKind, IndexedDoc
 from oneclaw_search.data.side_index import SideIndex
 from oneclaw_search.domain.clock import Deadline
-from oneclaw_search.domain.models import SEARCHABLE_MESSAGE_TYPES
 from oneclaw_search.domain.ports import Embedder
 from oneclaw_search.domain.text import fold
 
 BATCH_ROWS = 5_000
 SEARCH_MERGE_ROWS = 50_000  # about 0.3 s of merging; a search never waits for more
 TAIL_ROWS = 64  # recent messages re-checked on every search: streamed replies are edited in place
-_TYPES = tuple(kind.value for kind in SEARCHABLE_MESSAGE_TYPES)
 _IN_TYPES = f"type IN ({', '.join('?' * len(_TYPES))})"
-_MESSAGE_COLUMNS = "rowid, id, session_id, created_at, content"
 
 
 def _session_doc(rowid: int, row_id: str, at: int, title: str | None, preview: str | None) -> IndexedDoc:
@@ -77,23 +78,23 @@ class IndexSync:
             self._reset(MESSAGES)
             done = 0
         batches = 0
-        while done < top:
-            if deadline is not None and deadline.expired():
-                return False
-            rows = self._rows(
-                history,
-                f"SELECT type, {_MESSAGE_COLUMNS} FROM messages WHERE rowid > ? ORDER BY rowid LIMIT ?",
-                (done, BATCH_ROWS),
-            )
-            if not rows:
-                break
-            searchable = sorted((MessageRow(*r[1:]) for r in rows if r[0] in _TYPES), key=lambda m: (m.created_at, m.rowid))
-            with self._index.peewee.atomic("IMMEDIATE"):
-                if self._index.meta_int("m.max_src") == done:  # else another process got there first
-                    self._add(MESSAGES, self._messages.docs(searchable))
-                    self._index.set_meta(m__max_src=rows[-1][1], m__rows=self._index.meta_int("m.rows") + len(rows))
-            done = self._index.meta_int("m.max_src")
-            batches += 1
+        # The next batch is embedded on a second thread while this one is written: the tokenizer
+        # and SQLite each leave a core idle much of the time.
+        embedding = ThreadPoolExecutor(max_workers=1, thread_name_prefix="index_embed")
+        try:
+            batch = self._messages.next_batch(history, done, BATCH_ROWS, embedding)
+            while batch is not None:
+                if deadline is not None and deadline.expired():
+                    return False
+                following = self._messages.next_batch(history, batch.last, BATCH_ROWS, embedding) if batch.last < top else None
+                with self._index.peewee.atomic("IMMEDIATE"):
+                    if self._index.meta_int("m.max_src") == done:  # else another process got there first
+                        self._add(MESSAGES, self._messages.docs(batch.searchable, vectors=batch.vectors.result()))
+                        self._index.set_meta(m__max_src=batch.last, m__rows=self._index.meta_int("m.rows") + batch.size)
+                done, batches = self._index.meta_int("m.max_src"), batches + 1
+                batch = following if done == batch.last else self._messages.next_batch(history, done, BATCH_ROWS, embedding)
+        finally:
+            embedding.shutdown(wait=False, cancel_futures=True)  # a search out of time never waits on a batch it dropped
         if batches > 1:  # a build leaves a WAL as big as its biggest batch; give the space back
             self._index.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         return True

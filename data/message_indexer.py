@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import zlib
 from collections.abc import Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -16,6 +18,7 @@ from oneclaw_search.data.entities import marks, sql_batches
 from oneclaw_search.data.message_vectors import quantize
 from oneclaw_search.data.index_docs import IndexedDoc, fts_term
 from oneclaw_search.data.side_index import SideIndex
+from oneclaw_search.domain.models import SEARCHABLE_MESSAGE_TYPES
 from oneclaw_search.domain.ports import Embedder
 from oneclaw_search.domain.search_terms import index_terms
 from oneclaw_search.domain.text import fold
@@ -33,6 +36,10 @@ def term_text(text: str | None) -> str:
     return joined if joined.isascii() else " ".join(map(fts_term, joined.split(" ")))
 
 
+MESSAGE_COLUMNS = "rowid, id, session_id, created_at, content"
+SEARCHABLE_TYPES = tuple(kind.value for kind in SEARCHABLE_MESSAGE_TYPES)
+
+
 @dataclass(frozen=True, slots=True)
 class MessageRow:
     rowid: int
@@ -40,6 +47,13 @@ class MessageRow:
     session_id: str
     created_at: int
     content: str
+
+
+class MessageBatch(NamedTuple):
+    last: int  # the highest history rowid read
+    size: int  # rows read, searchable or not
+    searchable: list[MessageRow]  # oldest first
+    vectors: Future  # of MessageIndexer.vectors_for(searchable)
 
 
 class MessageIndexer:
@@ -52,8 +66,19 @@ class MessageIndexer:
             f"CREATE TABLE IF NOT EXISTS {LAST_TURNS} (session TEXT PRIMARY KEY, src INTEGER, at INTEGER, terms TEXT)"
         )
 
-    def docs(self, rows: Sequence[MessageRow], *, advance: bool = True) -> list[IndexedDoc]:
-        """Documents for `rows` (oldest first); with `advance`, they become their sessions' last turns."""
+    def next_batch(self, history, after: int, size: int, embedding: ThreadPoolExecutor) -> MessageBatch | None:
+        """Up to `size` history rows after rowid `after`, their vectors already being made on `embedding`."""
+        rows = history.execute_sql(
+            f"SELECT type, {MESSAGE_COLUMNS} FROM messages WHERE rowid > ? ORDER BY rowid LIMIT ?", (after, size)
+        ).fetchall()
+        if not rows:
+            return None
+        searchable = sorted((MessageRow(*r[1:]) for r in rows if r[0] in SEARCHABLE_TYPES), key=lambda m: (m.created_at, m.rowid))
+        return MessageBatch(rows[-1][1], len(rows), searchable, embedding.submit(self.vectors_for, searchable))
+
+    def docs(self, rows: Sequence[MessageRow], *, advance: bool = True, vectors: list[bytes] | None = None) -> list[IndexedDoc]:
+        """Documents for `rows` (oldest first); with `advance`, they become their sessions' last turns.
+        `vectors` are the rows' vectors when `vectors_for` already made them."""
         last = self._last_turns({row.session_id for row in rows})
         docs = []
         for row in rows:
@@ -69,7 +94,11 @@ class MessageIndexer:
                 f"INSERT OR REPLACE INTO {LAST_TURNS} (session, src, at, terms) VALUES (?, ?, ?, ?)",
                 [(session, *turn) for session, turn in last.items()],
             )
-        return self._with_vectors(docs, [row.content for row in rows])
+        if vectors is None:
+            vectors = self.vectors_for(rows)
+        if vectors is None:
+            return docs
+        return [IndexedDoc(d.source_rowid, d.id, d.at, d.fingerprint, d.terms, d.folded, blob) for d, blob in zip(docs, vectors)]
 
     def _last_turns(self, sessions: set[str]) -> dict[str, tuple[int, int, str]]:
         found: dict[str, tuple[int, int, str]] = {}
@@ -78,9 +107,9 @@ class MessageIndexer:
             found.update((row[0], tuple(row[1:])) for row in rows)
         return found
 
-    def _with_vectors(self, docs: list[IndexedDoc], texts: list[str]) -> list[IndexedDoc]:
-        """Messages are embedded once, as they are indexed."""
-        if self._embedder is None or not docs:
-            return docs
-        blobs = quantize(np.asarray(self._embedder.embed(texts), dtype=np.float32))
-        return [IndexedDoc(d.source_rowid, d.id, d.at, d.fingerprint, d.terms, d.folded, blob) for d, blob in zip(docs, blobs)]
+    def vectors_for(self, rows: Sequence[MessageRow]) -> list[bytes] | None:
+        """Messages are embedded once, as they are indexed (None without an embedder). Safe to run
+        on another thread: it reads nothing from the index."""
+        if self._embedder is None or not rows:
+            return None
+        return list(quantize(np.asarray(self._embedder.embed([row.content for row in rows]), dtype=np.float32)))

@@ -331,3 +331,21 @@ def test_ascii_queries_find_session_titles_that_fold_to_ascii_only_in_python(his
     indexed = PeeweeSessionDao(database, IndexLookup(index, IndexSync(database, index)))
     assert [hit.id for hit in indexed.search_by_title_or_preview("kelvin")] == ["p", "k"]
     assert indexed.search_by_title_or_preview("kelvin") == PeeweeSessionDao(database).search_by_title_or_preview("kelvin")
+
+
+@pytest.mark.spec("Q-11", "Q-09")
+def test_a_build_in_many_batches_embeds_each_batch_once_and_indexes_every_message(history, tmp_path, monkeypatch):
+    import oneclaw_search.data.index_sync as index_sync
+    from fakes import KeywordEmbedder
+
+    monkeypatch.setattr(index_sync, "BATCH_ROWS", 4)
+    embedder = KeywordEmbedder(["sushi", "ramen", "walrus"])
+    embedded = []
+    original = embedder.embed
+    monkeypatch.setattr(embedder, "embed", lambda texts: embedded.append(len(texts)) or original(texts))
+    database = HistoryDatabase.open_read_only(chat(history, [f"note {i} about sushi" for i in range(9)] + ["a walrus"]))
+    index = SideIndex(tmp_path / "side.sqlite")
+    assert IndexSync(database, index, embedder).catch_up()
+    assert embedded == [4, 4, 2]  # three batches, each embedded once, on the side
+    assert index.execute("SELECT count(*) FROM m_vec")[0][0] == 10 == index.meta_int("m.rows")
+    assert PeeweeMessageDao(database, IndexLookup(index, IndexSync(database, index, embedder))).search_content("walrus")[0].id == "m9"
