@@ -10,7 +10,7 @@ import re
 import numpy as np
 
 from oneclaw_search.data.entities import marks, sql_batches
-from oneclaw_search.data.postings_lookups import newest_ids, rows_with_terms, term_rows
+from oneclaw_search.data.postings_lookups import newest_with_terms
 from oneclaw_search.data.index_docs import DocKind
 from oneclaw_search.data.side_index import SideIndex
 from oneclaw_search.domain.history_query import HistoryQuery
@@ -64,8 +64,7 @@ def literal_hits(
         columns = tuple(kind.word_columns.index(column) for column in kind.gram_columns)
         candidates = np.fromiter((row[0] for row in index.execute(f"SELECT rowid FROM {grams} WHERE {grams} MATCH ?", [match])),
                                  dtype=np.int64)
-        both = np.intersect1d(candidates, rows_with_terms(index, kind, inner, columns), assume_unique=True)
-        return newest_ids(index, kind, both, after, before, limit)
+        return newest_with_terms(index, kind, inner, columns, after, before, limit, within=candidates)
     rows = index.execute(
         f"SELECT d.id FROM {grams} JOIN {kind.table('docs')} d ON d.doc = {grams}.rowid"
         f" WHERE {grams} MATCH ? AND d.at BETWEEN ? AND ? ORDER BY {grams}.rowid DESC LIMIT ?",
@@ -88,4 +87,4 @@ def _cjk_term_hits(index: SideIndex, kind: DocKind, literal: str, after: int, be
     """One or two CJK characters are index terms themselves (every character and pair is indexed),
     so rows holding them are found by term rather than by a scan."""
     columns = tuple(kind.word_columns.index(column) for column in kind.gram_columns)
-    return term_rows(index, kind, plain(literal), columns, after, before, limit)
+    return newest_with_terms(index, kind, [plain(literal)], columns, after, before, limit)

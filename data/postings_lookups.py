@@ -20,16 +20,15 @@ def doc_ids(index: SideIndex, kind: DocKind, docs: np.ndarray) -> dict[int, str]
     return found
 
 
-def term_rows(index: SideIndex, kind: DocKind, term: str, columns: tuple[int, ...], after: int, before: int, limit: int) -> list[str]:
-    """Ids of the newest `limit` rows holding `term` in any of `columns`."""
-    return newest_ids(index, kind, rows_with_terms(index, kind, [term], columns), after, before, limit)
-
-
-def rows_with_terms(index: SideIndex, kind: DocKind, terms: list[str], columns: tuple[int, ...]) -> np.ndarray:
-    """Rows (ascending) holding every one of `terms` in one of `columns`."""
+def newest_with_terms(
+    index: SideIndex, kind: DocKind, terms: list[str], columns: tuple[int, ...], after: int, before: int, limit: int,
+    within: np.ndarray | None = None,
+) -> list[str]:
+    """Ids of the newest `limit` live rows in the time window holding every one of `terms` in one
+    of `columns` (and among `within`, ascending, when given)."""
     reader = index.postings(kind)
-    end = len(reader.rows().sizes)
-    lists = reader.lists([fts_term(term) for term in terms], end)
+    table = reader.rows()
+    lists = reader.lists([fts_term(term) for term in terms], len(table.sizes))
     found = []
     for column in columns:
         docs = None
@@ -38,13 +37,9 @@ def rows_with_terms(index: SideIndex, kind: DocKind, terms: list[str], columns: 
             here = listed.docs[listed.counts[:, column] > 0]
             docs = here if docs is None else np.intersect1d(docs, here, assume_unique=True)
         found.append(docs)
-    return found[0] if len(found) == 1 else np.unique(np.concatenate(found))
-
-
-def newest_ids(index: SideIndex, kind: DocKind, docs: np.ndarray, after: int, before: int, limit: int) -> list[str]:
-    """Ids of the newest `limit` live rows among `docs` (ascending) inside the time window."""
-    table = index.postings(kind).rows()
-    docs = docs[docs < len(table.sizes)]
+    docs = found[0] if len(found) == 1 else np.unique(np.concatenate(found))
+    if within is not None:
+        docs = np.intersect1d(docs, within, assume_unique=True)
     docs = docs[table.alive[docs] & (table.ats[docs] >= after) & (table.ats[docs] <= before)][::-1][:limit]
     ids = doc_ids(index, kind, docs)
     return [ids[doc] for doc in docs.tolist() if doc in ids]

@@ -112,6 +112,7 @@ class PostingsReader:
         found = dict.fromkeys(terms, 0)
         for chunk in sql_batches(list(found)):
             found.update(self._execute(
+                # 4 bytes per row number (int32)
                 f"SELECT term, sum(length(docs)) / 4 FROM {self._prefix}_post WHERE term IN ({marks(chunk)}) GROUP BY term", chunk
             ))
         return found

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from oneclaw_search.data.keyword_ranking import keyword_hits
-from oneclaw_search.data.postings_lookups import term_rows
+from oneclaw_search.data.postings_lookups import newest_with_terms
 from oneclaw_search.data.postings_reader import PostingsReader
 from oneclaw_search.data.index_docs import MESSAGES, SESSIONS, IndexedDoc
 from oneclaw_search.data.side_index import SideIndex
@@ -105,7 +105,7 @@ def test_a_deleted_row_is_never_returned_and_its_number_is_never_reused(tmp_path
     query = HistoryQuery("beta", "beta", (), ("beta",))
     assert list(keyword_hits(index, MESSAGES, query, 0, 10**6, 10).scores) == ["r3"]
     assert index.execute("SELECT doc FROM m_docs WHERE src = 3")[0][0] == 3
-    assert term_rows(index, MESSAGES, "alpha", (0,), 0, 10**6, 10) == ["r1"]
+    assert newest_with_terms(index, MESSAGES, ["alpha"], (0,), 0, 10**6, 10) == ["r1"]
 
 
 def test_a_word_only_in_the_turn_before_needs_a_second_query_word_there(tmp_path):
@@ -122,7 +122,7 @@ def test_sessions_match_in_either_column_and_times_bound_every_kind(tmp_path):
     query = HistoryQuery("trip", "trip", (), ("trip",))
     assert set(keyword_hits(index, SESSIONS, query, 0, 10**6, 10).scores) == {"r1", "r2", "r3"}
     assert set(keyword_hits(index, SESSIONS, query, 150, 250, 10).scores) == {"r2"}
-    assert term_rows(index, SESSIONS, "trip", (0, 1), 0, 250, 10) == ["r2", "r1"]
+    assert newest_with_terms(index, SESSIONS, ["trip"], (0, 1), 0, 250, 10) == ["r2", "r1"]
 
 
 def test_a_compound_is_scored_on_rows_holding_all_its_words_and_flagged_as_unsure(tmp_path):
