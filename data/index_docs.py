@@ -18,6 +18,11 @@ class DocKind:
     def table(self, role: str) -> str:
         return f"{self.prefix}_{role}"
 
+    @property
+    def gram_word_columns(self) -> tuple[int, ...]:
+        """Positions among the word columns of the columns whose text also goes into trigrams."""
+        return tuple(self.word_columns.index(column) for column in self.gram_columns)
+
 
 MESSAGES = DocKind("m", ("body", "context"), ("body",))
 SESSIONS = DocKind("s", ("title", "preview"), ("title", "preview"))
@@ -34,6 +39,13 @@ class IndexedDoc:
     terms: tuple[str, ...]  # one space-separated string of terms per word column
     folded: tuple[str, ...]  # one folded text per trigram column
     vector: bytes | None = None
+
+
+TRIGRAM = 3  # the shortest text a trigram index can look up
+
+
+def trigrams(text: str) -> list[str]:
+    return [text[i:i + TRIGRAM] for i in range(len(text) - TRIGRAM + 1)]
 
 
 def fts_term(term: str) -> str:

@@ -11,13 +11,12 @@ import numpy as np
 
 from oneclaw_search.data.entities import marks, sql_batches
 from oneclaw_search.data.postings_lookups import newest_with_terms
-from oneclaw_search.data.index_docs import DocKind
+from oneclaw_search.data.index_docs import TRIGRAM, DocKind, trigrams
 from oneclaw_search.data.side_index import SideIndex
 from oneclaw_search.domain.history_query import HistoryQuery
 from oneclaw_search.domain.search_terms import index_terms, is_cjk, plain
 
 _WORD = re.compile(r"\w+")
-TRIGRAM = 3  # the shortest text a trigram index can look up
 MAX_TRIGRAMS = 6
 
 
@@ -30,7 +29,7 @@ def trigram_match(index: SideIndex, kind: DocKind, texts: list[str]) -> str | No
     holding the texts (the index keeps no positions, to stay small), so callers re-check each row.
     Rare trigrams narrow as well as all of them and cost a fraction of the time. Rarity comes from
     the sampled counts, since FTS5's own vocabulary walks a trigram's whole list to count it."""
-    grams = list(dict.fromkeys(text[i:i + TRIGRAM] for text in texts for i in range(len(text) - TRIGRAM + 1)))
+    grams = list(dict.fromkeys(gram for text in texts for gram in trigrams(text)))
     if len(grams) > MAX_TRIGRAMS:
         counts: dict[str, int] = {}
         for chunk in sql_batches(grams):
@@ -42,8 +41,11 @@ def trigram_match(index: SideIndex, kind: DocKind, texts: list[str]) -> str | No
 def phrase_rows(index: SideIndex, kind: DocKind, query: HistoryQuery) -> np.ndarray | None:
     """Rows that may hold every quoted phrase long enough for trigrams; None when nothing is quoted."""
     match = trigram_match(index, kind, [phrase for phrase in query.phrases if len(phrase) >= TRIGRAM])
-    if match is None:
-        return None
+    return None if match is None else _gram_rows(index, kind, match)
+
+
+def _gram_rows(index: SideIndex, kind: DocKind, match: str) -> np.ndarray:
+    """Every row (ascending) the trigram query matches."""
     grams = kind.table("grams")
     return np.fromiter((row[0] for row in index.execute(f"SELECT rowid FROM {grams} WHERE {grams} MATCH ?", [match])), dtype=np.int64)
 
@@ -58,13 +60,11 @@ def literal_hits(
     match = trigram_match(index, kind, [literal]) if len(literal) >= TRIGRAM else None
     if match is None:
         return None
-    grams = kind.table("grams")
     inner = interior_terms(literal)
     if inner:  # rows must also hold the literal's inner words: most trigram look-alikes do not
-        columns = tuple(kind.word_columns.index(column) for column in kind.gram_columns)
-        candidates = np.fromiter((row[0] for row in index.execute(f"SELECT rowid FROM {grams} WHERE {grams} MATCH ?", [match])),
-                                 dtype=np.int64)
-        return newest_with_terms(index, kind, inner, columns, after, before, limit, within=candidates)
+        candidates = _gram_rows(index, kind, match)
+        return newest_with_terms(index, kind, inner, kind.gram_word_columns, after, before, limit, within=candidates)
+    grams = kind.table("grams")
     rows = index.execute(
         f"SELECT d.id FROM {grams} JOIN {kind.table('docs')} d ON d.doc = {grams}.rowid"
         f" WHERE {grams} MATCH ? AND d.at BETWEEN ? AND ? ORDER BY {grams}.rowid DESC LIMIT ?",
@@ -86,5 +86,4 @@ def interior_terms(literal: str) -> list[str]:
 def _cjk_term_hits(index: SideIndex, kind: DocKind, literal: str, after: int, before: int, limit: int) -> list[str]:
     """One or two CJK characters are index terms themselves (every character and pair is indexed),
     so rows holding them are found by term rather than by a scan."""
-    columns = tuple(kind.word_columns.index(column) for column in kind.gram_columns)
-    return newest_with_terms(index, kind, [plain(literal)], columns, after, before, limit)
+    return newest_with_terms(index, kind, [plain(literal)], kind.gram_word_columns, after, before, limit)

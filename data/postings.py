@@ -11,6 +11,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from oneclaw_search.data.entities import marks
+
 FANOUT = 8  # segments of one level merged into one: few segments to read, each posting rewritten log8(n) times
 _MAX_COUNT = 255  # term counts per column are kept in a byte
 
@@ -28,6 +30,11 @@ def create_tables(execute, prefix: str) -> None:
 
 def table_names(prefix: str) -> tuple[str, ...]:
     return (f"{prefix}_dead", f"{prefix}_post", f"{prefix}_seg")
+
+
+def next_row(execute, prefix: str) -> int:
+    """The number the next indexed row gets: segments cover rows 1 … next_row - 1, never reused."""
+    return execute(f"SELECT coalesce(max(first + count), 1) FROM {prefix}_seg")[0][0]
 
 
 def write_segment(connection, prefix: str, first: int, columns: Sequence[Sequence[str]], ats: Sequence[int],
@@ -89,20 +96,20 @@ def _merge_runs(connection, prefix: str, largest: int | None) -> None:
 def _merge(connection, prefix: str, segs: list[int], level: int) -> None:
     """One segment in place of `segs` (consecutive, oldest first): their lists joined term by term.
     Rows are numbered in segment order, so joining the bytes keeps every list sorted."""
-    marks = ", ".join("?" * len(segs))
+    listed = marks(segs)
     parts = connection.execute(
-        f"SELECT first, count, sizes, ats FROM {prefix}_seg WHERE seg IN ({marks}) ORDER BY seg", segs
+        f"SELECT first, count, sizes, ats FROM {prefix}_seg WHERE seg IN ({listed}) ORDER BY seg", segs
     ).fetchall()
     merged: dict[str, tuple[list[bytes], list[bytes]]] = {}
     for term, docs, tfs in connection.execute(
-        f"SELECT term, docs, tfs FROM {prefix}_post WHERE seg IN ({marks}) ORDER BY seg", segs
+        f"SELECT term, docs, tfs FROM {prefix}_post WHERE seg IN ({listed}) ORDER BY seg", segs
     ):
         lists = merged.setdefault(term, ([], []))
         lists[0].append(docs)
         lists[1].append(tfs)
     new = segs[-1]  # keeps its place in seg order, so segments stay in row order
-    connection.execute(f"DELETE FROM {prefix}_post WHERE seg IN ({marks})", segs)
-    connection.execute(f"DELETE FROM {prefix}_seg WHERE seg IN ({marks})", segs)
+    connection.execute(f"DELETE FROM {prefix}_post WHERE seg IN ({listed})", segs)
+    connection.execute(f"DELETE FROM {prefix}_seg WHERE seg IN ({listed})", segs)
     connection.execute(
         f"INSERT INTO {prefix}_seg (seg, level, first, count, sizes, ats) VALUES (?, ?, ?, ?, ?, ?)",
         (new, level, parts[0][0], sum(p[1] for p in parts), b"".join(p[2] for p in parts), b"".join(p[3] for p in parts)),

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from oneclaw_search.data.entities import marks, sql_batches
+from oneclaw_search.data.postings import next_row
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,7 +51,7 @@ class PostingsReader:
         """The row table as the index now stands. Segments only ever add rows at the end (merges
         keep each row's values), so a table that grew reads just the new segments."""
         generation = self._execute("SELECT value FROM meta WHERE key = ?", (f"{self._prefix}.generation",))
-        end = self._execute(f"SELECT coalesce(max(first + count), 1) FROM {self._prefix}_seg")[0][0]
+        end = next_row(self._execute, self._prefix)
         dead = self._execute(f"SELECT count(*), max(doc) FROM {self._prefix}_dead")[0]
         with self._lock:
             if (generation, end, dead) != self._key:
@@ -61,8 +62,8 @@ class PostingsReader:
 
     def _grown(self, end: int, dead_changed: bool) -> RowTable:
         old = self._table
-        if end == len(old.sizes) and not dead_changed:
-            return old
+        if end == len(old.sizes):  # no new rows: only liveness can have changed
+            return RowTable(old.sizes, old.ats, self._alive(end), old.rows) if dead_changed else old
         sizes, ats = np.zeros(end), np.zeros(end, dtype=np.int64)
         sizes[:len(old.sizes)], ats[:len(old.ats)] = old.sizes, old.ats
         self._fill(sizes, ats, since=len(old.sizes))

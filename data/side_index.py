@@ -14,7 +14,7 @@ from pathlib import Path
 import peewee as pw
 
 from oneclaw_search.data import postings
-from oneclaw_search.data.index_docs import MESSAGES, SESSIONS, DocKind, IndexedDoc
+from oneclaw_search.data.index_docs import MESSAGES, SESSIONS, DocKind, IndexedDoc, trigrams
 from oneclaw_search.data.postings_reader import PostingsReader
 
 FORMAT_VERSION = "9"  # bump whenever terms, tables or tokenizers change: old files are rebuilt
@@ -105,7 +105,7 @@ class SideIndex:
         docs = list(docs)
         if not docs:
             return 0
-        start = self.execute(f"SELECT coalesce(max(first + count), 1) FROM {kind.prefix}_seg")[0][0]
+        start = postings.next_row(self.execute, kind.prefix)
         connection = self.peewee.connection()
         numbered = list(enumerate(docs, start))
         connection.executemany(
@@ -128,7 +128,7 @@ class SideIndex:
     def _sample_grams(self, kind: DocKind, texts: list[tuple[str, ...]]) -> None:
         counts: Counter[str] = Counter()
         for columns in texts:
-            counts.update({text[i:i + 3] for text in columns for i in range(len(text) - 2)})
+            counts.update({gram for text in columns for gram in trigrams(text)})
         self.peewee.connection().executemany(
             f"INSERT INTO {kind.table('gsample')} (term, n) VALUES (?, ?) ON CONFLICT (term) DO UPDATE SET n = n + excluded.n",
             counts.items(),

@@ -104,7 +104,7 @@ def _read_safetensors(path: Path) -> dict[str, np.ndarray]:
         if name == "__metadata__":
             continue
         begin, end = spec["data_offsets"]
-        raw = np.frombuffer(data, dtype=_DTYPES[spec["dtype"]], count=(end - begin) // np.dtype(_DTYPES[spec["dtype"]]).itemsize,
-                            offset=8 + size + begin)
+        dtype = np.dtype(_DTYPES[spec["dtype"]])
+        raw = np.frombuffer(data, dtype=dtype, count=(end - begin) // dtype.itemsize, offset=8 + size + begin)
         tensors[name] = raw.reshape(spec["shape"])
     return tensors
