@@ -39,6 +39,7 @@ class IndexedDoc:
     terms: tuple[str, ...]  # one space-separated string of terms per word column
     folded: tuple[str, ...]  # one folded text per trigram column
     vector: bytes | None = None
+    previous: int = 0  # source rowid of the turn before it in its session (0: none)
 
 
 TRIGRAM = 3  # the shortest text a trigram index can look up

@@ -4,6 +4,7 @@ Same numbers as FTS5's bm25() with column weights (k1 1.2, b 0.75, IDF ln((N - n
 but at least 1e-6, row size summed over columns), in milliseconds at a million messages. A
 compound (`src/main.kt`) is scored as the rows holding all its words; the lists keep no positions,
 so rows it alone admits come back as `unsure`, for the caller to check the order in the text.
+The best candidates are then scored again with the turns around each message as further columns.
 """
 from __future__ import annotations
 
@@ -19,7 +20,10 @@ from oneclaw_search.data.side_index import SideIndex
 from oneclaw_search.domain.history_query import HistoryQuery
 
 K1, B = 1.2, 0.75
-MAX_PAIRED_TERMS = 8  # the turn before must hold two query terms; pairs among the first eight suffice
+MAX_PAIRED_TERMS = 8  # the turns around a row must hold two query terms; pairs among the first eight suffice
+# Turns after (+) and before (-) a message whose own words count towards it, and by how much; the
+# turn just before is the context column, weighted by the caller.
+NEIGHBOURS = ((1, 0.3), (-2, 0.3), (2, 0.3))
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,43 +48,77 @@ def keyword_hits(
     compounds = [_together([lists[fts_term(part)] for part in parts]) for parts in query.compounds]
     for found in loose + compounds:
         score.add(found)
+    def eligible(rows: np.ndarray) -> np.ndarray:
+        at = table.ats[rows]
+        keep = table.alive[rows] & (at >= after) & (at <= before)
+        return keep & np.isin(rows, allowed) if allowed is not None else keep
+
     matched = np.flatnonzero(score.total > 0)  # every row holding a term scores above 0 (bools scan 6x faster)
-    at = table.ats[matched]
-    candidates = matched[table.alive[matched] & (at >= after) & (at <= before)]
-    if allowed is not None:
-        candidates = candidates[np.isin(candidates, allowed)]
-    admission = _Admission(loose, compounds, kind.word_columns[1:2] == ("context",))
-    best, sure = _best_admitted(score.total, candidates, limit, admission)
+    candidates = matched[eligible(matched)]
+    window = _Window(table, score, loose + compounds, eligible) if kind.word_columns[1:2] == ("context",) else None
+    best, totals, sure = _best_admitted(score.total, candidates, limit, _Admission(loose, compounds, window), window)
     ideal = max(sum(score.idf(len(found.docs)) for found in loose)
                 + sum(max(score.idf(len(lists[fts_term(p)].docs)) for p in parts) for parts in query.compounds), 1e-6)
     ids = doc_ids(index, kind, best)
-    hits = {ids[doc]: float(score.total[doc]) / ideal for doc in best.tolist() if doc in ids}
+    hits = {ids[doc]: float(total) / ideal for doc, total in zip(best.tolist(), totals.tolist()) if doc in ids}
     return KeywordHits(hits, frozenset(ids[doc] for doc, certain in zip(best.tolist(), sure.tolist()) if doc in ids and not certain))
 
 
 class _Admission:
     """Which rows count as hits: a loose term in the row's own text (for sessions, in either
-    column), two of the first eight loose terms in the turn before, or a compound's words in the
-    row's own text (`sure` is False for rows only a compound admits)."""
+    column), two of the first eight loose terms among the turns around it (two either side),
+    or a compound's words in the row's own text (`sure` is False for rows only a compound admits)."""
 
-    def __init__(self, loose: list[TermList], compounds: list[TermList], with_context: bool) -> None:
-        self._loose, self._compounds, self._with_context = loose, compounds, with_context
+    def __init__(self, loose: list[TermList], compounds: list[TermList], window: _Window | None) -> None:
+        self._loose, self._compounds, self._window = loose, compounds, window
 
     def __call__(self, docs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        own, context = np.zeros(len(docs), dtype=bool), np.zeros(len(docs), dtype=np.int8)
+        own = np.zeros(len(docs), dtype=bool)
+        around = np.zeros(len(docs), dtype=np.int8)
+        neighbours = self._window.neighbours(docs) if self._window else []
         for position, found in enumerate(self._loose):
             counts = _counts_of(found, docs)
-            if not self._with_context:
+            if self._window is None:
                 own |= counts.any(axis=1)
                 continue
             own |= counts[:, 0] > 0
+            near = counts[:, 1] > 0
             if position < MAX_PAIRED_TERMS:
-                context += counts[:, 1] > 0
-        sure = own | (context >= 2)
+                for rows, alive in neighbours:
+                    near |= alive & (_counts_of(found, rows)[:, 0] > 0)
+                around += near
+        sure = own | (around >= 2)
         by_compound = np.zeros(len(docs), dtype=bool)
         for found in self._compounds:
             by_compound |= _counts_of(found, docs)[:, 0] > 0
         return sure | by_compound, sure
+
+
+class _Window:
+    """The turns around a row lend it their own words' scores, scaled down with distance: an
+    answer's subject is often named only in the question before it or the reply after it (on
+    LoCoMo, R@10 0.68 with the turn before alone, 0.71 with two turns either side)."""
+
+    def __init__(self, table: RowTable, scorer: _Scorer, lists: list[TermList], eligible) -> None:
+        self._table, self._scorer, self._lists, self._eligible = table, scorer, lists, eligible
+
+    def neighbours(self, docs: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
+        """Per neighbouring turn, its row for each of `docs` (0: none) and whether it still exists."""
+        prevs, nexts, found = self._table.prevs, self._table.nexts, []
+        for steps, _weight in NEIGHBOURS:
+            rows = docs
+            for _ in range(abs(steps)):
+                rows = (nexts if steps > 0 else prevs)[rows]
+            found.append((rows, self._table.alive[rows]))
+        return found
+
+    def widen(self, top: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """`top` and the eligible turns around them, each scored with its neighbours' words."""
+        around = np.concatenate([top, *(rows for rows, _ in self.neighbours(top))])
+        pool = np.unique(around[around > 0])
+        pool = pool[self._eligible(pool)]
+        around = [(rows, alive * weight) for (rows, alive), (_steps, weight) in zip(self.neighbours(pool), NEIGHBOURS)]
+        return pool, sum(self._scorer.windowed(found, pool, around) for found in self._lists)
 
 
 def _counts_of(found: TermList, docs: np.ndarray) -> np.ndarray:
@@ -91,16 +129,19 @@ def _counts_of(found: TermList, docs: np.ndarray) -> np.ndarray:
     return np.where((found.docs[at] == docs)[:, None], found.counts[at], 0)
 
 
-def _best_admitted(scores: np.ndarray, candidates: np.ndarray, limit: int, admission: _Admission):
-    """The best `limit` admitted candidates and whether each is sure. Only the best few candidates
-    are checked (four times as many as wanted, more when too few pass): at a million messages,
-    marking every matched row cost more than the scoring."""
+def _best_admitted(scores: np.ndarray, candidates: np.ndarray, limit: int, admission: _Admission, window: _Window | None):
+    """The best `limit` admitted rows, their scores and whether each is sure. Only the best few
+    candidates are checked (four times as many as wanted, more when too few pass), with the turns
+    around them: at a million messages, marking every matched row cost more than the scoring."""
     wanted = 4 * limit
     while True:
         top = _best(scores, candidates, wanted)
-        admitted, sure = admission(top)
+        pool, pooled = window.widen(top) if window else (top, scores[top])
+        admitted, sure = admission(pool)
         if admitted.sum() >= limit or wanted >= len(candidates):
-            return top[admitted][:limit], sure[admitted][:limit]
+            pool, pooled, sure = pool[admitted], pooled[admitted], sure[admitted]
+            order = np.lexsort((-pool, -pooled))[:limit]
+            return pool[order], pooled[order], sure[order]
         wanted *= 4
 
 
@@ -114,6 +155,15 @@ class _Scorer:
 
     def idf(self, hits: int) -> float:
         return max(math.log((self._rows - hits + 0.5) / (hits + 0.5)), 1e-6)
+
+    def windowed(self, found: TermList, rows: np.ndarray, around: list[tuple[np.ndarray, np.ndarray]]) -> np.ndarray:
+        """What `found`'s term adds to each of `rows` when the own text of the turns `around` them
+        (rows, weights) counts as further columns, weighted like the row's own text times `weights`."""
+        frequency = _counts_of(found, rows) @ self._weights
+        for near, weights in around:
+            frequency = frequency + weights * self._weights[0] * _counts_of(found, near)[:, 0]
+        norm = K1 * (1 - B) + self._length_weight * self._sizes[rows]
+        return self.idf(len(found.docs)) * frequency * (K1 + 1) / (frequency + norm)
 
     def add(self, found: TermList) -> None:
         if not len(found.docs):

@@ -9,7 +9,7 @@ from __future__ import annotations
 import zlib
 from collections.abc import Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import NamedTuple
 
 import numpy as np
@@ -86,7 +86,8 @@ class MessageIndexer:
             previous = last.get(row.session_id)
             earlier = previous is not None and previous[0] != row.rowid and previous[1] <= row.created_at
             context = previous[2] if earlier else ""
-            docs.append(IndexedDoc(row.rowid, row.id, row.created_at, fingerprint(row.content), (terms, context), (fold(row.content),)))
+            docs.append(IndexedDoc(row.rowid, row.id, row.created_at, fingerprint(row.content), (terms, context),
+                                   (fold(row.content),), previous=previous[0] if earlier else 0))
             if advance and (previous is None or earlier):
                 last[row.session_id] = (row.rowid, row.created_at, terms)
         if advance:
@@ -98,7 +99,7 @@ class MessageIndexer:
             vectors = self.vectors_for(rows)
         if vectors is None:
             return docs
-        return [IndexedDoc(d.source_rowid, d.id, d.at, d.fingerprint, d.terms, d.folded, blob) for d, blob in zip(docs, vectors)]
+        return [replace(doc, vector=blob) for doc, blob in zip(docs, vectors)]
 
     def _last_turns(self, sessions: set[str]) -> dict[str, tuple[int, int, str]]:
         found: dict[str, tuple[int, int, str]] = {}

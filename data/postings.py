@@ -2,8 +2,8 @@
 
 FTS5's bm25() reads the size of every matching row from disk: 35 ms for a word in 2 % of a
 million messages. These lists keep each term's rows with their term counts per column, and each
-segment the sizes and times of its rows, so keyword_ranking.py can rank with the same formula in
-numpy. Every write adds a segment; the newest segments merge eight at a time, one level up.
+segment the sizes, times and previous turns of its rows, so keyword_ranking.py can rank with the
+same formula in numpy and credit a row with the words of the turns around it. Every write adds a segment; the newest segments merge eight at a time, one level up.
 """
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ _MAX_COUNT = 255  # term counts per column are kept in a byte
 
 def create_tables(execute, prefix: str) -> None:
     execute(f"CREATE TABLE {prefix}_seg (seg INTEGER PRIMARY KEY, level INTEGER NOT NULL, first INTEGER NOT NULL,"
-            " count INTEGER NOT NULL, sizes BLOB NOT NULL, ats BLOB NOT NULL)")
+            " count INTEGER NOT NULL, sizes BLOB NOT NULL, ats BLOB NOT NULL, prevs BLOB NOT NULL)")
     # A rowid table: its pages hold rows of up to 4 KB, where WITHOUT ROWID spills blobs over 1 KB
     # to half-empty overflow pages (a quarter of the space, at a million messages).
     execute(f"CREATE TABLE {prefix}_post (seg INTEGER NOT NULL, term TEXT NOT NULL, docs BLOB NOT NULL, tfs BLOB NOT NULL)")
@@ -38,9 +38,9 @@ def next_row(execute, prefix: str) -> int:
 
 
 def write_segment(connection, prefix: str, first: int, columns: Sequence[Sequence[str]], ats: Sequence[int],
-                  largest_merge: int | None = None) -> None:
+                  prevs: Sequence[int] | None = None, largest_merge: int | None = None) -> None:
     """Index rows `first`, `first + 1`, …: `columns[i][c]` holds row i's space-separated terms in
-    column c, `ats[i]` its time. Then merges FANOUT neighbouring segments of one level, smallest
+    column c, `ats[i]` its time, `prevs[i]` the row number of the turn before it (0: none). Then merges FANOUT neighbouring segments of one level, smallest
     first, while the merged segment would hold at most `largest_merge` rows."""
     if not columns:
         return
@@ -55,8 +55,9 @@ def write_segment(connection, prefix: str, first: int, columns: Sequence[Sequenc
             sizes[offset] += len(tokens)
     seg = (connection.execute(f"SELECT max(seg) FROM {prefix}_seg").fetchone()[0] or 0) + 1
     connection.execute(
-        f"INSERT INTO {prefix}_seg (seg, level, first, count, sizes, ats) VALUES (?, 0, ?, ?, ?, ?)",
-        (seg, first, len(columns), sizes.tobytes(), np.asarray(ats, dtype=np.int64).tobytes()),
+        f"INSERT INTO {prefix}_seg (seg, level, first, count, sizes, ats, prevs) VALUES (?, 0, ?, ?, ?, ?, ?)",
+        (seg, first, len(columns), sizes.tobytes(), np.asarray(ats, dtype=np.int64).tobytes(),
+         np.asarray(prevs if prevs is not None else [0] * len(columns), dtype=np.int32).tobytes()),
     )
     connection.executemany(f"INSERT INTO {prefix}_post (seg, term, docs, tfs) VALUES (?, ?, ?, ?)",
                            _term_lists(seg, first, width, terms, rows, cols))
@@ -98,7 +99,7 @@ def _merge(connection, prefix: str, segs: list[int], level: int) -> None:
     Rows are numbered in segment order, so joining the bytes keeps every list sorted."""
     listed = marks(segs)
     parts = connection.execute(
-        f"SELECT first, count, sizes, ats FROM {prefix}_seg WHERE seg IN ({listed}) ORDER BY seg", segs
+        f"SELECT first, count, sizes, ats, prevs FROM {prefix}_seg WHERE seg IN ({listed}) ORDER BY seg", segs
     ).fetchall()
     merged: dict[str, tuple[list[bytes], list[bytes]]] = {}
     for term, docs, tfs in connection.execute(
@@ -111,8 +112,8 @@ def _merge(connection, prefix: str, segs: list[int], level: int) -> None:
     connection.execute(f"DELETE FROM {prefix}_post WHERE seg IN ({listed})", segs)
     connection.execute(f"DELETE FROM {prefix}_seg WHERE seg IN ({listed})", segs)
     connection.execute(
-        f"INSERT INTO {prefix}_seg (seg, level, first, count, sizes, ats) VALUES (?, ?, ?, ?, ?, ?)",
-        (new, level, parts[0][0], sum(p[1] for p in parts), b"".join(p[2] for p in parts), b"".join(p[3] for p in parts)),
+        f"INSERT INTO {prefix}_seg (seg, level, first, count, sizes, ats, prevs) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        (new, level, parts[0][0], sum(p[1] for p in parts), *(b"".join(p[i] for p in parts) for i in (2, 3, 4))),
     )
     connection.executemany(
         f"INSERT INTO {prefix}_post (seg, term, docs, tfs) VALUES (?, ?, ?, ?)",

@@ -1,6 +1,6 @@
 """PostingsReader: one process's view of a kind's postings (data/postings.py, issue 3).
 
-Row sizes, times and liveness sit in arrays indexed by row number, read again only when the
+Row sizes, times, liveness and neighbouring turns sit in arrays indexed by row number, read again only when the
 segments or the dead rows change; a term's list is read per query, one blob per segment.
 """
 from __future__ import annotations
@@ -17,12 +17,15 @@ from oneclaw_search.data.postings import next_row
 
 @dataclass(frozen=True, slots=True)
 class RowTable:
-    """Per row number (0 unused): its size in terms, its time, whether the history still has it."""
+    """Per row number (0 unused): its size in terms, its time, whether the history still has it,
+    and the rows of the turns before and after it in its session (0: none indexed)."""
 
     sizes: np.ndarray
     ats: np.ndarray
     alive: np.ndarray
     rows: int  # rows the lists hold, dead ones included, as FTS5 counts them
+    prevs: np.ndarray
+    nexts: np.ndarray
 
     @property
     def average_size(self) -> float:
@@ -35,7 +38,8 @@ class TermList:
     counts: np.ndarray  # uint8 [row, column]
 
 
-_EMPTY_TABLE = RowTable(np.zeros(1), np.zeros(1, dtype=np.int64), np.zeros(1, dtype=bool), 0)
+_EMPTY_TABLE = RowTable(np.zeros(1), np.zeros(1, dtype=np.int64), np.zeros(1, dtype=bool), 0,
+                        np.zeros(1, dtype=np.int32), np.zeros(1, dtype=np.int32))
 
 
 class PostingsReader:
@@ -63,25 +67,30 @@ class PostingsReader:
     def _grown(self, end: int, dead_changed: bool) -> RowTable:
         old = self._table
         if end == len(old.sizes):  # no new rows: only liveness can have changed
-            return RowTable(old.sizes, old.ats, self._alive(end), old.rows) if dead_changed else old
-        sizes, ats = np.zeros(end), np.zeros(end, dtype=np.int64)
-        sizes[:len(old.sizes)], ats[:len(old.ats)] = old.sizes, old.ats
-        self._fill(sizes, ats, since=len(old.sizes))
-        return RowTable(sizes, ats, self._alive(end), end - 1)
+            return RowTable(old.sizes, old.ats, self._alive(end), old.rows, old.prevs, old.nexts) if dead_changed else old
+        table = _blank(end)
+        for mine, theirs in zip(table, (old.sizes, old.ats, old.prevs, old.nexts)):
+            mine[:len(theirs)] = theirs
+        self._fill(*table, since=len(old.sizes))
+        return RowTable(*table[:2], self._alive(end), end - 1, *table[2:])
 
     def _load(self, end: int) -> RowTable:
         if end <= 1:
             return _EMPTY_TABLE
-        sizes, ats = np.zeros(end), np.zeros(end, dtype=np.int64)
-        self._fill(sizes, ats, since=0)
-        return RowTable(sizes, ats, self._alive(end), end - 1)
+        table = _blank(end)
+        self._fill(*table, since=0)
+        return RowTable(*table[:2], self._alive(end), end - 1, *table[2:])
 
-    def _fill(self, sizes: np.ndarray, ats: np.ndarray, since: int) -> None:
-        for first, count, size_blob, at_blob in self._execute(
-            f"SELECT first, count, sizes, ats FROM {self._prefix}_seg WHERE first + count > ?", (since,)
+    def _fill(self, sizes: np.ndarray, ats: np.ndarray, prevs: np.ndarray, nexts: np.ndarray, since: int) -> None:
+        for first, count, size_blob, at_blob, prev_blob in self._execute(
+            f"SELECT first, count, sizes, ats, prevs FROM {self._prefix}_seg WHERE first + count > ?", (since,)
         ):
             sizes[first:first + count] = np.frombuffer(size_blob, dtype=np.uint32)
             ats[first:first + count] = np.frombuffer(at_blob, dtype=np.int64)
+            prevs[first:first + count] = np.frombuffer(prev_blob, dtype=np.int32)
+        new = np.arange(since, len(prevs), dtype=np.int32)
+        linked = prevs[since:] > 0
+        nexts[prevs[since:][linked]] = new[linked]
 
     def _alive(self, end: int) -> np.ndarray:
         """Every row the segments hold (they cover 1 … end - 1), less those the history dropped."""
@@ -117,3 +126,8 @@ class PostingsReader:
                 f"SELECT term, sum(length(docs)) / 4 FROM {self._prefix}_post WHERE term IN ({marks(chunk)}) GROUP BY term", chunk
             ))
         return found
+
+
+def _blank(end: int) -> list[np.ndarray]:
+    """Empty sizes, times, previous and next rows for rows 0 … end - 1."""
+    return [np.zeros(end), np.zeros(end, dtype=np.int64), np.zeros(end, dtype=np.int32), np.zeros(end, dtype=np.int32)]

@@ -14,10 +14,11 @@ from pathlib import Path
 import peewee as pw
 
 from oneclaw_search.data import postings
+from oneclaw_search.data.entities import marks, sql_batches
 from oneclaw_search.data.index_docs import MESSAGES, SESSIONS, DocKind, IndexedDoc, trigrams
 from oneclaw_search.data.postings_reader import PostingsReader
 
-FORMAT_VERSION = "9"  # bump whenever terms, tables or tokenizers change: old files are rebuilt
+FORMAT_VERSION = "10"  # bump whenever terms, tables or tokenizers change: old files are rebuilt
 SUFFIX = ".search-index.sqlite"
 GRAM_SAMPLE = 32  # every 32nd row's trigrams are counted: rarity estimates for trigram lookups
 _GRAMS = "tokenize = 'trigram case_sensitive 1', content = '', columnsize = 0, detail = none"
@@ -122,8 +123,17 @@ class SideIndex:
             [(doc, *d.folded) for doc, d in numbered],
         )
         self._sample_grams(kind, [d.folded for doc, d in numbered if doc % GRAM_SAMPLE == 1])
-        postings.write_segment(connection, kind.prefix, start, [d.terms for d in docs], [d.at for d in docs], largest_merge)
+        postings.write_segment(connection, kind.prefix, start, [d.terms for d in docs], [d.at for d in docs],
+                               self._previous_rows(kind, numbered), largest_merge)
         return len(docs)
+
+    def _previous_rows(self, kind: DocKind, numbered: list[tuple[int, IndexedDoc]]) -> list[int]:
+        """The row number of each doc's turn before, from this batch or an earlier one (0: not indexed)."""
+        rows = {d.source_rowid: doc for doc, d in numbered}
+        wanted = sorted({d.previous for _, d in numbered if d.previous and d.previous not in rows})
+        for chunk in sql_batches(wanted):
+            rows.update(self.execute(f"SELECT src, doc FROM {kind.table('docs')} WHERE src IN ({marks(chunk)})", chunk))
+        return [rows.get(d.previous, 0) if d.previous else 0 for _, d in numbered]
 
     def _sample_grams(self, kind: DocKind, texts: list[tuple[str, ...]]) -> None:
         counts: Counter[str] = Counter()

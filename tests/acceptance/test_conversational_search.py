@@ -30,12 +30,31 @@ def painting_chat(history):
 @pytest.mark.spec("Q-01")
 def test_an_answer_is_found_through_the_question_it_answers(painting_chat):
     assert ids(lexical(painting_chat), query="paint gallery", scope="sessions")[:2] == ["q", "a"]
-    assert "a" in ids(lexical(painting_chat), query="paint sunrise", scope="sessions")[:1]
+    # Each holds one word and has the other next to it: both lead, the chat's last turn trails.
+    assert sorted(ids(lexical(painting_chat), query="paint sunrise", scope="sessions")[:2]) == ["a", "q"]
 
 
 @pytest.mark.spec("Q-01")
-def test_one_word_of_the_turn_before_is_not_enough(painting_chat):
+def test_one_word_of_the_turns_around_is_not_enough(painting_chat):
     assert ids(lexical(painting_chat), query="gallery", scope="sessions") == ["q"]
+
+
+@pytest.mark.spec("Q-01")
+def test_two_words_from_the_turns_around_a_message_find_it(painting_chat):
+    # "later" holds neither word, but the question two turns before it holds both.
+    assert ids(lexical(painting_chat), query="paint gallery", scope="sessions") == ["q", "a", "later"]
+
+
+@pytest.mark.spec("Q-01")
+def test_turns_of_another_session_lend_no_words(history):
+    turns = [("q", "s", "What did you paint for the gallery?", "09:00"), ("x", "t", "The gallery opens at noon.", "09:01"),
+             ("y", "t", "Fine.", "09:02"), ("a", "s", "A sunrise over the lake.", "09:03")]
+    messages = [new_message(i, session, text, f"2026-02-20T{at}") for i, session, text, at in turns]
+    sessions = [new_session("s", "Painting", "2026-02-20T09:00"), new_session("t", "Opening hours", "2026-02-20T09:01")]
+    container = lexical(history(sessions, messages))
+    # Written in between, x and y are not a's turns before nor q's turns after: only y, x's reply, is found through x.
+    assert ids(container, query="opens noon", scope="sessions") == ["x", "y"]
+    assert ids(container, query="paint gallery", scope="sessions")[:2] == ["q", "a"]
 
 
 @pytest.mark.spec("Q-01")

@@ -5,6 +5,7 @@ must give the same scores, admit the same rows, and stay right across segment me
 """
 import random
 import sqlite3
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -161,7 +162,7 @@ def test_a_reader_follows_growth_deletes_and_a_rebuild_as_a_fresh_reader_would(t
 
     def same_as_fresh():
         table, fresh = reader.rows(), PostingsReader(index.execute, "m", 2).rows()
-        return all(np.array_equal(getattr(table, name), getattr(fresh, name)) for name in ("sizes", "ats", "alive")) \
+        return all(np.array_equal(getattr(table, name), getattr(fresh, name)) for name in ("sizes", "ats", "alive", "prevs", "nexts")) \
             and table.rows == fresh.rows
     with index.peewee.atomic():
         index.add(MESSAGES, random_docs(rng, 20, start=31))
@@ -174,3 +175,32 @@ def test_a_reader_follows_growth_deletes_and_a_rebuild_as_a_fresh_reader_would(t
         index.create_kind(MESSAGES)
         index.add(MESSAGES, random_docs(rng, 60, start=100))
     assert same_as_fresh() and reader.rows().rows == 60 and reader.rows().alive[3]
+
+
+def test_each_row_knows_the_turns_before_and_after_it_in_its_session_across_batches_and_merges(tmp_path):
+    """Two sessions written interleaved, in batches of three: a row's neighbours are its session's turns, found
+    whether the turn before was written in the same batch or an earlier one, and kept through merges."""
+    sessions = {rowid: rowid % 2 for rowid in range(1, 41)}  # odd and even rows: two sessions
+    docs = [replace(doc(rowid, f"w{rowid % 30}"), previous=rowid - 2 if rowid > 2 else 0) for rowid in sessions]
+    index = side_index(tmp_path, [docs[i:i + 3] for i in range(0, len(docs), 3)])
+    assert index.execute("SELECT max(level) FROM m_seg")[0][0] >= 1  # some batches were merged
+    fresh = PostingsReader(index.execute, "m", 2)
+    grown = index.postings(MESSAGES)
+    table = grown.rows()
+    assert table.prevs[1:].tolist() == [max(rowid - 2, 0) for rowid in sessions]
+    assert table.nexts[1:].tolist() == [rowid + 2 if rowid + 2 <= 40 else 0 for rowid in sessions]
+    with index.peewee.atomic():
+        index.add(MESSAGES, [replace(doc(41, "w1"), previous=39)])  # an old row gets a turn after it
+    assert grown.rows().nexts[39] == 41 and grown.rows().prevs[41] == 39
+    assert np.array_equal(grown.rows().nexts, fresh.rows().nexts)
+
+
+def test_two_turns_before_lend_their_words_at_a_lower_weight_until_they_are_deleted(tmp_path):
+    chat = [doc(1, "sushi tokyo"), doc(2, "reply"), doc(3, "ok"), doc(4, "later")]
+    index = side_index(tmp_path, [[replace(d, previous=d.source_rowid - 1) for d in chat]])
+    query = HistoryQuery("q", "q", (), ("sushi", "tokyo"))
+    scores = keyword_hits(index, MESSAGES, query, 0, 10**6, 10).scores
+    assert list(scores) == ["r1", "r3"] and 0 < scores["r3"] < scores["r1"]  # row 2's turn before is its context column
+    with index.peewee.atomic():
+        index.forget(MESSAGES, [1])
+    assert keyword_hits(index, MESSAGES, query, 0, 10**6, 10).scores == {}
