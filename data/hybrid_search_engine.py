@@ -29,7 +29,7 @@ _NonNegativeIdfBM25 = MemoryBM25  # the name the core issue's conformance tests 
 BM25_WEIGHT = 0.3
 VECTOR_WEIGHT = 0.7
 DEFAULT_TOP_K = 5
-SNAPSHOT_FORMAT = 1  # bump when MemorySnapshot.parts changes: stored snapshots of other formats are rebuilt
+SNAPSHOT_FORMAT = 2  # bump when MemorySnapshot.parts or index terms change: stored snapshots of other formats are rebuilt
 # A chunk that shares no word with the query must be at least this close in meaning to count.
 MIN_VECTOR_SIMILARITY = 0.35
 

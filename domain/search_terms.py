@@ -1,4 +1,4 @@
-"""Index terms for keyword search: accent-free caseless words, light stems, split identifiers, CJK grams.
+"""Index terms for keyword search: accent-free caseless words, Porter stems, split identifiers, CJK grams.
 
 Both sides of every lexical match (stored rows and the agent's query) go through `index_terms`,
 so they agree by construction. Beyond the spec's phrase-only LIKE (issue 3, "tokens people
@@ -10,6 +10,7 @@ import re
 import unicodedata
 from functools import lru_cache
 
+from oneclaw_search.domain.stemmer import porter_stem
 from oneclaw_search.domain.stopwords import STOPWORDS
 
 _WORD = re.compile(r"\w+")
@@ -18,7 +19,6 @@ _IDENTIFIER_PART = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+|[^\W\d_A-Za-
 _CJK_RUN = re.compile(
     "[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af\u1100-\u11ff\u3130-\u318f]+"
 )
-_VOWELS = frozenset("aeiouy")
 _LAST_ACCENTED_SCRIPT = "\u0530"  # end of Cyrillic
 
 
@@ -116,24 +116,8 @@ def query_terms(text: str) -> list[str]:
 
 @lru_cache(maxsize=65536)
 def stem(word: str) -> str:
-    """A light English stemmer: plurals, -ed, -ing and a silent final e, nothing more aggressive.
-
-    'adopted', 'adopts', 'adopting' → 'adopt'; 'loved', 'loves', 'love' → 'lov'. Short words,
-    numbers and non-Latin words are left alone.
-    """
-    if len(word) < 4 or not word.isascii() or not word.isalpha():
+    """Porter's English stem ('adopted', 'adopts', 'adopting' → 'adopt'; 'married', 'marry' →
+    'marri'); numbers, words with digits and non-Latin words are left alone."""
+    if not word.isascii() or not word.isalpha():
         return word
-    if word.endswith("ies") and len(word) > 4:
-        word = word[:-3] + "y"
-    elif word.endswith("sses"):
-        word = word[:-2]
-    elif word.endswith("s") and not word.endswith(("ss", "us", "is")):
-        word = word[:-1]
-    for suffix in ("ing", "ed"):
-        root = word[: -len(suffix)]
-        if word.endswith(suffix) and len(root) >= 3 and _VOWELS & set(root):
-            word = root[:-1] if len(root) > 3 and root[-1] == root[-2] and root[-1] not in "lsz" else root
-            break
-    if len(word) > 3 and word.endswith("e") and word[-2] not in _VOWELS:
-        word = word[:-1]
-    return word
+    return porter_stem(word)

@@ -31,9 +31,11 @@ def correct_word(word: str, frequency: Callable[[str], int]) -> str | None:
     folded = plain(word)
     if not _eligible(folded) or frequency(stem(folded)) > 0:
         return None
-    # Among spellings sharing a stem ("ramen", "ramene"), the one that is its own stem is the word.
-    scored = [(frequency(stem(candidate)), stem(candidate) == candidate, candidate) for candidate in one_edit_away(folded)]
-    count, _, best = max(scored, default=(0, False, ""))
+    # Among spellings sharing a stem ("sushi", "sushy"; "ramen", "ramene"), the one that is its
+    # own stem is the word, else the one closest to it.
+    scored = [(frequency(root := stem(candidate)), root == candidate, len(root) - len(candidate), candidate)
+              for candidate in one_edit_away(folded)]
+    count, _, _, best = max(scored, default=(0, False, 0, ""))
     return best if count > 0 else None
 
 

@@ -1,8 +1,10 @@
 """Index terms, query parsing and the typo fallback (issue 3), on plain strings.
 
 Covers the term rules behind Q-01, Q-03, Q-05, Q-06, Q-07 and Q-08: accent-free caseless words,
-light stems, split identifiers, CJK grams, quoted phrases, and respelling of long unknown words.
+Porter stems, split identifiers, CJK grams, quoted phrases, and respelling of long unknown words.
 """
+from collections import Counter
+
 import pytest
 
 from oneclaw_search.domain.history_query import HistoryQuery
@@ -11,8 +13,11 @@ from oneclaw_search.domain.spelling import SummedVocabulary, correct_query, corr
 
 
 def counts(**known):
-    """A frequency function over index terms (stems), 0 for anything unknown."""
-    return lambda term: known.get(term, 0)
+    """A frequency function over index terms: each known word counts under its stem, 0 for anything unknown."""
+    by_stem = Counter()
+    for word, count in known.items():
+        by_stem[stem(word)] += count
+    return lambda term: by_stem.get(term, 0)
 
 
 @pytest.mark.spec("Q-05")
@@ -33,22 +38,24 @@ def test_plain_keeps_japanese_voicing_marks_and_hangul_as_written(text):
 @pytest.mark.spec("Q-01")
 @pytest.mark.parametrize(("words", "root"), [
     (["adopted", "adopting", "adopts", "adopt"], "adopt"),
-    (["parties", "party"], "party"),
+    (["parties", "party"], "parti"),
     (["running", "runs"], "run"),
-    (["loved", "loves", "love"], "lov"),
+    (["loved", "loves", "love"], "love"),
+    (["married", "marry", "marries"], "marri"),
+    (["paintings", "painted", "painting", "paint"], "paint"),
 ])
 def test_stem_gives_inflections_one_stem(words, root):
     assert {stem(word) for word in words} == {root}
 
 
-@pytest.mark.parametrize("word", ["class", "bus", "is", "2024s", "café", "東京"])
+@pytest.mark.parametrize("word", ["class", "go", "is", "2024s", "café", "東京"])
 def test_stem_leaves_short_non_alphabetic_non_latin_and_double_s_words_alone(word):
     assert stem(word) == word
 
 
 @pytest.mark.spec("Q-07")
 @pytest.mark.parametrize(("identifier", "expected"), [
-    ("memorySearch", ["memorysearch", "memory", "search"]),
+    ("memorySearch", ["memorysearch", "memori", "search"]),
     ("max_results", ["max_results", "max", "result"]),
     ("HTTPServer", ["httpserver", "http", "server"]),
 ])
@@ -86,7 +93,7 @@ def test_query_terms_give_cjk_words_as_bigrams_and_single_characters_as_themselv
 
 @pytest.mark.spec("Q-01")
 def test_query_terms_stem_drop_stopwords_and_repeat_nothing():
-    assert query_terms("the restaurants and a Restaurant") == ["restaurant"]
+    assert query_terms("the restaurants and a Restaurant") == ["restaur"]
 
 
 @pytest.mark.spec("Q-03")
@@ -94,7 +101,7 @@ def test_parse_reads_quoted_phrases_folded_beside_the_whole_literal_and_terms():
     query = HistoryQuery.parse('"Blue Flowerpot" key')
     assert query.phrases == ("blue flowerpot",)
     assert query.literal == '"blue flowerpot" key'
-    assert query.terms == ("blue", "flowerpot", "key")
+    assert query.terms == ("blue", "flowerpot", "kei")
 
 
 @pytest.mark.spec("Q-03")

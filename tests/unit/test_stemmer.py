@@ -1,0 +1,25 @@
+"""Porter's stemmer on the examples of each of its steps (issue 3, Q-01): the published outputs."""
+import pytest
+
+from oneclaw_search.domain.stemmer import porter_stem
+
+pytestmark = pytest.mark.spec("Q-01")
+
+
+@pytest.mark.parametrize(("word", "expected"), [
+    ("caresses", "caress"), ("ponies", "poni"), ("cats", "cat"), ("caress", "caress"),  # step 1a
+    ("feed", "feed"), ("agreed", "agre"), ("plastered", "plaster"), ("motoring", "motor"), ("sing", "sing"),  # 1b
+    ("conflated", "conflat"), ("hopping", "hop"), ("falling", "fall"), ("hissing", "hiss"), ("filing", "file"),
+    ("happy", "happi"), ("sky", "sky"),  # step 1c
+    ("relational", "relat"), ("conditional", "condit"), ("rational", "ration"), ("digitizer", "digit"),  # steps 2-4
+    ("triplicate", "triplic"), ("formative", "form"), ("hopeful", "hope"), ("goodness", "good"),
+    ("revival", "reviv"), ("adjustment", "adjust"), ("adoption", "adopt"), ("homologous", "homolog"),
+    ("probate", "probat"), ("rate", "rate"), ("cease", "ceas"), ("controlling", "control"), ("roll", "roll"),  # 5
+    ("generalizations", "gener"), ("oscillators", "oscil"),
+])
+def test_porter_stems_match_the_published_examples(word, expected):
+    assert porter_stem(word) == expected
+
+
+def test_one_and_two_letter_words_are_kept():
+    assert [porter_stem(word) for word in ("a", "is", "as")] == ["a", "is", "as"]
