@@ -195,12 +195,13 @@ def test_each_row_knows_the_turns_before_and_after_it_in_its_session_across_batc
     assert np.array_equal(grown.rows().nexts, fresh.rows().nexts)
 
 
-def test_two_turns_before_lend_their_words_at_a_lower_weight_until_they_are_deleted(tmp_path):
-    chat = [doc(1, "sushi tokyo"), doc(2, "reply"), doc(3, "ok"), doc(4, "later")]
+def test_turns_before_lend_their_words_at_weights_falling_with_distance_until_they_are_deleted(tmp_path):
+    chat = [doc(1, "sushi tokyo"), doc(2, "reply"), doc(3, "ok"), doc(4, "later"), doc(5, "much later")]
     index = side_index(tmp_path, [[replace(d, previous=d.source_rowid - 1) for d in chat]])
     query = HistoryQuery("q", "q", (), ("sushi", "tokyo"))
     scores = keyword_hits(index, MESSAGES, query, 0, 10**6, 10).scores
-    assert list(scores) == ["r1", "r3"] and 0 < scores["r3"] < scores["r1"]  # row 2's turn before is its context column
+    # Row 2's turn before is its context column (empty here); row 5 is four turns on, out of reach.
+    assert list(scores) == ["r1", "r3", "r4"] and scores["r1"] > scores["r3"] > scores["r4"] > 0
     with index.peewee.atomic():
         index.forget(MESSAGES, [1])
     assert keyword_hits(index, MESSAGES, query, 0, 10**6, 10).scores == {}
