@@ -14,16 +14,13 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from oneclaw_search.data.postings_lookups import doc_ids
-from oneclaw_search.data.postings_reader import RowTable, TermList
+from oneclaw_search.data.postings_reader import RowTable, TermList, counts_of
+from oneclaw_search.data.turn_window import Admission, TurnWindow
 from oneclaw_search.data.index_docs import DocKind, fts_term
 from oneclaw_search.data.side_index import SideIndex
 from oneclaw_search.domain.history_query import HistoryQuery
 
 K1, B = 1.2, 0.75
-MAX_PAIRED_TERMS = 8  # the turns around a row must hold two query terms; pairs among the first eight suffice
-# Turns after (+) and before (-) a message whose own words count towards it, and by how much; the
-# turn just before is the context column, weighted by the caller.
-NEIGHBOURS = ((1, 0.3), (-2, 0.3), (2, 0.3), (-3, 0.1), (3, 0.1))
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,8 +52,8 @@ def keyword_hits(
 
     matched = np.flatnonzero(score.total > 0)  # every row holding a term scores above 0 (bools scan 6x faster)
     candidates = matched[eligible(matched)]
-    window = _Window(table, score, loose + compounds, eligible) if kind.word_columns[1:2] == ("context",) else None
-    best, totals, sure = _best_admitted(score.total, candidates, limit, _Admission(loose, compounds, window), window)
+    window = TurnWindow(table, score, loose + compounds, eligible) if kind.word_columns[1:2] == ("context",) else None
+    best, totals, sure = _best_admitted(score.total, candidates, limit, Admission(loose, compounds, window), window)
     ideal = max(sum(score.idf(len(found.docs)) for found in loose)
                 + sum(max(score.idf(len(lists[fts_term(p)].docs)) for p in parts) for parts in query.compounds), 1e-6)
     ids = doc_ids(index, kind, best)
@@ -64,72 +61,7 @@ def keyword_hits(
     return KeywordHits(hits, frozenset(ids[doc] for doc, certain in zip(best.tolist(), sure.tolist()) if doc in ids and not certain))
 
 
-class _Admission:
-    """Which rows count as hits: a loose term in the row's own text (for sessions, in either
-    column), two of the first eight loose terms among the turns around it (three either side),
-    or a compound's words in the row's own text (`sure` is False for rows only a compound admits)."""
-
-    def __init__(self, loose: list[TermList], compounds: list[TermList], window: _Window | None) -> None:
-        self._loose, self._compounds, self._window = loose, compounds, window
-
-    def __call__(self, docs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        own = np.zeros(len(docs), dtype=bool)
-        around = np.zeros(len(docs), dtype=np.int8)
-        neighbours = self._window.neighbours(docs) if self._window else []
-        for position, found in enumerate(self._loose):
-            counts = _counts_of(found, docs)
-            if self._window is None:
-                own |= counts.any(axis=1)
-                continue
-            own |= counts[:, 0] > 0
-            near = counts[:, 1] > 0
-            if position < MAX_PAIRED_TERMS:
-                for rows, alive in neighbours:
-                    near |= alive & (_counts_of(found, rows)[:, 0] > 0)
-                around += near
-        sure = own | (around >= 2)
-        by_compound = np.zeros(len(docs), dtype=bool)
-        for found in self._compounds:
-            by_compound |= _counts_of(found, docs)[:, 0] > 0
-        return sure | by_compound, sure
-
-
-class _Window:
-    """The turns around a row lend it their own words' scores, scaled down with distance: an
-    answer's subject is often named only in the question before it or the reply after it (on
-    LoCoMo, R@10 0.68 with the turn before alone, 0.71 with two turns either side, 0.72 with three)."""
-
-    def __init__(self, table: RowTable, scorer: _Scorer, lists: list[TermList], eligible) -> None:
-        self._table, self._scorer, self._lists, self._eligible = table, scorer, lists, eligible
-
-    def neighbours(self, docs: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
-        """Per neighbouring turn, its row for each of `docs` (0: none) and whether it still exists."""
-        prevs, nexts, found = self._table.prevs, self._table.nexts, []
-        for steps, _weight in NEIGHBOURS:
-            rows = docs
-            for _ in range(abs(steps)):
-                rows = (nexts if steps > 0 else prevs)[rows]
-            found.append((rows, self._table.alive[rows]))
-        return found
-
-    def widen(self, top: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """`top` and the eligible turns around them, each scored with its neighbours' words."""
-        around = np.concatenate([top, *(rows for rows, _ in self.neighbours(top))])
-        pool = np.unique(around[around > 0])
-        pool = pool[self._eligible(pool)]
-        around = [(rows, alive * weight) for (rows, alive), (_steps, weight) in zip(self.neighbours(pool), NEIGHBOURS)]
-        return pool, sum(self._scorer.windowed(found, pool, around) for found in self._lists)
-
-
-def _counts_of(found: TermList, docs: np.ndarray) -> np.ndarray:
-    """The list's counts for each of `docs` (zeros where the list does not hold it)."""
-    if not len(found.docs):
-        return np.zeros((len(docs), found.counts.shape[1]), dtype=np.uint8)
-    at = np.minimum(np.searchsorted(found.docs, docs), len(found.docs) - 1)
-    return np.where((found.docs[at] == docs)[:, None], found.counts[at], 0)
-
-
-def _best_admitted(scores: np.ndarray, candidates: np.ndarray, limit: int, admission: _Admission, window: _Window | None):
+def _best_admitted(scores: np.ndarray, candidates: np.ndarray, limit: int, admission: Admission, window: TurnWindow | None):
     """The best `limit` admitted rows, their scores and whether each is sure. Only the best few
     candidates are checked (four times as many as wanted, more when too few pass), with the turns
     around them: at a million messages, marking every matched row cost more than the scoring."""
@@ -159,9 +91,9 @@ class _Scorer:
     def windowed(self, found: TermList, rows: np.ndarray, around: list[tuple[np.ndarray, np.ndarray]]) -> np.ndarray:
         """What `found`'s term adds to each of `rows` when the own text of the turns `around` them
         (rows, weights) counts as further columns, weighted like the row's own text times `weights`."""
-        frequency = _counts_of(found, rows) @ self._weights
+        frequency = counts_of(found, rows) @ self._weights
         for near, weights in around:
-            frequency = frequency + weights * self._weights[0] * _counts_of(found, near)[:, 0]
+            frequency = frequency + weights * self._weights[0] * counts_of(found, near)[:, 0]
         norm = K1 * (1 - B) + self._length_weight * self._sizes[rows]
         return self.idf(len(found.docs)) * frequency * (K1 + 1) / (frequency + norm)
 

@@ -131,3 +131,11 @@ class PostingsReader:
 def _blank(end: int) -> list[np.ndarray]:
     """Empty sizes, times, previous and next rows for rows 0 … end - 1."""
     return [np.zeros(end), np.zeros(end, dtype=np.int64), np.zeros(end, dtype=np.int32), np.zeros(end, dtype=np.int32)]
+
+
+def counts_of(found: TermList, docs: np.ndarray) -> np.ndarray:
+    """The list's counts for each of `docs` (zeros where the list does not hold it)."""
+    if not len(found.docs):
+        return np.zeros((len(docs), found.counts.shape[1]), dtype=np.uint8)
+    at = np.minimum(np.searchsorted(found.docs, docs), len(found.docs) - 1)
+    return np.where((found.docs[at] == docs)[:, None], found.counts[at], 0)

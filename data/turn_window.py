@@ -1,0 +1,72 @@
+"""Which keyword candidates count as hits, and how the turns around a message score it (issue 3, Q-01).
+
+A conversational answer rarely repeats its question: the side index links each message to the turn
+before it in its session (data/postings.py), and these classes read a few turns either way.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from oneclaw_search.data.postings_reader import RowTable, TermList, counts_of
+
+MAX_PAIRED_TERMS = 8  # the turns around a row must hold two query terms; pairs among the first eight suffice
+# Turns after (+) and before (-) a message whose own words count towards it, and by how much; the
+# turn just before is the context column, weighted by the caller.
+NEIGHBOURS = ((1, 0.3), (-2, 0.3), (2, 0.3), (-3, 0.1), (3, 0.1))
+
+
+class Admission:
+    """Which rows count as hits: a loose term in the row's own text (for sessions, in either
+    column), two of the first eight loose terms among the turns around it (three either side),
+    or a compound's words in the row's own text (`sure` is False for rows only a compound admits)."""
+
+    def __init__(self, loose: list[TermList], compounds: list[TermList], window: TurnWindow | None) -> None:
+        self._loose, self._compounds, self._window = loose, compounds, window
+
+    def __call__(self, docs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        own = np.zeros(len(docs), dtype=bool)
+        around = np.zeros(len(docs), dtype=np.int8)
+        neighbours = self._window.neighbours(docs) if self._window else []
+        for position, found in enumerate(self._loose):
+            counts = counts_of(found, docs)
+            if self._window is None:
+                own |= counts.any(axis=1)
+                continue
+            own |= counts[:, 0] > 0
+            near = counts[:, 1] > 0
+            if position < MAX_PAIRED_TERMS:
+                for rows, alive in neighbours:
+                    near |= alive & (counts_of(found, rows)[:, 0] > 0)
+                around += near
+        sure = own | (around >= 2)
+        by_compound = np.zeros(len(docs), dtype=bool)
+        for found in self._compounds:
+            by_compound |= counts_of(found, docs)[:, 0] > 0
+        return sure | by_compound, sure
+
+
+class TurnWindow:
+    """The turns around a row lend it their own words' scores, scaled down with distance: an
+    answer's subject is often named only in the question before it or the reply after it (on
+    LoCoMo, R@10 0.68 with the turn before alone, 0.71 with two turns either side, 0.72 with three)."""
+
+    def __init__(self, table: RowTable, scorer, lists: list[TermList], eligible) -> None:
+        self._table, self._scorer, self._lists, self._eligible = table, scorer, lists, eligible
+
+    def neighbours(self, docs: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
+        """Per neighbouring turn, its row for each of `docs` (0: none) and whether it still exists."""
+        prevs, nexts, found = self._table.prevs, self._table.nexts, []
+        for steps, _weight in NEIGHBOURS:
+            rows = docs
+            for _ in range(abs(steps)):
+                rows = (nexts if steps > 0 else prevs)[rows]
+            found.append((rows, self._table.alive[rows]))
+        return found
+
+    def widen(self, top: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """`top` and the eligible turns around them, each scored with its neighbours' words."""
+        around = np.concatenate([top, *(rows for rows, _ in self.neighbours(top))])
+        pool = np.unique(around[around > 0])
+        pool = pool[self._eligible(pool)]
+        around = [(rows, alive * weight) for (rows, alive), (_steps, weight) in zip(self.neighbours(pool), NEIGHBOURS)]
+        return pool, sum(self._scorer.windowed(found, pool, around) for found in self._lists)
