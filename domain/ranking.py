@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 
 from oneclaw_search.domain.local_time import MS_PER_DAY
@@ -114,26 +114,32 @@ def _blended(relevances: Sequence[Relevance]) -> list[float]:
 
 
 def merge(
-    by_source: Sequence[Sequence[UnifiedSearchResult]], now_ms: int, max_results: int
+    by_source: Sequence[Sequence[UnifiedSearchResult]], now_ms: int, max_results: int,
+    render: Callable[[UnifiedSearchResult], UnifiedSearchResult] = lambda hit: hit,
 ) -> list[UnifiedSearchResult]:
     """Normalise each source by its maximum, weight, decay, rank, drop near-duplicates, cut.
 
     When the hits containing the whole query fit in `max_results`, they are all kept: what the
     spec's own LIKE search returns is never lost to keyword hits (issue 3's superset rule).
+    `render` gives a hit its printable text; only hits the ranking reaches are rendered.
     """
     scored = [hit for hits in by_source for hit in _normalise_weight_decay(hits, now_ms)]
     scored.sort(key=_rank_key)
-    kept = deduplicate(scored, max_results)
+    kept = deduplicate(scored, max_results, render)
     exact = [hit for hit in scored if hit.exact]
     if len(exact) > max_results:
         return kept
     for hit in exact:
-        if hit in kept or _near_duplicate(hit, kept):
+        if any(_same(hit, other) for other in kept) or _near_duplicate(hit := render(hit), kept):
             continue
         # The lowest-ranked keyword-only hit gives up its place (there is one: exact hits fit).
         loser = next(other for other in reversed(kept) if not other.exact) if len(kept) == max_results else None
         kept = sorted([other for other in kept if other is not loser] + [hit], key=_rank_key)
     return kept
+
+
+def _same(hit: UnifiedSearchResult, other: UnifiedSearchResult) -> bool:
+    return hit.id == other.id and hit.source_type == other.source_type
 
 
 def _near_duplicate(hit: UnifiedSearchResult, kept: Sequence[UnifiedSearchResult]) -> bool:
@@ -156,13 +162,17 @@ def _normalise_weight_decay(hits: Sequence[UnifiedSearchResult], now_ms: int) ->
     ]
 
 
-def deduplicate(ranked: Sequence[UnifiedSearchResult], limit: int) -> list[UnifiedSearchResult]:
+def deduplicate(
+    ranked: Sequence[UnifiedSearchResult], limit: int,
+    render: Callable[[UnifiedSearchResult], UnifiedSearchResult] = lambda hit: hit,
+) -> list[UnifiedSearchResult]:
     """Keep each hit unless its text overlaps a better one already kept by more than 80 %."""
     kept: list[UnifiedSearchResult] = []
     kept_words: list[frozenset[str]] = []
     for hit in ranked:
         if len(kept) >= limit:
             break
+        hit = render(hit)
         words = word_set(hit.text)
         if any(jaccard(words, other) > DUPLICATE_OVERLAP for other in kept_words):
             continue

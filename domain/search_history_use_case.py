@@ -12,7 +12,7 @@ from functools import partial
 
 from oneclaw_search.domain.clock import Clock, Deadline
 from oneclaw_search.domain.history_query import HistoryQuery
-from oneclaw_search.domain.models import SearchOutcome, SearchSource, UnifiedSearchResult
+from oneclaw_search.domain.models import SearchOutcome, SearchSource
 from oneclaw_search.domain.parallel import run_in_parallel
 from oneclaw_search.domain.literal_search import LiteralMessageSearch, LiteralSessionSearch
 from oneclaw_search.domain.ports import (
@@ -26,7 +26,7 @@ from oneclaw_search.domain.ports import (
 from oneclaw_search.domain.ranking import merge
 from oneclaw_search.domain.search_request import SearchRequest
 from oneclaw_search.domain.search_window import RECENT_MESSAGE_BUFFER_MS, SearchWindow, search_window
-from oneclaw_search.domain.source_searches import memory_results, message_results, session_results
+from oneclaw_search.domain.source_searches import SourceHits, memory_results, message_results, session_results
 from oneclaw_search.domain.spelling import correct_query, spelling_terms
 
 DEFAULT_BUDGET_SECONDS = 30.0
@@ -85,7 +85,10 @@ class SearchHistoryUseCase:
             for source in request.scope.sources
         }
         found, unfinished = run_in_parallel(tasks, deadline)
-        ranked = merge([found[source] for source in tasks if source in found], now_ms, request.max_results)
+        sources = [found[source] for source in tasks if source in found]
+        owner = {(draft.source_type, draft.id): hits for hits in sources for draft in hits.drafts}
+        ranked = merge([hits.drafts for hits in sources], now_ms, request.max_results,
+                       lambda draft: owner[draft.source_type, draft.id].render(draft))
         return SearchOutcome(tuple(ranked), tuple(unfinished), self._budget_seconds, self._retrievers(request))
 
     def _retrievers(self, request: SearchRequest) -> tuple[str, ...]:
@@ -98,7 +101,7 @@ class SearchHistoryUseCase:
 
     def _search_source(
         self, source: SearchSource, query: HistoryQuery, window: SearchWindow, deadline: Deadline, limit: int
-    ) -> list[UnifiedSearchResult]:
+    ) -> SourceHits:
         if source is SearchSource.MEMORY_INDEX:
             found = self._engine.search(query.raw, limit, chunk_filter=window.memory_filter, deadline=deadline)
             return memory_results([item for item in found if query.admits(item.chunk.chunk_text)], query.raw, self._zone)

@@ -5,8 +5,10 @@ example ("User: …" for messages, "Session: … last active: …" for sessions)
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
 from datetime import tzinfo
+from functools import partial
 
 from oneclaw_search.domain.local_time import content_time_ms, local_date, parse_iso_day
 from oneclaw_search.domain.models import (
@@ -25,81 +27,97 @@ from oneclaw_search.domain.text import EXCERPT_LIMIT, excerpt, find_spans, token
 
 PREVIEW_LIMIT = 200
 _ROLE_PREFIX = {MessageType.USER.value: "User: ", MessageType.AI_RESPONSE.value: "Assistant: "}
+Rendered = tuple[str, tuple[tuple[int, int], ...]]  # a result's printable text and its highlight spans
 
 
-def memory_results(found: Sequence[MemorySearchResult], query: str, zone: tzinfo) -> list[UnifiedSearchResult]:
+@dataclass(frozen=True, slots=True)
+class SourceHits:
+    """One source's scored results, their text still to be cut: most never reach the page, and
+    cutting excerpts for all of them cost more than the merge (`render` fills `text` and `matches`)."""
+
+    drafts: list[UnifiedSearchResult]
+    cutters: dict[str, Callable[[], Rendered]] = field(default_factory=dict)
+
+    def render(self, draft: UnifiedSearchResult) -> UnifiedSearchResult:
+        text, matches = self.cutters[draft.id]()
+        return replace(draft, text=text, matches=matches)
+
+
+def memory_results(found: Sequence[MemorySearchResult], query: str, zone: tzinfo) -> SourceHits:
     """Memory chunks keep their hybrid relevance as the raw score; decay comes in the merge."""
-    results = []
+    needles = highlight_needles(query)
+    hits = SourceHits([])
     for item in found:
         chunk = item.chunk
         day = parse_iso_day(chunk.source_date)
-        spans = find_spans(chunk.chunk_text, highlight_needles(query))
-        cut = excerpt(chunk.chunk_text, spans)
-        results.append(UnifiedSearchResult(
+        hits.drafts.append(UnifiedSearchResult(
             id=chunk.id,
             source_type=SourceType.DAILY_LOG if chunk.source_type == DAILY_LOG_TYPE else SourceType.MEMORY,
-            text=cut.text,
+            text="",
             source_date=day.isoformat() if day else None,
             session_id=None,
             session_title=None,
             raw_score=item.relevance,
             final_score=0.0,
             created_at=content_time_ms(chunk.source_date, chunk.updated_at, zone),
-            matches=cut.place(spans),
         ))
-    return results
+        hits.cutters[chunk.id] = partial(_cut, chunk.chunk_text, needles, "")
+    return hits
 
 
-def message_results(found: Sequence[ScoredMessage], query: str, zone: tzinfo) -> list[UnifiedSearchResult]:
+def message_results(found: Sequence[ScoredMessage], query: str, zone: tzinfo) -> SourceHits:
     needles = highlight_needles(query)
     scores = relevance_scores([item.relevance for item in found])
-    results = []
+    hits = SourceHits([])
     for item, score in zip(found, scores):
         hit = item.hit
-        prefix = _ROLE_PREFIX.get(hit.type, "")
-        spans = find_spans(hit.content, needles)
-        cut = excerpt(hit.content, spans, EXCERPT_LIMIT - len(prefix))
-        results.append(UnifiedSearchResult(
+        hits.drafts.append(UnifiedSearchResult(
             id=hit.id,
             source_type=SourceType.MESSAGE,
-            text=prefix + cut.text,
+            text="",
             source_date=local_date(hit.created_at, zone).isoformat(),
             session_id=hit.session_id,
             session_title=hit.session_title,
             raw_score=score,
             final_score=0.0,
             created_at=hit.created_at,
-            matches=cut.place(spans, len(prefix)),
             exact=item.relevance.literal > 0,
         ))
-    return results
+        hits.cutters[hit.id] = partial(_cut, hit.content, needles, _ROLE_PREFIX.get(hit.type, ""))
+    return hits
 
 
-def session_results(found: Sequence[ScoredSession], query: str, zone: tzinfo) -> list[UnifiedSearchResult]:
+def _cut(text: str, needles: list[str], prefix: str) -> Rendered:
+    """`prefix` and an excerpt of `text` around the query, with the query's spans in it."""
+    spans = find_spans(text, needles)
+    cut = excerpt(text, spans, EXCERPT_LIMIT - len(prefix))
+    return prefix + cut.text, cut.place(spans, len(prefix))
+
+
+def session_results(found: Sequence[ScoredSession], query: str, zone: tzinfo) -> SourceHits:
     needles = highlight_needles(query)
     scores = relevance_scores([item.relevance for item in found])
-    results = []
+    hits = SourceHits([])
     for item, score in zip(found, scores):
         hit = item.hit
         day = local_date(hit.updated_at, zone).isoformat()
-        text, matches = _session_text(hit, day, needles)
-        results.append(UnifiedSearchResult(
+        hits.drafts.append(UnifiedSearchResult(
             id=hit.id,
             source_type=SourceType.SESSION,
-            text=text,
+            text="",
             source_date=day,
             session_id=hit.id,
             session_title=hit.title,
             raw_score=score,
             final_score=0.0,
             created_at=hit.updated_at,
-            matches=matches,
             exact=item.relevance.literal > 0,
         ))
-    return results
+        hits.cutters[hit.id] = partial(_session_text, hit, day, needles)
+    return hits
 
 
-def _session_text(hit: SessionHit, day: str, needles: list[str]) -> tuple[str, tuple[tuple[int, int], ...]]:
+def _session_text(hit: SessionHit, day: str, needles: list[str]) -> Rendered:
     """The spec's two-line session text, with the query's spans in its title and preview."""
     head = 'Session: "'
     text = f'{head}{hit.title}" ({hit.message_count} messages, last active: {day})'

@@ -115,3 +115,19 @@ def test_a_short_focused_text_beats_a_long_one_with_the_same_match():
 def test_phrase_score_is_zero_without_a_literal_match_and_caseless_with_one():
     assert phrase_match_score("sushi restaurant", "restaurant sushi", 2) == 0.0
     assert phrase_match_score("ÜBER café", "über", 2) > 0
+
+
+@pytest.mark.spec("MRG-5", "MRG-6")
+def test_merge_renders_only_the_hits_its_ranking_reaches_and_dedups_their_rendered_text():
+    drafts = [hit(f"m{n}", SourceType.MESSAGE, 100.0 - n, text="") for n in range(20)]
+    texts = {"m0": "sushi in tokyo", "m1": "Sushi in Tokyo", "m2": "ramen in osaka", "m3": "udon"}
+    rendered = []
+
+    def render(draft):
+        rendered.append(draft.id)
+        return UnifiedSearchResult(draft.id, draft.source_type, texts.get(draft.id, draft.id), None, None, None,
+                                   draft.raw_score, draft.final_score, draft.created_at)
+    merged = merge([drafts], NOW, 3, render)
+    # m1 folds to m0's words: dropped as a duplicate, so m3 is rendered to fill the third place.
+    assert [(h.id, h.text) for h in merged] == [("m0", "sushi in tokyo"), ("m2", "ramen in osaka"), ("m3", "udon")]
+    assert rendered == ["m0", "m1", "m2", "m3"]
