@@ -9,7 +9,7 @@ from __future__ import annotations
 import zlib
 from collections.abc import Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import NamedTuple
 
 import numpy as np
@@ -49,11 +49,20 @@ class MessageRow:
     content: str
 
 
+class Prepared(NamedTuple):
+    """What indexing rows needs that depends on each row alone: made off the writing thread."""
+
+    terms: list[str]
+    fingerprints: list[int]
+    folded: list[str]
+    vectors: list[bytes] | None
+
+
 class MessageBatch(NamedTuple):
     last: int  # the highest history rowid read
     size: int  # rows read, searchable or not
     searchable: list[MessageRow]  # oldest first
-    vectors: Future  # of MessageIndexer.vectors_for(searchable)
+    prepared: Future  # of MessageIndexer.prepare(searchable)
 
 
 class MessageIndexer:
@@ -67,27 +76,34 @@ class MessageIndexer:
         )
 
     def next_batch(self, history, after: int, size: int, embedding: ThreadPoolExecutor) -> MessageBatch | None:
-        """Up to `size` history rows after rowid `after`, their vectors already being made on `embedding`."""
+        """Up to `size` history rows after rowid `after`, already being prepared on `embedding`."""
         rows = history.execute_sql(
             f"SELECT type, {MESSAGE_COLUMNS} FROM messages WHERE rowid > ? ORDER BY rowid LIMIT ?", (after, size)
         ).fetchall()
         if not rows:
             return None
         searchable = sorted((MessageRow(*r[1:]) for r in rows if r[0] in SEARCHABLE_TYPES), key=lambda m: (m.created_at, m.rowid))
-        return MessageBatch(rows[-1][1], len(rows), searchable, embedding.submit(self.vectors_for, searchable))
+        return MessageBatch(rows[-1][1], len(rows), searchable, embedding.submit(self.prepare, searchable))
 
-    def docs(self, rows: Sequence[MessageRow], *, advance: bool = True, vectors: list[bytes] | None = None) -> list[IndexedDoc]:
+    def prepare(self, rows: Sequence[MessageRow]) -> Prepared:
+        """Each row's terms, fingerprint, folded text and vector. Reads nothing from the index, so it
+        runs on another thread while the batch before is written."""
+        texts = [row.content for row in rows]
+        return Prepared([term_text(t) for t in texts], [fingerprint(t) for t in texts], [fold(t) for t in texts],
+                        self.vectors_for(rows))
+
+    def docs(self, rows: Sequence[MessageRow], *, advance: bool = True, prepared: Prepared | None = None) -> list[IndexedDoc]:
         """Documents for `rows` (oldest first); with `advance`, they become their sessions' last turns.
-        `vectors` are the rows' vectors when `vectors_for` already made them."""
+        `prepared` is `prepare(rows)` when it was already made."""
+        prepared = prepared or self.prepare(rows)
         last = self._last_turns({row.session_id for row in rows})
         docs = []
-        for row in rows:
-            terms = term_text(row.content)
+        for row, terms, fp, folded, vector in zip(rows, prepared.terms, prepared.fingerprints, prepared.folded,
+                                                  prepared.vectors or [None] * len(rows)):
             previous = last.get(row.session_id)
             earlier = previous is not None and previous[0] != row.rowid and previous[1] <= row.created_at
-            context = previous[2] if earlier else ""
-            docs.append(IndexedDoc(row.rowid, row.id, row.created_at, fingerprint(row.content), (terms, context),
-                                   (fold(row.content),), previous=previous[0] if earlier else 0))
+            docs.append(IndexedDoc(row.rowid, row.id, row.created_at, fp, (terms, previous[2] if earlier else ""),
+                                   (folded,), vector, previous[0] if earlier else 0))
             if advance and (previous is None or earlier):
                 last[row.session_id] = (row.rowid, row.created_at, terms)
         if advance:
@@ -95,11 +111,7 @@ class MessageIndexer:
                 f"INSERT OR REPLACE INTO {LAST_TURNS} (session, src, at, terms) VALUES (?, ?, ?, ?)",
                 [(session, *turn) for session, turn in last.items()],
             )
-        if vectors is None:
-            vectors = self.vectors_for(rows)
-        if vectors is None:
-            return docs
-        return [replace(doc, vector=blob) for doc, blob in zip(docs, vectors)]
+        return docs
 
     def _last_turns(self, sessions: set[str]) -> dict[str, tuple[int, int, str]]:
         found: dict[str, tuple[int, int, str]] = {}

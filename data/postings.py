@@ -8,6 +8,7 @@ same formula in numpy and credit a row with the words of the turns around it. Ev
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import chain
 
 import numpy as np
 
@@ -40,19 +41,19 @@ def next_row(execute, prefix: str) -> int:
 def write_segment(connection, prefix: str, first: int, columns: Sequence[Sequence[str]], ats: Sequence[int],
                   prevs: Sequence[int] | None = None, largest_merge: int | None = None) -> None:
     """Index rows `first`, `first + 1`, …: `columns[i][c]` holds row i's space-separated terms in
-    column c, `ats[i]` its time, `prevs[i]` the row number of the turn before it (0: none). Then merges FANOUT neighbouring segments of one level, smallest
-    first, while the merged segment would hold at most `largest_merge` rows."""
+    column c, `ats[i]` its time, `prevs[i]` the row number of the turn before it (0: none). Then
+    merges FANOUT neighbouring segments of one level, smallest first, while the merged segment
+    would hold at most `largest_merge` rows."""
     if not columns:
         return
     width = len(columns[0])
-    terms, rows, cols, sizes = [], [], [], np.zeros(len(columns), dtype=np.uint32)
-    for offset, texts in enumerate(columns):
-        for column, text in enumerate(texts):
-            tokens = text.split()
-            terms += tokens
-            rows += [offset] * len(tokens)
-            cols += [column] * len(tokens)
-            sizes[offset] += len(tokens)
+    # One split per cell and whole-array bookkeeping: this runs for every term of every message.
+    split = [text.split() for texts in columns for text in texts]  # cell i * width + c: row i, column c
+    counts = np.fromiter(map(len, split), dtype=np.int64, count=len(split))
+    cells = np.repeat(np.arange(len(split), dtype=np.int64), counts)
+    terms = list(chain.from_iterable(split))
+    sizes = counts.reshape(-1, width).sum(axis=1).astype(np.uint32)
+    rows, cols = cells // width, cells % width
     seg = (connection.execute(f"SELECT max(seg) FROM {prefix}_seg").fetchone()[0] or 0) + 1
     connection.execute(
         f"INSERT INTO {prefix}_seg (seg, level, first, count, sizes, ats, prevs) VALUES (?, 0, ?, ?, ?, ?, ?)",
@@ -64,22 +65,24 @@ def write_segment(connection, prefix: str, first: int, columns: Sequence[Sequenc
     _merge_runs(connection, prefix, largest_merge)
 
 
-def _term_lists(seg: int, first: int, width: int, terms: list[str], rows: list[int], cols: list[int]):
+def _term_lists(seg: int, first: int, width: int, terms: list[str], rows: np.ndarray, cols: np.ndarray):
     """(seg, term, docs, counts) per distinct term: docs as int32, counts as uint8 [doc, column]."""
     if not terms:
         return []
     names = list(dict.fromkeys(terms))
     number = {term: i for i, term in enumerate(names)}
     ids = np.fromiter(map(number.__getitem__, terms), dtype=np.int64, count=len(terms))
-    keys = ids << 32 | np.asarray(rows, dtype=np.int64)
+    keys = ids << 32 | rows
     pairs, inverse = np.unique(keys, return_inverse=True)
-    counts = np.bincount(inverse.ravel() * width + np.asarray(cols), minlength=len(pairs) * width).reshape(-1, width)
+    counts = np.bincount(inverse.ravel() * width + cols, minlength=len(pairs) * width).reshape(-1, width)
     counts = np.minimum(counts, _MAX_COUNT).astype(np.uint8)
     docs = (pairs & 0xFFFFFFFF).astype(np.int32) + np.int32(first)
     term_ids = pairs >> 32
     starts = np.flatnonzero(np.r_[True, term_ids[1:] != term_ids[:-1]])
     ends = np.r_[starts[1:], len(pairs)]
-    return [(seg, names[term_ids[a]], docs[a:b].tobytes(), counts[a:b].tobytes()) for a, b in zip(starts, ends)]
+    doc_bytes, count_bytes = docs.tobytes(), counts.tobytes()
+    return [(seg, names[term], doc_bytes[4 * a:4 * b], count_bytes[width * a:width * b])
+            for term, a, b in zip(term_ids[starts].tolist(), starts.tolist(), ends.tolist())]
 
 
 def _merge_runs(connection, prefix: str, largest: int | None) -> None:
