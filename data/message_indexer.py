@@ -15,7 +15,7 @@ from typing import NamedTuple
 import numpy as np
 
 from oneclaw_search.data.entities import marks, sql_batches
-from oneclaw_search.data.message_vectors import quantize
+from oneclaw_search.data.message_vectors import MESSAGE_DIMENSIONS, quantize
 from oneclaw_search.data.index_docs import IndexedDoc, fts_term
 from oneclaw_search.data.side_index import SideIndex
 from oneclaw_search.domain.models import SEARCHABLE_MESSAGE_TYPES
@@ -125,4 +125,7 @@ class MessageIndexer:
         on another thread: it reads nothing from the index."""
         if self._embedder is None or not rows:
             return None
-        return list(quantize(np.asarray(self._embedder.embed([row.content for row in rows]), dtype=np.float32)))
+        texts = [row.content for row in rows]
+        leading = getattr(self._embedder, "embed_leading", None)  # an embedder that can skip the unkept columns
+        vectors = leading(texts, MESSAGE_DIMENSIONS) if leading else self._embedder.embed(texts)
+        return list(quantize(np.asarray(vectors, dtype=np.float32)))

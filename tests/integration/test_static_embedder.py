@@ -33,6 +33,19 @@ def test_vectors_are_unit_length_and_close_for_close_meanings(monkeypatch):
     assert vectors[0] @ vectors[1] > vectors[0] @ vectors[2] + 0.2
 
 
+@pytest.mark.spec("Q-09")
+def test_leading_components_point_where_the_full_vectors_leading_components_do():
+    texts = ["restaurant near the station", "", "東京で寿司", "an [UNK]-free sentence 🍣", "word " * 700]
+    embedder = StaticEmbedder()
+    full, leading = embedder.embed(texts)[:, :128], embedder.embed_leading(texts, 128)
+    assert leading.shape == (5, 128)
+    for mine, theirs in zip(leading, full):
+        if not theirs.any():
+            assert not mine.any()
+            continue
+        assert mine @ theirs / (np.linalg.norm(mine) * np.linalg.norm(theirs)) == pytest.approx(1.0, abs=1e-6)
+
+
 def two_restaurants(history):
     """Two messages equal on the keyword "restaurant", one about food; unrelated chat around them."""
     rows = [new_message("food", "s", "The restaurant served wonderful sushi and noodles", "2026-02-01T09:00"),
