@@ -203,11 +203,12 @@ def _chunks(writer: _Writer, count: int, now_ms: int) -> list[MemoryChunk]:
     return rows
 
 
-def append_messages(count: int, session_ids: list[str], now_ms: int, seed: int = 8) -> list[NewMessage]:
-    """`count` new messages, newest of all, in existing sessions; each carries FRESH to prove it was indexed."""
+def append_messages(count: int, session_ids: list[str], now_ms: int, seed: int = 8, first: int = 0) -> list[NewMessage]:
+    """`count` new messages, newest of all, in existing sessions, numbered from `first`; each carries
+    FRESH to prove it was indexed."""
     writer = _Writer(seed)
     return [
-        NewMessage(f"x{i:07}", session_ids[i % len(session_ids)], "USER" if i % 2 == 0 else "AI_RESPONSE",
+        NewMessage(f"x{first + i:07}", session_ids[i % len(session_ids)], "USER" if i % 2 == 0 else "AI_RESPONSE",
                    f"{writer.prose(writer.length(i % 2 == 0))} {FRESH}", now_ms - (count - i) * 1000)
         for i in range(count)
     ]
