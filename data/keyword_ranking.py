@@ -45,6 +45,7 @@ def keyword_hits(
     compounds = [_together([lists[fts_term(part)] for part in parts]) for parts in query.compounds]
     for found in loose + compounds:
         score.add(found)
+
     def eligible(rows: np.ndarray) -> np.ndarray:
         at = table.ats[rows]
         keep = table.alive[rows] & (at >= after) & (at <= before)

@@ -1,7 +1,7 @@
 """PostingsReader: one process's view of a kind's postings (data/postings.py, issue 3).
 
-Row sizes, times, liveness and neighbouring turns sit in arrays indexed by row number, read again only when the
-segments or the dead rows change; a term's list is read per query, one blob per segment.
+Row sizes, times, liveness and neighbouring turns sit in arrays indexed by row number, read again
+only when the segments or the dead rows change; a term's list is read per query, one blob per segment.
 """
 from __future__ import annotations
 
