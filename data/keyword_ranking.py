@@ -54,7 +54,7 @@ def keyword_hits(
     matched = np.flatnonzero(score.total > 0)  # every row holding a term scores above 0 (bools scan 6x faster)
     candidates = matched[eligible(matched)]
     window = TurnWindow(table, score, loose + compounds, eligible) if kind.word_columns[1:2] == ("context",) else None
-    best, totals, sure = _best_admitted(score.total, candidates, limit, Admission(loose, compounds, window), window)
+    best, totals, sure = _best_admitted(score.total, candidates, limit, Admission(loose, compounds, window is not None), window)
     ideal = max(sum(score.idf(len(found.docs)) for found in loose)
                 + sum(max(score.idf(len(lists[fts_term(p)].docs)) for p in parts) for parts in query.compounds), 1e-6)
     ids = doc_ids(index, kind, best)
@@ -69,8 +69,8 @@ def _best_admitted(scores: np.ndarray, candidates: np.ndarray, limit: int, admis
     wanted = 4 * limit
     while True:
         top = _best(scores, candidates, wanted)
-        pool, pooled = window.widen(top) if window else (top, scores[top])
-        admitted, sure = admission(pool)
+        pool, pooled, neighbours = window.widen(top) if window else (top, scores[top], [])
+        admitted, sure = admission(pool, neighbours)
         if admitted.sum() >= limit or wanted >= len(candidates):
             pool, pooled, sure = pool[admitted], pooled[admitted], sure[admitted]
             order = np.lexsort((-pool, -pooled))[:limit]

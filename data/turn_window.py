@@ -20,16 +20,16 @@ class Admission:
     column), two of the first eight loose terms among the turns around it (three either side),
     or a compound's words in the row's own text (`sure` is False for rows only a compound admits)."""
 
-    def __init__(self, loose: list[TermList], compounds: list[TermList], window: TurnWindow | None) -> None:
-        self._loose, self._compounds, self._window = loose, compounds, window
+    def __init__(self, loose: list[TermList], compounds: list[TermList], with_context: bool) -> None:
+        self._loose, self._compounds, self._with_context = loose, compounds, with_context
 
-    def __call__(self, docs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def __call__(self, docs: np.ndarray, neighbours: list[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, np.ndarray]:
+        """`neighbours`: TurnWindow.neighbours(docs), or nothing for rows without turns."""
         own = np.zeros(len(docs), dtype=bool)
         around = np.zeros(len(docs), dtype=np.int8)
-        neighbours = self._window.neighbours(docs) if self._window else []
         for position, found in enumerate(self._loose):
             counts = counts_of(found, docs)
-            if self._window is None:
+            if not self._with_context:
                 own |= counts.any(axis=1)
                 continue
             own |= counts[:, 0] > 0
@@ -54,19 +54,19 @@ class TurnWindow:
         self._table, self._scorer, self._lists, self._eligible = table, scorer, lists, eligible
 
     def neighbours(self, docs: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
-        """Per neighbouring turn, its row for each of `docs` (0: none) and whether it still exists."""
-        prevs, nexts, found = self._table.prevs, self._table.nexts, []
-        for steps, _weight in NEIGHBOURS:
-            rows = docs
-            for _ in range(abs(steps)):
-                rows = (nexts if steps > 0 else prevs)[rows]
-            found.append((rows, self._table.alive[rows]))
-        return found
+        """Per entry of NEIGHBOURS, its row for each of `docs` (0: none) and whether it still exists."""
+        walked = {0: docs}
+        for steps in range(1, max(abs(steps) for steps, _ in NEIGHBOURS) + 1):
+            for sign, links in ((1, self._table.nexts), (-1, self._table.prevs)):
+                walked[sign * steps] = links[walked[sign * (steps - 1)]]  # one hop on from the nearer turn
+        return [(walked[steps], self._table.alive[walked[steps]]) for steps, _ in NEIGHBOURS]
 
-    def widen(self, top: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """`top` and the eligible turns around them, each scored with its neighbours' words."""
+    def widen(self, top: np.ndarray) -> tuple[np.ndarray, np.ndarray, list[tuple[np.ndarray, np.ndarray]]]:
+        """`top` and the eligible turns around them, each scored with its neighbours' words, and
+        those neighbours (for the admission check)."""
         around = np.concatenate([top, *(rows for rows, _ in self.neighbours(top))])
         pool = np.unique(around[around > 0])
         pool = pool[self._eligible(pool)]
-        around = [(rows, alive * weight) for (rows, alive), (_steps, weight) in zip(self.neighbours(pool), NEIGHBOURS)]
-        return pool, sum(self._scorer.windowed(found, pool, around) for found in self._lists)
+        neighbours = self.neighbours(pool)
+        weighted = [(rows, alive * weight) for (rows, alive), (_steps, weight) in zip(neighbours, NEIGHBOURS)]
+        return pool, sum(self._scorer.windowed(found, pool, weighted) for found in self._lists), neighbours
