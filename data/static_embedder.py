@@ -16,6 +16,8 @@ from pathlib import Path
 
 import numpy as np
 
+from oneclaw_search.data.word_sums import WordSums, pooled_by_words
+
 MODEL_DIR = Path(__file__).resolve().parent / "static_model"
 MODEL_NAME = "minilm-l6-static-int8-v1"  # names the vector space: stored vectors must come from it
 _DTYPES = {"I8": np.int8, "F16": np.float16, "F32": np.float32, "F64": np.float64}
@@ -29,6 +31,12 @@ class StaticEmbedder:
         self._model_dir = model_dir
         self._model = None
         self._lock = threading.Lock()
+
+    def __getstate__(self) -> dict:
+        return {"model_dir": self._model_dir}  # another process reads the folder itself
+
+    def __setstate__(self, state: dict) -> None:
+        self.__init__(state["model_dir"])
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         """One unit float32 vector per text (a text with no known token gives zeros)."""
@@ -83,6 +91,8 @@ class _StaticTable:
         else:
             self._tokenizer.enable_truncation(max_length)
         self._leading_tables: dict[int, np.ndarray] = {}
+        self._sums: dict[int | None, WordSums] = {}
+        self._max_length = max_length
         unknown = getattr(self._tokenizer.model, "unk_token", None)
         self._unknown = None if unknown is None else self._tokenizer.token_to_id(unknown)
 
@@ -90,18 +100,32 @@ class _StaticTable:
         table = self._table if dimensions is None else self._leading(dimensions)
         if self._max_chars is not None:
             texts = [text[:self._max_chars] for text in texts]
-        ids = [_known(encoding.ids, self._unknown) for encoding in self._tokenizer.encode_batch_fast(texts, add_special_tokens=False)]
-        out = np.zeros((len(ids), table.shape[1]), dtype=np.float32 if table.dtype == np.int8 else table.dtype)
-        by_length: dict[int, list[int]] = defaultdict(list)
-        for row, token_ids in enumerate(ids):
-            if token_ids:
-                by_length[len(token_ids)].append(row)
-        for rows in by_length.values():  # equal lengths stack into one matrix: one gather, one mean
-            out[rows] = table[np.array([ids[row] for row in rows], dtype=np.int64)].mean(axis=1)
+        out = np.zeros((len(texts), table.shape[1]), dtype=np.float32 if table.dtype == np.int8 else table.dtype)
+        by_pieces = list(range(len(texts)))
+        if table.dtype == np.int8:  # integer sums are exact, so pooling by words changes no bit
+            plain = [row for row, text in enumerate(texts) if pooled_by_words(text)]
+            out[plain], long = self._word_sums(table, dimensions).encode([texts[row] for row in plain])
+            by_pieces = sorted(set(by_pieces).difference(plain).union(plain[i] for i in long))
+        self._pool_pieces([texts[row] for row in by_pieces], table, out, by_pieces)
         if self._normalize:
             unit = out.astype(np.float32)
             return (unit / (np.linalg.norm(unit, axis=1, keepdims=True) + 1e-32)).astype(out.dtype)
         return out
+
+    def _pool_pieces(self, texts: list[str], table: np.ndarray, out: np.ndarray, rows: list[int]) -> None:
+        ids = [_known(encoding.ids, self._unknown) for encoding in self._tokenizer.encode_batch_fast(texts, add_special_tokens=False)]
+        by_length: dict[int, list[int]] = defaultdict(list)
+        for row, token_ids in zip(rows, ids):
+            if token_ids:
+                by_length[len(token_ids)].append(row)
+        by_row = dict(zip(rows, ids))
+        for same in by_length.values():  # equal lengths stack into one matrix: one gather, one mean
+            out[same] = table[np.array([by_row[row] for row in same], dtype=np.int64)].mean(axis=1)
+
+    def _word_sums(self, table: np.ndarray, dimensions: int | None) -> WordSums:
+        if dimensions not in self._sums:
+            self._sums[dimensions] = WordSums(self._tokenizer, table, self._unknown, self._max_length)
+        return self._sums[dimensions]
 
     def _leading(self, dimensions: int) -> np.ndarray:
         if dimensions not in self._leading_tables:  # contiguous, so a gather reads only these columns

@@ -76,7 +76,10 @@ def test_meaning_breaks_a_keyword_tie_and_the_reply_names_the_model(history):
 
 
 TEXTS = ["", "sushi restaurant tokyo", "東京で寿司を食べた", "🙂 only", "x" * 5_000, " ".join(["word"] * 2_000),
-         "École über naïve", "\x00\n\t", "memorySearch in src/main.kt", "a b c d e f g"]
+         "École über naïve", "\x00\n\t", "memorySearch in src/main.kt", "a b c d e f g",
+         # ASCII texts are pooled word by word (data/word_sums.py); these probe where that could drift
+         "snake_case_name{x:[1,2]}~`^|\\", "ab\x01cd joined by a dropped control", "y" * 101 + " after a word too long",
+         "supercalifragilistic " * 120, "Tabs\tand\r\nbreaks  UPPER lower 12345 3.14", "!!! ??? ...", "   "]
 
 
 @pytest.mark.spec("Q-09")
@@ -100,3 +103,16 @@ def test_a_folder_with_per_token_weights_goes_through_model2vec(tmp_path):
     reference = StaticModel.from_pretrained(str(tmp_path)).encode(TEXTS, use_multiprocessing=False)
     assert np.array_equal(StaticEmbedder(tmp_path).embed(TEXTS), reference)
     assert not np.allclose(reference[1], StaticEmbedder().embed(TEXTS)[1])  # the weights did change something
+
+
+@pytest.mark.spec("Q-09")
+def test_words_forgotten_when_too_many_are_learned_again_with_the_same_vectors(monkeypatch, mocker):
+    import oneclaw_search.data.word_sums as word_sums
+
+    pooled = mocker.spy(word_sums.WordSums, "encode")
+    reference = StaticEmbedder().embed(TEXTS)
+    assert "sushi restaurant tokyo" in pooled.call_args.args[1] and "東京で寿司を食べた" not in pooled.call_args.args[1]
+    monkeypatch.setattr(word_sums, "_MAX_WORDS", 6)
+    forgetful = StaticEmbedder()
+    assert np.array_equal(forgetful.embed(TEXTS[:3]), reference[:3])
+    assert np.array_equal(forgetful.embed(TEXTS), reference)  # more new words than fit: it starts over

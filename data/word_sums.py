@@ -1,0 +1,104 @@
+"""WordSums: mean-of-token vectors for plain ASCII texts, pooled word by word (issue 3, index build rate).
+
+The tokenizer turned out to be the costliest step of building the side index: a million
+messages hold about sixty million tokens. An ASCII text with no control characters splits into
+words exactly as the model's BERT normaliser and pre-tokenizer split it, and a word always
+becomes the same word pieces, so each distinct word is tokenized once and its pieces' rows are
+summed once; a text's vector is then the sum of its words' sums over its count of known pieces.
+Integer sums of an int8 table are exact, so the vectors equal model2vec's to the bit.
+"""
+from __future__ import annotations
+
+import re
+import threading
+from itertools import chain
+
+import numpy as np
+
+_WORD_OR_MARK = re.compile(r"[a-z0-9]+|[!-/:-@\[-`{-~]")  # BERT: every ASCII non-alphanumeric is a word
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")  # the normaliser drops these, joining words
+_MAX_WORDS = 200_000  # distinct words remembered: 50 MB at 128 columns
+_TEXTS_PER_GATHER = 1_024  # bounds the temporary rows one gather makes
+
+
+def pooled_by_words(text: str) -> bool:
+    return text.isascii() and _CONTROL.search(text) is None
+
+
+class WordSums:
+    """Per distinct word: the int16 sum of its known pieces' rows of an int8 table, and its counts.
+
+    A word of at most 100 characters has at most 100 pieces, so |sum| <= 12,700 fits int16;
+    longer words are one unknown piece.
+    """
+
+    def __init__(self, tokenizer, table: np.ndarray, unknown: int | None, max_tokens: int | None) -> None:
+        self._tokenizer = tokenizer
+        self._table = table
+        self._unknown = unknown
+        self._max_tokens = max_tokens
+        self._lock = threading.Lock()  # the index build's thread and a search may embed at once
+        self._clear()
+
+    def _clear(self) -> None:
+        self._rows: dict[str, int] = {}
+        # Word by column, transposed: a gather then reads each column's words from one short row.
+        self._sums = np.zeros((self._table.shape[1], 1024), dtype=np.int16)
+        self._known = np.zeros(1024, dtype=np.int32)  # pieces that are not the unknown token
+        self._pieces = np.zeros(1024, dtype=np.int32)  # all pieces, for the tokenizer's truncation
+
+    def encode(self, texts: list[str]) -> tuple[np.ndarray, list[int]]:
+        """Mean vectors (float64) for `texts`, all of them `pooled_by_words`, and the positions of
+        those this way cannot pool exactly (more pieces than the tokenizer keeps)."""
+        words = [_WORD_OR_MARK.findall(text.lower()) for text in texts]
+        with self._lock:
+            return self._encode(words)
+
+    def _encode(self, words: list[list[str]]) -> tuple[np.ndarray, list[int]]:
+        new = {word for text in words for word in text} - self._rows.keys()
+        if len(self._rows) + len(new) > _MAX_WORDS:
+            self._clear()
+            new = {word for text in words for word in text}
+        self._learn(new)
+        out = np.zeros((len(words), self._table.shape[1]), dtype=np.float64)
+        rest: list[int] = []
+        for start in range(0, len(words), _TEXTS_PER_GATHER):
+            rest += self._pool(words[start:start + _TEXTS_PER_GATHER], out[start:start + _TEXTS_PER_GATHER], start)
+        return out, rest
+
+    def _pool(self, words: list[list[str]], out: np.ndarray, offset: int) -> list[int]:
+        lengths = np.fromiter(map(len, words), dtype=np.int64, count=len(words))
+        rows = np.fromiter(map(self._rows.__getitem__, chain.from_iterable(words)), dtype=np.int64, count=int(lengths.sum()))
+        present = np.flatnonzero(lengths)
+        if not len(present):
+            return []
+        starts = np.r_[0, np.cumsum(lengths)[:-1]][present]
+        known = np.add.reduceat(self._known[rows], starts)
+        pieces = np.add.reduceat(self._pieces[rows], starts)
+        sums = np.add.reduceat(np.take(self._sums, rows, axis=1), starts, axis=1, dtype=np.int32).T
+        fits = (pieces <= self._max_tokens) if self._max_tokens is not None else np.ones(len(present), dtype=bool)
+        pooled = fits & (known > 0)
+        out[present[pooled]] = sums[pooled] / known[pooled, None]
+        return (present[~fits] + offset).tolist()
+
+    def _learn(self, new: set[str]) -> None:
+        if not new:
+            return
+        words = sorted(new)
+        first = len(self._rows)
+        self._grow(first + len(words))
+        for row, (word, encoding) in enumerate(zip(words, self._tokenizer.encode_batch_fast(words, add_special_tokens=False)), first):
+            ids = np.asarray(encoding.ids, dtype=np.int64)
+            ids = ids[ids != self._unknown] if self._unknown is not None else ids
+            self._rows[word] = row
+            self._sums[:, row] = self._table[ids].sum(axis=0, dtype=np.int64)
+            self._known[row], self._pieces[row] = len(ids), len(encoding.ids)
+
+    def _grow(self, size: int) -> None:
+        if size <= len(self._known):
+            return
+        capacity = max(size, 2 * len(self._known))
+        sums = np.zeros((self._sums.shape[0], capacity), dtype=np.int16)
+        sums[:, :self._sums.shape[1]] = self._sums
+        self._sums = sums
+        self._known, self._pieces = np.resize(self._known, capacity), np.resize(self._pieces, capacity)
