@@ -7,12 +7,11 @@ processes never index the same rows twice.
 """
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
-
+from oneclaw_search.data.batch_preparer import BatchPreparer, fingerprint, term_text
 from oneclaw_search.data.database import HistoryDatabase
 from oneclaw_search.data.entities import marks, sql_batches
 from oneclaw_search.data.message_indexer import (
-    LAST_TURNS, MESSAGE_COLUMNS as _MESSAGE_COLUMNS, SEARCHABLE_TYPES as _TYPES, MessageIndexer, MessageRow, fingerprint, term_text,
+    LAST_TURNS, MESSAGE_COLUMNS as _MESSAGE_COLUMNS, SEARCHABLE_TYPES as _TYPES, MessageIndexer, MessageRow,
 )
 from oneclaw_search.data.index_docs import MESSAGES, SESSIONS, DocKind, IndexedDoc
 from oneclaw_search.data.side_index import SideIndex
@@ -21,6 +20,7 @@ from oneclaw_search.domain.ports import Embedder
 from oneclaw_search.domain.text import fold
 
 BATCH_ROWS = 5_000
+BULK_BATCH_ROWS = 20_000  # a build without a waiting search: bigger segments, fewer of them to merge
 SEARCH_MERGE_ROWS = 50_000  # about 0.3 s of merging; a search never waits for more
 TAIL_ROWS = 64  # recent messages re-checked on every search: streamed replies are edited in place
 _IN_TYPES = f"type IN ({', '.join('?' * len(_TYPES))})"
@@ -78,23 +78,24 @@ class IndexSync:
             self._reset(MESSAGES)
             done = 0
         batches = 0
-        # The next batch is embedded on a second thread while this one is written: the tokenizer
-        # and SQLite each leave a core idle much of the time.
-        embedding = ThreadPoolExecutor(max_workers=1, thread_name_prefix="index_embed")
+        # The next batch is prepared elsewhere while this one is written (data/batch_preparer.py).
+        preparer = BatchPreparer(self._embedder, top - done if deadline is None else 0)
+        size = BULK_BATCH_ROWS if preparer.uses_process else BATCH_ROWS
         try:
-            batch = self._messages.next_batch(history, done, BATCH_ROWS, embedding)
+            batch = self._messages.next_batch(history, done, size, preparer)
             while batch is not None:
                 if deadline is not None and deadline.expired():
                     return False
-                following = self._messages.next_batch(history, batch.last, BATCH_ROWS, embedding) if batch.last < top else None
+                following = self._messages.next_batch(history, batch.last, size, preparer) if batch.last < top else None
                 with self._index.peewee.atomic("IMMEDIATE"):
                     if self._index.meta_int("m.max_src") == done:  # else another process got there first
-                        self._add(MESSAGES, self._messages.docs(batch.searchable, prepared=batch.prepared.result()))
+                        prepared = preparer.result(batch.prepared, batch.texts)
+                        self._add(MESSAGES, self._messages.docs(batch.searchable, prepared=prepared))
                         self._index.set_meta(m__max_src=batch.last, m__rows=self._index.meta_int("m.rows") + batch.size)
                 done, batches = self._index.meta_int("m.max_src"), batches + 1
-                batch = following if done == batch.last else self._messages.next_batch(history, done, BATCH_ROWS, embedding)
+                batch = following if done == batch.last else self._messages.next_batch(history, done, size, preparer)
         finally:
-            embedding.shutdown(wait=False, cancel_futures=True)  # a search out of time never waits on a batch it dropped
+            preparer.shutdown()
         if batches > 1:  # a build leaves a WAL as big as its biggest batch; give the space back
             self._index.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         return True

@@ -6,36 +6,19 @@ through the previous turn of its session (on LoCoMo this lifts plain BM25 R@10 f
 """
 from __future__ import annotations
 
-import zlib
 from collections.abc import Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import NamedTuple
 
-import numpy as np
-
+from oneclaw_search.data.batch_preparer import BatchPreparer, Deferred, Prepared, prepare
 from oneclaw_search.data.entities import marks, sql_batches
-from oneclaw_search.data.message_vectors import MESSAGE_DIMENSIONS, quantize
-from oneclaw_search.data.index_docs import IndexedDoc, fts_term
+from oneclaw_search.data.index_docs import IndexedDoc
 from oneclaw_search.data.side_index import SideIndex
 from oneclaw_search.domain.models import SEARCHABLE_MESSAGE_TYPES
 from oneclaw_search.domain.ports import Embedder
-from oneclaw_search.domain.search_terms import index_terms
-from oneclaw_search.domain.text import fold
 
 LAST_TURNS = "m_last"
-
-
-def fingerprint(*texts: str | None) -> int:
-    joined = "\x00".join(text or "" for text in texts).encode()
-    return zlib.crc32(joined) | (len(joined) << 32)
-
-
-def term_text(text: str | None) -> str:
-    joined = " ".join(index_terms(text or ""))
-    return joined if joined.isascii() else " ".join(map(fts_term, joined.split(" ")))
-
-
 MESSAGE_COLUMNS = "rowid, id, session_id, created_at, content"
 SEARCHABLE_TYPES = tuple(kind.value for kind in SEARCHABLE_MESSAGE_TYPES)
 
@@ -49,20 +32,15 @@ class MessageRow:
     content: str
 
 
-class Prepared(NamedTuple):
-    """What indexing rows needs that depends on each row alone: made off the writing thread."""
-
-    terms: list[str]
-    fingerprints: list[int]
-    folded: list[str]
-    vectors: list[bytes] | None
-
-
 class MessageBatch(NamedTuple):
     last: int  # the highest history rowid read
     size: int  # rows read, searchable or not
     searchable: list[MessageRow]  # oldest first
-    prepared: Future  # of MessageIndexer.prepare(searchable)
+    prepared: Future | Deferred  # of batch_preparer.prepare(their contents)
+
+    @property
+    def texts(self) -> list[str]:
+        return [row.content for row in self.searchable]
 
 
 class MessageIndexer:
@@ -75,27 +53,20 @@ class MessageIndexer:
             f"CREATE TABLE IF NOT EXISTS {LAST_TURNS} (session TEXT PRIMARY KEY, src INTEGER, at INTEGER, terms TEXT)"
         )
 
-    def next_batch(self, history, after: int, size: int, embedding: ThreadPoolExecutor) -> MessageBatch | None:
-        """Up to `size` history rows after rowid `after`, already being prepared on `embedding`."""
+    def next_batch(self, history, after: int, size: int, preparer: BatchPreparer) -> MessageBatch | None:
+        """Up to `size` history rows after rowid `after`, already being prepared by `preparer`."""
         rows = history.execute_sql(
             f"SELECT type, {MESSAGE_COLUMNS} FROM messages WHERE rowid > ? ORDER BY rowid LIMIT ?", (after, size)
         ).fetchall()
         if not rows:
             return None
         searchable = sorted((MessageRow(*r[1:]) for r in rows if r[0] in SEARCHABLE_TYPES), key=lambda m: (m.created_at, m.rowid))
-        return MessageBatch(rows[-1][1], len(rows), searchable, embedding.submit(self.prepare, searchable))
-
-    def prepare(self, rows: Sequence[MessageRow]) -> Prepared:
-        """Each row's terms, fingerprint, folded text and vector. Reads nothing from the index, so it
-        runs on another thread while the batch before is written."""
-        texts = [row.content for row in rows]
-        return Prepared([term_text(t) for t in texts], [fingerprint(t) for t in texts], [fold(t) for t in texts],
-                        self.vectors_for(rows))
+        return MessageBatch(rows[-1][1], len(rows), searchable, preparer.submit([row.content for row in searchable]))
 
     def docs(self, rows: Sequence[MessageRow], *, advance: bool = True, prepared: Prepared | None = None) -> list[IndexedDoc]:
         """Documents for `rows` (oldest first); with `advance`, they become their sessions' last turns.
-        `prepared` is `prepare(rows)` when it was already made."""
-        prepared = prepared or self.prepare(rows)
+        `prepared` is `prepare` of their contents when it was already made."""
+        prepared = prepared or prepare([row.content for row in rows], self._embedder)
         last = self._last_turns({row.session_id for row in rows})
         docs = []
         for row, terms, fp, folded, vector in zip(rows, prepared.terms, prepared.fingerprints, prepared.folded,
@@ -119,13 +90,3 @@ class MessageIndexer:
             rows = self._index.execute(f"SELECT session, src, at, terms FROM {LAST_TURNS} WHERE session IN ({marks(chunk)})", chunk)
             found.update((row[0], tuple(row[1:])) for row in rows)
         return found
-
-    def vectors_for(self, rows: Sequence[MessageRow]) -> list[bytes] | None:
-        """Messages are embedded once, as they are indexed (None without an embedder). Safe to run
-        on another thread: it reads nothing from the index."""
-        if self._embedder is None or not rows:
-            return None
-        texts = [row.content for row in rows]
-        leading = getattr(self._embedder, "embed_leading", None)  # an embedder that can skip the unkept columns
-        vectors = leading(texts, MESSAGE_DIMENSIONS) if leading else self._embedder.embed(texts)
-        return list(quantize(np.asarray(vectors, dtype=np.float32)))

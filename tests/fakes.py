@@ -1,6 +1,7 @@
 """Fakes behind the domain's ports, for unit tests: in-memory DAOs, engine, clock and embedder."""
 from __future__ import annotations
 
+import os
 import threading
 import time
 from dataclasses import dataclass, field
@@ -113,3 +114,16 @@ class KeywordEmbedder:
             folded = fold(text)
             vectors.append([1.0 if word in folded else 0.0 for word in self.vocabulary])
         return vectors
+
+
+class ParentOnlyEmbedder(KeywordEmbedder):
+    """Picklable, but kills any other process that embeds with it: shows where batches were made."""
+
+    def __init__(self, vocabulary: list[str]) -> None:
+        super().__init__(vocabulary)
+        self.parent = os.getpid()
+
+    def embed(self, texts):
+        if os.getpid() != self.parent:
+            os._exit(3)
+        return super().embed(texts)

@@ -1,0 +1,156 @@
+"""BatchPreparer: makes what each message row needs on its own (terms, folded text, vector) off the
+writing thread: on a second thread for catch-ups, in a second process for big builds (issue 3).
+
+Preparing is Python that holds the GIL, and SQLite hands the GIL back and takes it again on every
+row it steps; sharing one interpreter, the two halved the writer's speed (a 100K-message build
+spent 6.1 s in executemany next to a preparing thread, 2.6 s without one). A spawned process
+costs about half a second to start, so only a backlog of PROCESS_ROWS or more gets one.
+"""
+from __future__ import annotations
+
+import logging
+import multiprocessing
+import pickle
+import sys
+import types
+import zlib
+from collections.abc import Sequence
+from contextlib import contextmanager
+from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import NamedTuple
+
+import numpy as np
+
+from oneclaw_search.data.index_docs import fts_term
+from oneclaw_search.data.message_vectors import MESSAGE_DIMENSIONS, quantize
+from oneclaw_search.domain.ports import Embedder
+from oneclaw_search.domain.search_terms import index_terms
+from oneclaw_search.domain.text import fold
+
+PROCESS_ROWS = 50_000
+_log = logging.getLogger(__name__)
+
+
+def fingerprint(*texts: str | None) -> int:
+    joined = "\x00".join(text or "" for text in texts).encode()
+    return zlib.crc32(joined) | (len(joined) << 32)
+
+
+def term_text(text: str | None) -> str:
+    joined = " ".join(index_terms(text or ""))
+    return joined if joined.isascii() else " ".join(map(fts_term, joined.split(" ")))
+
+
+class Prepared(NamedTuple):
+    terms: list[str]
+    fingerprints: list[int]
+    folded: list[str]
+    vectors: list[bytes] | None
+
+
+def prepare(texts: Sequence[str], embedder: Embedder | None) -> Prepared:
+    """Each text's terms, fingerprint, folded text and vector: it reads nothing from any database."""
+    return Prepared([term_text(t) for t in texts], [fingerprint(t) for t in texts], [fold(t) for t in texts],
+                    vectors(texts, embedder))
+
+
+def vectors(texts: Sequence[str], embedder: Embedder | None) -> list[bytes] | None:
+    """Messages are embedded once, as they are indexed (None without an embedder)."""
+    if embedder is None or not texts:
+        return None
+    leading = getattr(embedder, "embed_leading", None)  # an embedder that can skip the unkept columns
+    made = leading(list(texts), MESSAGE_DIMENSIONS) if leading else embedder.embed(list(texts))
+    return quantize(np.asarray(made, dtype=np.float32))
+
+
+_process_embedder: Embedder | None = None  # the embedder inside a preparing process
+
+
+def _adopt(embedder: Embedder | None) -> None:
+    global _process_embedder
+    _process_embedder = embedder
+
+
+def _prepare_in_process(texts: list[str]) -> Prepared:
+    return prepare(texts, _process_embedder)
+
+
+class Deferred(NamedTuple):
+    texts: list[str]
+    embedder: Embedder | None
+
+    def result(self) -> Prepared:
+        return prepare(self.texts, self.embedder)
+
+
+class BatchPreparer:
+    """Prepares batches in the order given; results are the same wherever they were made."""
+
+    def __init__(self, embedder: Embedder | None, backlog: int) -> None:
+        self._embedder = embedder
+        self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="index_prepare")
+        self._process: ProcessPoolExecutor | None = None
+        if backlog >= PROCESS_ROWS and _picklable(embedder):
+            self._process = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"),
+                                                initializer=_adopt, initargs=(embedder,))
+        self._submitted = 0
+
+    @property
+    def uses_process(self) -> bool:
+        return self._process is not None
+
+    def submit(self, texts: list[str]) -> Future | Deferred:
+        self._submitted += 1
+        if self._process is not None and self._submitted == 1:
+            # Made here when first needed: by then the next batch is on its way to the process,
+            # which starts meanwhile, and no preparing thread contends with this one's reads.
+            return Deferred(texts, self._embedder)
+        if self._process is not None:
+            try:
+                with _no_main_script():
+                    return self._process.submit(_prepare_in_process, texts)
+            except (BrokenProcessPool, RuntimeError) as error:
+                self._give_up_process(error)
+        return self._thread.submit(prepare, texts, self._embedder)
+
+    def result(self, future: Future | Deferred, texts: list[str]) -> Prepared:
+        """The batch prepared; made here if the process died on it."""
+        try:
+            return future.result()
+        except (BrokenProcessPool, pickle.PicklingError, OSError) as error:
+            self._give_up_process(error)
+            return prepare(texts, self._embedder)
+
+    def _give_up_process(self, error: BaseException) -> None:
+        _log.warning("preparing index batches in this process instead: %s", error)
+        if self._process is not None:
+            self._process.shutdown(wait=False, cancel_futures=True)
+            self._process = None
+
+    def shutdown(self) -> None:
+        # A search out of time never waits on a batch it dropped.
+        self._thread.shutdown(wait=False, cancel_futures=True)
+        if self._process is not None:
+            self._process.shutdown(wait=False, cancel_futures=True)
+
+
+@contextmanager
+def _no_main_script():
+    """A spawned process re-runs the parent's main script unless it is guarded by `if __name__ ==
+    "__main__"`; a host's script must never run twice because it built an index, so the process
+    starts (on submit) while `__main__` is an empty module."""
+    real = sys.modules["__main__"]
+    sys.modules["__main__"] = types.ModuleType("__main__")
+    try:
+        yield
+    finally:
+        sys.modules["__main__"] = real
+
+
+def _picklable(embedder: Embedder | None) -> bool:
+    try:
+        pickle.dumps(embedder)
+        return True
+    except Exception:  # any object may refuse pickling in its own way
+        return False

@@ -1,0 +1,111 @@
+"""Big index builds prepare their batches in a second process (issue 3, Q-11: build rate).
+
+The index must come out the same as when a thread prepares them, a process that dies must cost
+nothing but time, and the host's own script must never run a second time.
+"""
+import logging
+import subprocess
+import sys
+from datetime import datetime, timedelta
+
+import pytest
+from builders import new_message, new_session
+from fakes import ParentOnlyEmbedder
+
+from oneclaw_search.data import batch_preparer, index_sync
+from oneclaw_search.data.batch_preparer import BatchPreparer, prepare
+from oneclaw_search.data.database import HistoryDatabase
+from oneclaw_search.data.index_sync import IndexSync
+from oneclaw_search.data.side_index import SideIndex
+from oneclaw_search.data.static_embedder import StaticEmbedder
+
+TEXTS = ["Dinner at the sushi place in Ginza", "東京で寿司を食べた", "École über naïve café", "memorySearch in src/main.kt",
+         "the reply about ramen", "", "deploy: kubectl apply -f app.yaml", "Ünïcödé and plain words"]
+TABLES = {"m_docs": "doc", "m_vec": "doc", "m_seg": "seg", "m_post": "seg, term", "m_last": "session"}
+
+
+def two_sessions(history):
+    start = datetime(2026, 2, 1, 9)
+    rows = [new_message(f"m{i}", f"s{i % 2}", text, (start + timedelta(minutes=i)).isoformat())
+            for i, text in enumerate(TEXTS * 3)]
+    return history([new_session("s0", "Food", "2026-02-01T09:00"), new_session("s1", "Work", "2026-02-01T09:00")], rows)
+
+
+def build(path, where, embedder, monkeypatch, *, process: bool) -> SideIndex:
+    monkeypatch.setattr(batch_preparer, "PROCESS_ROWS", 0 if process else 10**9)
+    for size in ("BATCH_ROWS", "BULK_BATCH_ROWS"):  # several batches: most of them go to the process
+        monkeypatch.setattr(index_sync, size, 5)
+    index = SideIndex(where)
+    assert IndexSync(HistoryDatabase.open_read_only(path), index, embedder).catch_up()
+    return index
+
+
+def contents(index: SideIndex) -> dict:
+    return {table: index.execute(f"SELECT * FROM {table} ORDER BY {order}") for table, order in TABLES.items()}
+
+
+@pytest.mark.spec("Q-11", "Q-09")
+def test_a_build_prepared_in_a_second_process_equals_one_prepared_on_a_thread(history, tmp_path, monkeypatch, caplog):
+    path = two_sessions(history)
+    on_thread = build(path, tmp_path / "thread.sqlite", StaticEmbedder(), monkeypatch, process=False)
+    with caplog.at_level(logging.WARNING, logger=batch_preparer.__name__):
+        in_process = build(path, tmp_path / "process.sqlite", StaticEmbedder(), monkeypatch, process=True)
+    assert caplog.text == ""  # no batch fell back
+    assert contents(in_process) == contents(on_thread)
+    assert len(contents(in_process)["m_vec"]) == len(TEXTS) * 3
+
+
+@pytest.mark.spec("Q-11")
+def test_batches_the_process_could_not_make_are_made_here_and_nothing_is_lost(history, tmp_path, monkeypatch, caplog):
+    path = two_sessions(history)
+    embedder = ParentOnlyEmbedder(["sushi", "ramen", "kubectl"])
+    with caplog.at_level(logging.WARNING, logger=batch_preparer.__name__):
+        index = build(path, tmp_path / "side.sqlite", embedder, monkeypatch, process=True)
+    assert "preparing index batches in this process instead" in caplog.text  # the child died embedding
+    expected = build(path, tmp_path / "thread.sqlite", embedder, monkeypatch, process=False)
+    assert contents(index) == contents(expected)
+
+
+@pytest.mark.spec("Q-11")
+def test_an_embedder_that_cannot_travel_keeps_the_work_on_a_thread():
+    class Local:  # a class inside a function cannot be pickled
+        name, dimension = "local", 2
+
+        def embed(self, texts):
+            return [[1.0, 0.0] for _ in texts]
+
+    preparer = BatchPreparer(Local(), backlog=batch_preparer.PROCESS_ROWS)
+    try:
+        assert not preparer.uses_process
+        assert preparer.result(preparer.submit(TEXTS), TEXTS) == prepare(TEXTS, Local())
+    finally:
+        preparer.shutdown()
+
+
+HOST_SCRIPT = """
+import sys
+from pathlib import Path
+with open(sys.argv[2], "a") as marks:
+    marks.write("ran\\n")  # top level, no __main__ guard: a spawned child re-running this would write again
+from oneclaw_search.data import batch_preparer, index_sync
+from oneclaw_search.data.database import HistoryDatabase
+from oneclaw_search.data.index_sync import IndexSync
+from oneclaw_search.data.side_index import SideIndex
+from oneclaw_search.data.static_embedder import StaticEmbedder
+batch_preparer.PROCESS_ROWS, index_sync.BULK_BATCH_ROWS = 0, 5
+index = SideIndex(Path(sys.argv[3]))
+IndexSync(HistoryDatabase.open_read_only(Path(sys.argv[1])), index, StaticEmbedder()).catch_up()
+print(index.meta_int("m.rows"))
+"""
+
+
+@pytest.mark.spec("Q-11")
+def test_the_hosts_unguarded_script_runs_once_while_a_process_prepares_batches(history, tmp_path):
+    script, marks = tmp_path / "host.py", tmp_path / "marks.txt"
+    script.write_text(HOST_SCRIPT)
+    run = subprocess.run([sys.executable, str(script), str(two_sessions(history)), str(marks), str(tmp_path / "side.sqlite")],
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.split() == [str(len(TEXTS) * 3)]
+    assert marks.read_text() == "ran\n"
+    assert "instead" not in run.stderr  # the process did the work; nothing fell back
