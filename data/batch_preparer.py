@@ -91,7 +91,8 @@ class BatchPreparer:
         self._embedder = embedder
         self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="index_prepare")
         self._process: ProcessPoolExecutor | None = None
-        if backlog >= PROCESS_ROWS and _picklable(embedder):
+        # A frozen application's executable is the application itself, not a Python to spawn.
+        if backlog >= PROCESS_ROWS and not getattr(sys, "frozen", False) and _picklable(embedder):
             self._process = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"),
                                                 initializer=_adopt, initargs=(embedder,))
         self._submitted = 0
