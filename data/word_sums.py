@@ -17,7 +17,7 @@ import numpy as np
 
 _WORD_OR_MARK = re.compile(r"[a-z0-9]+|[!-/:-@\[-`{-~]")  # BERT: every ASCII non-alphanumeric is a word
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")  # the normaliser drops these, joining words
-_MAX_WORDS = 200_000  # distinct words remembered: 50 MB at 128 columns
+_MAX_BYTES = 50 * 1024 * 1024  # of word sums remembered: 200K words at 128 columns, 68K at 384
 _TEXTS_PER_GATHER = 1_024  # bounds the temporary rows one gather makes
 
 
@@ -56,7 +56,7 @@ class WordSums:
 
     def _encode(self, words: list[list[str]]) -> tuple[np.ndarray, list[int]]:
         new = {word for text in words for word in text} - self._rows.keys()
-        if len(self._rows) + len(new) > _MAX_WORDS:
+        if len(self._rows) + len(new) > _MAX_BYTES // self._sums.itemsize // self._table.shape[1]:
             self._clear()
             new = {word for text in words for word in text}
         self._learn(new)

@@ -112,7 +112,9 @@ def test_words_forgotten_when_too_many_are_learned_again_with_the_same_vectors(m
     pooled = mocker.spy(word_sums.WordSums, "encode")
     reference = StaticEmbedder().embed(TEXTS)
     assert "sushi restaurant tokyo" in pooled.call_args.args[1] and "東京で寿司を食べた" not in pooled.call_args.args[1]
-    monkeypatch.setattr(word_sums, "_MAX_WORDS", 6)
+    monkeypatch.setattr(word_sums, "_MAX_BYTES", 6 * 2 * 384)  # six words of 384 int16 columns
     forgetful = StaticEmbedder()
     assert np.array_equal(forgetful.embed(TEXTS[:3]), reference[:3])
-    assert np.array_equal(forgetful.embed(TEXTS), reference)  # more new words than fit: it starts over
+    cleared = mocker.spy(word_sums.WordSums, "_clear")
+    assert np.array_equal(forgetful.embed(TEXTS), reference)
+    assert cleared.call_count == 1  # more new words than fit: it started over
