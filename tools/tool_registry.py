@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from oneclaw_search.tools.tool import Tool, ToolDefinition
+from oneclaw_search.tools.tool_schemas import HostShape, host_schema
 
 
 class ToolRegistry:
@@ -33,3 +34,7 @@ class ToolRegistry:
 
     def get_all_tool_names(self) -> list[str]:
         return list(self._tools)
+
+    def export(self, shape: HostShape) -> list[dict]:
+        """Every tool's definition in a host's shape: "openai", "anthropic" or "mcp" (tools/tool_schemas.py)."""
+        return [host_schema(definition, shape) for definition in self.get_all_tool_definitions()]
