@@ -76,12 +76,16 @@ def _prepare_in_process(texts: list[str]) -> Prepared:
     return prepare(texts, _process_embedder)
 
 
-class Deferred(NamedTuple):
+class Pending(NamedTuple):
+    """A batch on its way: `result()` waits for it, or makes it here when it was deferred (no
+    future) or the process died on it."""
+
+    preparer: BatchPreparer
     texts: list[str]
-    embedder: Embedder | None
+    future: Future | None
 
     def result(self) -> Prepared:
-        return prepare(self.texts, self.embedder)
+        return self.preparer.finish(self)
 
 
 class BatchPreparer:
@@ -101,27 +105,28 @@ class BatchPreparer:
     def uses_process(self) -> bool:
         return self._process is not None
 
-    def submit(self, texts: list[str]) -> Future | Deferred:
+    def submit(self, texts: list[str]) -> Pending:
         self._submitted += 1
         if self._process is not None and self._submitted == 1:
             # Made here when first needed: by then the next batch is on its way to the process,
             # which starts meanwhile, and no preparing thread contends with this one's reads.
-            return Deferred(texts, self._embedder)
+            return Pending(self, texts, None)
         if self._process is not None:
             try:
                 with _no_main_script():
-                    return self._process.submit(_prepare_in_process, texts)
+                    return Pending(self, texts, self._process.submit(_prepare_in_process, texts))
             except (BrokenProcessPool, RuntimeError) as error:
                 self._give_up_process(error)
-        return self._thread.submit(prepare, texts, self._embedder)
+        return Pending(self, texts, self._thread.submit(prepare, texts, self._embedder))
 
-    def result(self, future: Future | Deferred, texts: list[str]) -> Prepared:
-        """The batch prepared; made here if the process died on it."""
+    def finish(self, pending: Pending) -> Prepared:
+        if pending.future is None:
+            return prepare(pending.texts, self._embedder)
         try:
-            return future.result()
+            return pending.future.result()
         except (BrokenProcessPool, pickle.PicklingError, OSError) as error:
             self._give_up_process(error)
-            return prepare(texts, self._embedder)
+            return prepare(pending.texts, self._embedder)
 
     def _give_up_process(self, error: BaseException) -> None:
         _log.warning("preparing index batches in this process instead: %s", error)

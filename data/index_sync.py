@@ -89,8 +89,7 @@ class IndexSync:
                 following = self._messages.next_batch(history, batch.last, size, preparer) if batch.last < top else None
                 with self._index.peewee.atomic("IMMEDIATE"):
                     if self._index.meta_int("m.max_src") == done:  # else another process got there first
-                        prepared = preparer.result(batch.prepared, batch.texts)
-                        self._add(MESSAGES, self._messages.docs(batch.searchable, prepared=prepared))
+                        self._add(MESSAGES, self._messages.docs(batch.searchable, prepared=batch.prepared.result()))
                         self._index.set_meta(m__max_src=batch.last, m__rows=self._index.meta_int("m.rows") + batch.size)
                 done, batches = self._index.meta_int("m.max_src"), batches + 1
                 batch = following if done == batch.last else self._messages.next_batch(history, done, size, preparer)

@@ -7,11 +7,10 @@ through the previous turn of its session (on LoCoMo this lifts plain BM25 R@10 f
 from __future__ import annotations
 
 from collections.abc import Sequence
-from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from oneclaw_search.data.batch_preparer import BatchPreparer, Deferred, Prepared, prepare
+from oneclaw_search.data.batch_preparer import BatchPreparer, Pending, Prepared, prepare
 from oneclaw_search.data.entities import marks, sql_batches
 from oneclaw_search.data.index_docs import IndexedDoc
 from oneclaw_search.data.side_index import SideIndex
@@ -36,11 +35,7 @@ class MessageBatch(NamedTuple):
     last: int  # the highest history rowid read
     size: int  # rows read, searchable or not
     searchable: list[MessageRow]  # oldest first
-    prepared: Future | Deferred  # of batch_preparer.prepare(their contents)
-
-    @property
-    def texts(self) -> list[str]:
-        return [row.content for row in self.searchable]
+    prepared: Pending  # batch_preparer.prepare of their contents
 
 
 class MessageIndexer:

@@ -77,7 +77,7 @@ def test_an_embedder_that_cannot_travel_keeps_the_work_on_a_thread():
     preparer = BatchPreparer(Local(), backlog=batch_preparer.PROCESS_ROWS)
     try:
         assert not preparer.uses_process
-        assert preparer.result(preparer.submit(TEXTS), TEXTS) == prepare(TEXTS, Local())
+        assert preparer.submit(TEXTS).result() == prepare(TEXTS, Local())
     finally:
         preparer.shutdown()
 
