@@ -95,12 +95,29 @@ def _stats(*paths: Path) -> list:
 def read_only_sqlite(path: str | Path) -> tuple[pw.SqliteDatabase, Path]:
     """A peewee database over an existing SQLite file that can neither write nor leave files behind."""
     file, wal_mode = inspect_file(path)
-    uri = f"file:{quote(str(file.resolve()))}?mode=ro"
-    if wal_mode and not Path(f"{file}-wal").exists():
-        # A WAL database opened read-only would leave -wal/-shm files next to it; with no
-        # -wal present nobody is writing, so reading the main file as immutable is exact.
-        uri += "&immutable=1"
-    return pw.SqliteDatabase(uri, uri=True, pragmas=[("query_only", 1)]), file
+    return _ReadOnlySqlite(file, wal_mode), file
+
+
+class _ReadOnlySqlite(pw.SqliteDatabase):
+    """Chooses how to open the file anew for every connection, since a writer may start or stop
+    between two searches of a long-lived host."""
+
+    def __init__(self, file: Path, wal_mode: bool) -> None:
+        self._file, self._wal_mode = file, wal_mode
+        super().__init__(self._uri(), uri=True, pragmas=[("query_only", 1)])
+
+    def _uri(self) -> str:
+        uri = f"file:{quote(str(self._file.resolve()))}?mode=ro"
+        if self._wal_mode and not Path(f"{self._file}-wal").exists():
+            # Opened read-only, a WAL database with no -wal file gets -wal/-shm files created next
+            # to it; with none present no writer holds it, so the main file alone is exact. A
+            # writer starting after this check is seen by the next connection.
+            uri += "&immutable=1"
+        return uri
+
+    def _connect(self):
+        self.database = self._uri()
+        return super()._connect()
 
 
 def inspect_file(path: str | Path) -> tuple[Path, bool]:

@@ -1,9 +1,9 @@
 """IndexSync: brings the side index up to date with the history before a search (issue 3).
 
 Nothing is read while the file shows no new commit. Otherwise new messages are found by rowid,
-deleted or replaced ones by a row count that stops adding up, edits to recent messages by
-fingerprint; sessions are compared whole. Each batch is one IMMEDIATE transaction, so two
-processes never index the same rows twice.
+deleted or replaced ones by a row count that stops adding up, edits by fingerprint (the recent
+messages every time, older ones SWEEP_ROWS at a time in turn); sessions are compared whole. Each
+batch is one IMMEDIATE transaction, so two processes never index the same rows twice.
 """
 from __future__ import annotations
 
@@ -23,6 +23,7 @@ BATCH_ROWS = 5_000
 BULK_BATCH_ROWS = 20_000  # a build without a waiting search: bigger segments, fewer of them to merge
 SEARCH_MERGE_ROWS = 50_000  # about 0.3 s of merging; a search never waits for more
 TAIL_ROWS = 64  # recent messages re-checked on every search: streamed replies are edited in place
+SWEEP_ROWS = 2_000  # older messages re-checked per catch-up, in rowid order, wrapping around: a few ms
 _IN_TYPES = f"type IN ({', '.join('?' * len(_TYPES))})"
 
 
@@ -61,6 +62,7 @@ class IndexSync:
                 return False
             self._reconcile_messages_if_counts_differ(history)
             self._recheck_recent_messages(history)
+            self._sweep_older_messages(history)
             self._sync_sessions(history)
         self._synced_token = token
         return True
@@ -118,10 +120,29 @@ class IndexSync:
             f"SELECT {_MESSAGE_COLUMNS} FROM messages WHERE {_IN_TYPES} ORDER BY rowid DESC LIMIT ?",
             (*_TYPES, TAIL_ROWS),
         )
+        self._reindex_changed([MessageRow(*r) for r in reversed(rows)])
+
+    def _sweep_older_messages(self, history) -> None:
+        """Re-check the next SWEEP_ROWS indexed messages after the last swept one: an old message
+        rewritten in place (by an import or another tool) is caught within rows / SWEEP_ROWS commits."""
+        after = self._index.meta_int("m.swept")
+        rows = self._rows(
+            history,
+            f"SELECT {_MESSAGE_COLUMNS} FROM messages WHERE rowid > ? AND rowid <= ? AND {_IN_TYPES} ORDER BY rowid LIMIT ?",
+            (after, self._index.meta_int("m.max_src"), *_TYPES, SWEEP_ROWS),
+        )
+        self._reindex_changed([MessageRow(*r) for r in rows])
+        with self._index.peewee.atomic("IMMEDIATE"):
+            self._index.set_meta(m__swept=rows[-1][0] if rows and len(rows) == SWEEP_ROWS else 0)
+
+    def _reindex_changed(self, rows: list[MessageRow]) -> None:
+        """Re-index those of `rows` (oldest first) whose text no longer matches the indexed fingerprint."""
+        if not rows:
+            return
         known = dict(self._index.execute(
-            f"SELECT src, fp FROM {MESSAGES.table('docs')} WHERE src >= ?", (min((r[0] for r in rows), default=0),)
+            f"SELECT src, fp FROM {MESSAGES.table('docs')} WHERE src BETWEEN ? AND ?", (rows[0].rowid, rows[-1].rowid)
         ))
-        changed = [MessageRow(*r) for r in reversed(rows) if r[0] in known and known[r[0]] != fingerprint(r[4])]
+        changed = [row for row in rows if row.rowid in known and known[row.rowid] != fingerprint(row.content)]
         if changed:
             with self._index.peewee.atomic("IMMEDIATE"):
                 self._index.forget(MESSAGES, [row.rowid for row in changed])

@@ -22,6 +22,7 @@ from oneclaw_search.data.database import HistoryDatabase
 from oneclaw_search.data.history_writer import HistoryWriter
 from oneclaw_search.data.hybrid_search_engine import HybridSearchEngine
 from oneclaw_search.data.index_lookup import IndexLookup
+from oneclaw_search.data import index_sync
 from oneclaw_search.data.index_sync import TAIL_ROWS, IndexSync
 from oneclaw_search.data.index_vocabulary import IndexVocabulary
 from oneclaw_search.data.memory_bm25 import MemoryBM25
@@ -111,8 +112,7 @@ def test_changed_and_deleted_messages_are_caught_up(history):
 
 
 @pytest.mark.spec("Q-11")
-@pytest.mark.xfail(strict=True, reason=f"BUG: IndexSync re-checks only the last {TAIL_ROWS} messages for edits, so "
-                   "an older message edited in place keeps matching its old words and is not found by its new ones")
+@pytest.mark.spec("Q-11")
 def test_an_old_message_changed_in_place_is_caught_up(history):
     path = chat(history, ["a walrus on the beach", *(f"note {i}" for i in range(TAIL_ROWS + 5))])
     container = open_index(path)
@@ -122,8 +122,21 @@ def test_an_old_message_changed_in_place_is_caught_up(history):
 
 
 @pytest.mark.spec("Q-11")
-@pytest.mark.xfail(strict=True, reason="BUG: a WAL history opened while no -wal file exists is read immutable=1, "
-                   "so rows a writer has committed but not yet checkpointed stay invisible")
+def test_old_messages_are_swept_for_edits_a_slice_per_commit(history, monkeypatch):
+    monkeypatch.setattr(index_sync, "SWEEP_ROWS", 10)
+    path = chat(history, [f"note {i}" for i in range(30)] + [f"tail {i}" for i in range(TAIL_ROWS)])
+    container = open_index(path)
+    assert messages(container, "walrus") == []
+    sql(path, "UPDATE messages SET content = 'a walrus on the beach' WHERE id = 'm25'")
+    # Each catch-up after a commit re-checks the next ten older rows, so m25's turn comes in a few.
+    found = []
+    for commit in range(4):
+        found.append(messages(container, "walrus"))
+        append(path, new_message(f"x{commit}", "s", f"extra {commit}", "2026-02-03T09:00"))
+    assert found[0] == [] and found[-1] == ["m25"]
+
+
+@pytest.mark.spec("Q-11")
 def test_a_message_committed_by_a_writer_still_holding_the_history_is_found(history):
     path = chat(history, ["a walrus on the beach"])
     container = open_index(path)
@@ -133,6 +146,9 @@ def test_a_message_committed_by_a_writer_still_holding_the_history_is_found(hist
                        f"VALUES ('z', 's', 'USER', 'a zebra crossing', {ms('2026-02-02T09:00')})")
         writer.commit()
         assert messages(container, "zebra") == ["z"]
+    # The writer, closing last, folded its -wal back in; reading on leaves nothing beside the file.
+    assert messages(container, "zebra crossing") == ["z"]
+    assert [p.name for p in path.parent.iterdir() if p.name.startswith(path.name + "-")] == []
 
 
 def twin_histories(history):
