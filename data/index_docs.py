@@ -9,11 +9,20 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True, slots=True)
 class DocKind:
-    """A kind of history row: its table prefix, its columns of terms and of text for trigrams."""
+    """A kind of history row: its table prefix, its columns of terms and of text for trigrams.
+
+    With `context_from_prevs`, the last word column is not stored: it holds the words of the row's
+    turn before, which the postings already hold as that turn's own words, and readers derive it.
+    """
 
     prefix: str
     word_columns: tuple[str, ...]
     gram_columns: tuple[str, ...]
+    context_from_prevs: bool = False
+
+    @property
+    def stored_columns(self) -> int:
+        return len(self.word_columns) - self.context_from_prevs
 
     def table(self, role: str) -> str:
         return f"{self.prefix}_{role}"
@@ -24,7 +33,7 @@ class DocKind:
         return tuple(self.word_columns.index(column) for column in self.gram_columns)
 
 
-MESSAGES = DocKind("m", ("body", "context"), ("body",))
+MESSAGES = DocKind("m", ("body", "context"), ("body",), context_from_prevs=True)
 SESSIONS = DocKind("s", ("title", "preview"), ("title", "preview"))
 
 
@@ -36,7 +45,7 @@ class IndexedDoc:
     id: str
     at: int
     fingerprint: int
-    terms: tuple[str, ...]  # one space-separated string of terms per word column
+    terms: tuple[str, ...]  # one space-separated string of terms per stored word column
     folded: tuple[str, ...]  # one folded text per trigram column
     vector: bytes | None = None
     previous: int = 0  # source rowid of the turn before it in its session (0: none)

@@ -39,7 +39,7 @@ def keyword_hits(
     table = reader.rows()
     if not (query.terms or query.compounds) or limit <= 0 or table.rows == 0:
         return KeywordHits()
-    lists = reader.lists([fts_term(term) for term in query.all_terms], len(table.sizes))
+    lists = reader.lists([fts_term(term) for term in query.all_terms], table)
     score = _Scorer(table, np.asarray(weights or (1.0,) * len(kind.word_columns), dtype=float))
     loose = [lists[fts_term(term)] for term in query.terms]
     compounds = [_together([lists[fts_term(part)] for part in parts]) for parts in query.compounds]

@@ -1,8 +1,9 @@
-"""MessageIndexer: turns message rows into index documents: terms, the turn before as context, a vector.
+"""MessageIndexer: turns message rows into index documents: terms, a link to the turn before, a vector.
 
 A conversational answer rarely repeats the question it answers, so each message is also found
 through the previous turn of its session (on LoCoMo this lifts plain BM25 R@10 from 0.57 to
-0.68, issue 3). The last indexed turn of every session is kept in the side index for the next batch.
+0.68, issue 3); readers take that turn's words from its own postings, by the link. The last
+indexed turn of every session is kept in the side index for the next batch.
 """
 from __future__ import annotations
 
@@ -45,7 +46,7 @@ class MessageIndexer:
 
     def create_tables(self) -> None:
         self._index.execute(
-            f"CREATE TABLE IF NOT EXISTS {LAST_TURNS} (session TEXT PRIMARY KEY, src INTEGER, at INTEGER, terms TEXT)"
+            f"CREATE TABLE IF NOT EXISTS {LAST_TURNS} (session TEXT PRIMARY KEY, src INTEGER, at INTEGER)"
         )
 
     def next_batch(self, history, after: int, size: int, preparer: BatchPreparer) -> MessageBatch | None:
@@ -59,29 +60,31 @@ class MessageIndexer:
         return MessageBatch(rows[-1][1], len(rows), searchable, preparer.submit([row.content for row in searchable]))
 
     def docs(self, rows: Sequence[MessageRow], *, advance: bool = True, prepared: Prepared | None = None) -> list[IndexedDoc]:
-        """Documents for `rows` (oldest first); with `advance`, they become their sessions' last turns.
-        `prepared` is `prepare` of their contents when it was already made."""
+        """Documents for `rows` (oldest first). With `advance` they are new turns, each linked to
+        its session's last turn and then becoming it; without (a re-indexed edit, a row found
+        missing) they are linked to nothing, as each turn must be the turn before of one row at
+        most. `prepared` is `prepare` of their contents when it was already made."""
         prepared = prepared or prepare([row.content for row in rows], self._embedder)
-        last = self._last_turns({row.session_id for row in rows})
+        last = self._last_turns({row.session_id for row in rows}) if advance else {}
         docs = []
         for row, terms, fp, folded, vector in zip(rows, prepared.terms, prepared.fingerprints, prepared.folded,
                                                   prepared.vectors or [None] * len(rows)):
             previous = last.get(row.session_id)
             earlier = previous is not None and previous[0] != row.rowid and previous[1] <= row.created_at
-            docs.append(IndexedDoc(row.rowid, row.id, row.created_at, fp, (terms, previous[2] if earlier else ""),
-                                   (folded,), vector, previous[0] if earlier else 0))
+            docs.append(IndexedDoc(row.rowid, row.id, row.created_at, fp, (terms,), (folded,), vector,
+                                   previous[0] if earlier else 0))
             if advance and (previous is None or earlier):
-                last[row.session_id] = (row.rowid, row.created_at, terms)
+                last[row.session_id] = (row.rowid, row.created_at)
         if advance:
             self._index.peewee.connection().executemany(
-                f"INSERT OR REPLACE INTO {LAST_TURNS} (session, src, at, terms) VALUES (?, ?, ?, ?)",
+                f"INSERT OR REPLACE INTO {LAST_TURNS} (session, src, at) VALUES (?, ?, ?)",
                 [(session, *turn) for session, turn in last.items()],
             )
         return docs
 
-    def _last_turns(self, sessions: set[str]) -> dict[str, tuple[int, int, str]]:
-        found: dict[str, tuple[int, int, str]] = {}
+    def _last_turns(self, sessions: set[str]) -> dict[str, tuple[int, int]]:
+        found: dict[str, tuple[int, int]] = {}
         for chunk in sql_batches(sorted(sessions)):
-            rows = self._index.execute(f"SELECT session, src, at, terms FROM {LAST_TURNS} WHERE session IN ({marks(chunk)})", chunk)
+            rows = self._index.execute(f"SELECT session, src, at FROM {LAST_TURNS} WHERE session IN ({marks(chunk)})", chunk)
             found.update((row[0], tuple(row[1:])) for row in rows)
         return found

@@ -28,7 +28,7 @@ def newest_with_terms(
     of `columns` (and among `within`, ascending, when given)."""
     reader = index.postings(kind)
     table = reader.rows()
-    lists = reader.lists([fts_term(term) for term in terms], len(table.sizes))
+    lists = reader.lists([fts_term(term) for term in terms], table, derived=False)
     found = []
     for column in columns:
         docs = None

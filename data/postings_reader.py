@@ -1,7 +1,9 @@
 """PostingsReader: one process's view of a kind's postings (data/postings.py, issue 3).
 
 Row sizes, times, liveness and neighbouring turns sit in arrays indexed by row number, read again
-only when the segments or the dead rows change; a term's list is read per query, one blob per segment.
+only when the segments or the dead rows change; a term's list is read per query, one blob per
+segment. A kind whose context is its turn before gets that column derived here from the turn's own
+counts (the index stores each message's words once: half the postings to build and keep).
 """
 from __future__ import annotations
 
@@ -20,12 +22,13 @@ class RowTable:
     """Per row number (0 unused): its size in terms, its time, whether the history still has it,
     and the rows of the turns before and after it in its session (0: none indexed)."""
 
-    sizes: np.ndarray
+    sizes: np.ndarray  # over every column, derived ones included: what BM25 divides by
     ats: np.ndarray
     alive: np.ndarray
     rows: int  # rows the lists hold, dead ones included, as FTS5 counts them
     prevs: np.ndarray
     nexts: np.ndarray
+    own: np.ndarray  # sizes over the stored columns
 
     @property
     def average_size(self) -> float:
@@ -39,14 +42,15 @@ class TermList:
 
 
 _EMPTY_TABLE = RowTable(np.zeros(1), np.zeros(1, dtype=np.int64), np.zeros(1, dtype=bool), 0,
-                        np.zeros(1, dtype=np.int32), np.zeros(1, dtype=np.int32))
+                        np.zeros(1, dtype=np.int32), np.zeros(1, dtype=np.int32), np.zeros(1))
 
 
 class PostingsReader:
-    def __init__(self, execute: Callable[..., list[tuple]], prefix: str, width: int) -> None:
+    def __init__(self, execute: Callable[..., list[tuple]], prefix: str, width: int, context_from_prevs: bool = False) -> None:
         self._execute = execute
         self._prefix = prefix
-        self._width = width
+        self._width = width  # stored columns
+        self._context = context_from_prevs
         self._lock = threading.Lock()
         self._key: tuple | None = None
         self._table = _EMPTY_TABLE
@@ -67,19 +71,25 @@ class PostingsReader:
     def _grown(self, end: int, dead_changed: bool) -> RowTable:
         old = self._table
         if end == len(old.sizes):  # no new rows: only liveness can have changed
-            return RowTable(old.sizes, old.ats, self._alive(end), old.rows, old.prevs, old.nexts) if dead_changed else old
-        table = _blank(end)
-        for mine, theirs in zip(table, (old.sizes, old.ats, old.prevs, old.nexts)):
+            return self._table_of(old.own, old.ats, old.prevs, old.nexts, end) if dead_changed else old
+        own, ats, prevs, nexts = _blank(end)
+        for mine, theirs in zip((own, ats, prevs, nexts), (old.own, old.ats, old.prevs, old.nexts)):
             mine[:len(theirs)] = theirs
-        self._fill(*table, since=len(old.sizes))
-        return RowTable(*table[:2], self._alive(end), end - 1, *table[2:])
+        self._fill(own, ats, prevs, nexts, since=len(old.sizes))
+        return self._table_of(own, ats, prevs, nexts, end)
 
     def _load(self, end: int) -> RowTable:
         if end <= 1:
             return _EMPTY_TABLE
-        table = _blank(end)
-        self._fill(*table, since=0)
-        return RowTable(*table[:2], self._alive(end), end - 1, *table[2:])
+        own, ats, prevs, nexts = _blank(end)
+        self._fill(own, ats, prevs, nexts, since=0)
+        return self._table_of(own, ats, prevs, nexts, end)
+
+    def _table_of(self, own: np.ndarray, ats: np.ndarray, prevs: np.ndarray, nexts: np.ndarray, end: int) -> RowTable:
+        alive = self._alive(end)
+        # A deleted turn lends no length, as it lends no words (_with_context); row 0 is never alive.
+        sizes = own + own[prevs] * alive[prevs] if self._context else own
+        return RowTable(sizes, ats, alive, end - 1, prevs, nexts, own)
 
     def _fill(self, sizes: np.ndarray, ats: np.ndarray, prevs: np.ndarray, nexts: np.ndarray, since: int) -> None:
         for first, count, size_blob, at_blob, prev_blob in self._execute(
@@ -100,9 +110,11 @@ class PostingsReader:
         alive[dead[dead < end]] = False
         return alive
 
-    def lists(self, terms: Sequence[str], end: int) -> dict[str, TermList]:
-        """Each term's rows below `end` (ascending) and counts; a term no row holds gets an empty
-        list. `end` is the row table's length: rows another process added since are left out."""
+    def lists(self, terms: Sequence[str], table: RowTable, *, derived: bool = True) -> dict[str, TermList]:
+        """Each term's rows in `table` (ascending) and counts; a term no row holds gets an empty list.
+        Rows another process added since `table` was read are left out. Without `derived`, only
+        the stored columns."""
+        end = len(table.sizes)
         blobs: dict[str, tuple[list[bytes], list[bytes]]] = {term: ([], []) for term in terms}
         for chunk in sql_batches(list(blobs)):
             for term, docs, counts in self._execute(
@@ -114,7 +126,8 @@ class PostingsReader:
         for term, (docs, counts) in blobs.items():
             rows = np.frombuffer(b"".join(docs), dtype=np.int32)
             kept = int(np.searchsorted(rows, end))
-            found[term] = TermList(rows[:kept], np.frombuffer(b"".join(counts), dtype=np.uint8).reshape(-1, self._width)[:kept])
+            stored = TermList(rows[:kept], np.frombuffer(b"".join(counts), dtype=np.uint8).reshape(-1, self._width)[:kept])
+            found[term] = _with_context(stored, table) if self._context and derived else stored
         return found
 
     def frequencies(self, terms: Sequence[str]) -> dict[str, int]:
@@ -126,6 +139,23 @@ class PostingsReader:
                 f"SELECT term, sum(length(docs)) / 4 FROM {self._prefix}_post WHERE term IN ({marks(chunk)}) GROUP BY term", chunk
             ))
         return found
+
+
+def _with_context(found: TermList, table: RowTable) -> TermList:
+    """`found` with one more column: for each row, the count in its turn before, unless that turn
+    was deleted. A turn is the turn before of one row at most (data/message_indexer.py), so the
+    rows after the list's rows carry it."""
+    own = found.counts[:, 0]
+    following = table.nexts[found.docs]
+    linked = (following > 0) & table.alive[found.docs]
+    after = following[linked]
+    both = np.concatenate([found.docs, after])
+    both.sort(kind="stable")  # two runs, mostly in order already
+    docs = both[np.r_[True, both[1:] != both[:-1]]] if len(both) else both
+    counts = np.zeros((len(docs), found.counts.shape[1] + 1), dtype=np.uint8)
+    counts[np.searchsorted(docs, found.docs), :-1] = found.counts
+    counts[np.searchsorted(docs, after), -1] = own[linked]
+    return TermList(docs, counts)
 
 
 def _blank(end: int) -> list[np.ndarray]:

@@ -18,7 +18,7 @@ from oneclaw_search.data.entities import marks, sql_batches
 from oneclaw_search.data.index_docs import MESSAGES, SESSIONS, DocKind, IndexedDoc, trigrams
 from oneclaw_search.data.postings_reader import PostingsReader
 
-FORMAT_VERSION = "10"  # bump whenever terms, tables or tokenizers change: old files are rebuilt
+FORMAT_VERSION = "11"  # bump whenever terms, tables or tokenizers change: old files are rebuilt
 SUFFIX = ".search-index.sqlite"
 GRAM_SAMPLE = 32  # every 32nd row's trigrams are counted: rarity estimates for trigram lookups
 _GRAMS = "tokenize = 'trigram case_sensitive 1', content = '', columnsize = 0, detail = none"
@@ -45,7 +45,7 @@ class SideIndex:
 
     def postings(self, kind: DocKind) -> PostingsReader:
         if kind.prefix not in self._readers:
-            self._readers[kind.prefix] = PostingsReader(self.execute, kind.prefix, len(kind.word_columns))
+            self._readers[kind.prefix] = PostingsReader(self.execute, kind.prefix, kind.stored_columns, kind.context_from_prevs)
         return self._readers[kind.prefix]
 
     def ensure_schema(self, source: str, embedder: str) -> None:

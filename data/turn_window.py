@@ -56,7 +56,7 @@ class TurnWindow:
     def neighbours(self, docs: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
         """Per entry of NEIGHBOURS, its row for each of `docs` (0: none) and whether it still exists."""
         walked = {0: docs}
-        for steps in range(1, max(abs(steps) for steps, _ in NEIGHBOURS) + 1):
+        for steps in range(1, max((abs(steps) for steps, _ in NEIGHBOURS), default=0) + 1):
             for sign, links in ((1, self._table.nexts), (-1, self._table.prevs)):
                 walked[sign * steps] = links[walked[sign * (steps - 1)]]  # one hop on from the nearer turn
         return [(walked[steps], self._table.alive[walked[steps]]) for steps, _ in NEIGHBOURS]

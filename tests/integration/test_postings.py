@@ -10,6 +10,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
+from oneclaw_search.data import turn_window
 from oneclaw_search.data.keyword_ranking import keyword_hits
 from oneclaw_search.data.postings_lookups import newest_with_terms
 from oneclaw_search.data.postings_reader import PostingsReader
@@ -21,15 +22,32 @@ WORDS = [f"w{i}" for i in range(30)]
 pytestmark = pytest.mark.spec("Q-01", "Q-11")
 
 
-def doc(rowid, body, context="", at=None, gram_columns=1):
-    folded = (body, context)[:gram_columns]
-    return IndexedDoc(rowid, f"r{rowid}", rowid if at is None else at, rowid, (body, context), folded)
+def doc(rowid, body, previous=0, at=None):
+    """A message: its own words, linked to the turn before it (the context readers derive)."""
+    return IndexedDoc(rowid, f"r{rowid}", rowid if at is None else at, rowid, (body,), (body,), previous=previous)
 
 
-def random_docs(rng, count, start=1):
-    def text():
-        return " ".join(rng.choices(WORDS[:12] + WORDS, k=rng.randint(0, 12)))
-    return [doc(rowid, text(), text()) for rowid in range(start, start + count)]
+def session(rowid, title, preview, at):
+    return IndexedDoc(rowid, f"r{rowid}", at, rowid, (title, preview), (title, preview))
+
+
+def random_docs(rng, count, start=1, sessions=4):
+    """Messages of a few sessions, interleaved at random, each linked to its session's turn before."""
+    last: dict[int, int] = {}
+    docs = []
+    for rowid in range(start, start + count):
+        chat = rng.randrange(sessions)
+        docs.append(doc(rowid, " ".join(rng.choices(WORDS[:12] + WORDS, k=rng.randint(0, 12))), last.get(chat, 0)))
+        last[chat] = rowid
+    return docs
+
+
+def context_of(docs, dead=()):
+    """Each doc's context as a stored column would hold it: its turn before's own words, unless
+    that turn was deleted."""
+    gone = {d.source_rowid for d in dead}
+    bodies = {d.source_rowid: d.terms[0] for d in docs if d.source_rowid not in gone}
+    return [bodies.get(d.previous, "") for d in docs]
 
 
 def side_index(tmp_path, batches):
@@ -46,7 +64,7 @@ def fts5_reference(tmp_path, docs, dead=()):
     connection = sqlite3.connect(tmp_path / "reference.sqlite")
     connection.execute("CREATE VIRTUAL TABLE w USING fts5(body, context, tokenize = 'unicode61', content = '')")
     connection.executemany("INSERT INTO w (rowid, body, context) VALUES (?, ?, ?)",
-                           [(number, *d.terms) for number, d in enumerate(docs, 1)])
+                           [(number, d.terms[0], context) for number, (d, context) in enumerate(zip(docs, context_of(docs, dead)), 1)])
     connection.commit()
     return connection, {f"r{d.source_rowid}" for d in dead}
 
@@ -65,7 +83,8 @@ def reference_hits(connection, dead, terms, weights=(1.0, 0.5)):
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
-def test_scores_and_admitted_rows_are_fts5_bm25s_across_merged_segments_and_deleted_rows(tmp_path, seed):
+def test_scores_and_admitted_rows_are_fts5_bm25s_across_merged_segments_and_deleted_rows(tmp_path, seed, monkeypatch):
+    monkeypatch.setattr(turn_window, "NEIGHBOURS", ())  # the turns further away are FTS5's blind spot
     rng = random.Random(seed)
     docs = random_docs(rng, 150)
     batches = [docs[i:i + 7] for i in range(0, len(docs), 7)]  # 22 segments: merged eight at a time
@@ -90,12 +109,15 @@ def test_merging_keeps_every_list_whole_and_in_row_order(tmp_path):
     index = side_index(tmp_path, [[d] for d in docs])
     levels = [row[0] for row in index.execute("SELECT level FROM m_seg ORDER BY seg")]
     assert levels == [2] + [0] * 6  # 64 one-row segments: eight merges, then one of those eight; six wait
-    lists = index.postings(MESSAGES).lists(WORDS, 10**6)
+    reader = index.postings(MESSAGES)
+    lists, stored = reader.lists(WORDS, reader.rows()), reader.lists(WORDS, reader.rows(), derived=False)
+    columns = list(zip((d.terms[0] for d in docs), context_of(docs)))
     for word in WORDS:
-        expected = [n for n, d in enumerate(docs, 1) if word in d.terms[0].split() or word in d.terms[1].split()]
+        expected = [n for n, texts in enumerate(columns, 1) if any(word in text.split() for text in texts)]
         assert lists[word].docs.tolist() == expected
-        counts = [[d.terms[0].split().count(word), d.terms[1].split().count(word)] for d in docs if d.source_rowid in expected]
+        counts = [[text.split().count(word) for text in columns[n - 1]] for n in expected]
         assert lists[word].counts.tolist() == counts
+        assert stored[word].docs.tolist() == [n for n, (body, _) in enumerate(columns, 1) if word in body.split()]
 
 
 def test_a_deleted_row_is_never_returned_and_its_number_is_never_reused(tmp_path):
@@ -110,16 +132,17 @@ def test_a_deleted_row_is_never_returned_and_its_number_is_never_reused(tmp_path
 
 
 def test_a_word_only_in_the_turn_before_needs_a_second_query_word_there(tmp_path):
-    index = side_index(tmp_path, [[doc(1, "reply", "sushi"), doc(2, "reply", "sushi tokyo"), doc(3, "tokyo")]])
+    chats = [doc(1, "sushi"), doc(2, "reply", 1), doc(3, "sushi tokyo"), doc(4, "reply", 3), doc(5, "tokyo")]
+    index = side_index(tmp_path, [chats])
     query = HistoryQuery("q", "q", (), ("sushi", "tokyo"))
-    assert set(keyword_hits(index, MESSAGES, query, 0, 10**6, 10).scores) == {"r2", "r3"}
+    assert set(keyword_hits(index, MESSAGES, query, 0, 10**6, 10).scores) == {"r1", "r3", "r4", "r5"}
 
 
 def test_sessions_match_in_either_column_and_times_bound_every_kind(tmp_path):
     index = SideIndex(tmp_path / "x.search-index.sqlite")
     index.ensure_schema("history", "none")
     with index.peewee.atomic():
-        index.add(SESSIONS, [doc(1, "trip", "", 100, 2), doc(2, "plans", "trip", 200, 2), doc(3, "trip", "", 300, 2)])
+        index.add(SESSIONS, [session(1, "trip", "", 100), session(2, "plans", "trip", 200), session(3, "trip", "", 300)])
     query = HistoryQuery("trip", "trip", (), ("trip",))
     assert set(keyword_hits(index, SESSIONS, query, 0, 10**6, 10).scores) == {"r1", "r2", "r3"}
     assert set(keyword_hits(index, SESSIONS, query, 150, 250, 10).scores) == {"r2"}
@@ -161,8 +184,9 @@ def test_a_reader_follows_growth_deletes_and_a_rebuild_as_a_fresh_reader_would(t
     reader.rows()
 
     def same_as_fresh():
-        table, fresh = reader.rows(), PostingsReader(index.execute, "m", 2).rows()
-        return all(np.array_equal(getattr(table, name), getattr(fresh, name)) for name in ("sizes", "ats", "alive", "prevs", "nexts")) \
+        table, fresh = reader.rows(), PostingsReader(index.execute, "m", 1, context_from_prevs=True).rows()
+        names = ("sizes", "ats", "alive", "prevs", "nexts", "own")
+        return all(np.array_equal(getattr(table, name), getattr(fresh, name)) for name in names) \
             and table.rows == fresh.rows
     with index.peewee.atomic():
         index.add(MESSAGES, random_docs(rng, 20, start=31))
@@ -181,16 +205,16 @@ def test_each_row_knows_the_turns_before_and_after_it_in_its_session_across_batc
     """Two sessions written interleaved, in batches of three: a row's neighbours are its session's turns, found
     whether the turn before was written in the same batch or an earlier one, and kept through merges."""
     sessions = {rowid: rowid % 2 for rowid in range(1, 41)}  # odd and even rows: two sessions
-    docs = [replace(doc(rowid, f"w{rowid % 30}"), previous=rowid - 2 if rowid > 2 else 0) for rowid in sessions]
+    docs = [doc(rowid, f"w{rowid % 30}", rowid - 2 if rowid > 2 else 0) for rowid in sessions]
     index = side_index(tmp_path, [docs[i:i + 3] for i in range(0, len(docs), 3)])
     assert index.execute("SELECT max(level) FROM m_seg")[0][0] >= 1  # some batches were merged
-    fresh = PostingsReader(index.execute, "m", 2)
+    fresh = PostingsReader(index.execute, "m", 1, context_from_prevs=True)
     grown = index.postings(MESSAGES)
     table = grown.rows()
     assert table.prevs[1:].tolist() == [max(rowid - 2, 0) for rowid in sessions]
     assert table.nexts[1:].tolist() == [rowid + 2 if rowid + 2 <= 40 else 0 for rowid in sessions]
     with index.peewee.atomic():
-        index.add(MESSAGES, [replace(doc(41, "w1"), previous=39)])  # an old row gets a turn after it
+        index.add(MESSAGES, [doc(41, "w1", 39)])  # an old row gets a turn after it
     assert grown.rows().nexts[39] == 41 and grown.rows().prevs[41] == 39
     assert np.array_equal(grown.rows().nexts, fresh.rows().nexts)
 
@@ -200,8 +224,9 @@ def test_turns_before_lend_their_words_at_weights_falling_with_distance_until_th
     index = side_index(tmp_path, [[replace(d, previous=d.source_rowid - 1) for d in chat]])
     query = HistoryQuery("q", "q", (), ("sushi", "tokyo"))
     scores = keyword_hits(index, MESSAGES, query, 0, 10**6, 10).scores
-    # Row 2's turn before is its context column (empty here); row 5 is four turns on, out of reach.
-    assert list(scores) == ["r1", "r3", "r4"] and scores["r1"] > scores["r3"] > scores["r4"] > 0
+    # Row 2's turn before is its context column (0.5), rows 3 and 4 two and three turns on (0.3,
+    # 0.1); row 5 is four turns on, out of reach.
+    assert list(scores) == ["r1", "r2", "r3", "r4"] and scores["r1"] > scores["r2"] > scores["r3"] > scores["r4"] > 0
     with index.peewee.atomic():
         index.forget(MESSAGES, [1])
     assert keyword_hits(index, MESSAGES, query, 0, 10**6, 10).scores == {}
