@@ -1,5 +1,6 @@
-"""BatchPreparer: makes what each message row needs on its own (terms, folded text, vector) off the
-writing thread: on a second thread for catch-ups, in a second process for big builds (issue 3).
+"""BatchPreparer: makes what a batch of message rows needs on its own (term lists, folded text,
+vectors) off the writing thread: on a second thread for catch-ups, in a second process for big
+builds (issue 3).
 
 Preparing is Python that holds the GIL, and SQLite hands the GIL back and takes it again on every
 row it steps; sharing one interpreter, the two halved the writer's speed (a 100K-message build
@@ -24,6 +25,7 @@ import numpy as np
 
 from oneclaw_search.data.index_docs import fts_term
 from oneclaw_search.data.message_vectors import MESSAGE_DIMENSIONS, quantize
+from oneclaw_search.data.postings import SegmentTerms, segment_terms
 from oneclaw_search.domain.ports import Embedder
 from oneclaw_search.domain.search_terms import index_terms
 from oneclaw_search.domain.text import fold
@@ -38,21 +40,30 @@ def fingerprint(*texts: str | None) -> int:
 
 
 def term_text(text: str | None) -> str:
-    joined = " ".join(index_terms(text or ""))
-    return joined if joined.isascii() else " ".join(map(fts_term, joined.split(" ")))
+    return " ".join(stored_terms(text or ""))
+
+
+def stored_terms(text: str) -> list[str]:
+    """The index terms of `text` as the postings store them."""
+    terms = index_terms(text)
+    return terms if text.isascii() else [fts_term(term) for term in terms]  # ASCII text has ASCII terms
 
 
 class Prepared(NamedTuple):
-    terms: list[str]
+    terms: SegmentTerms  # of the batch, one column: each text's own words
     fingerprints: list[int]
     folded: list[str]
     vectors: list[bytes] | None
 
+    def equals(self, other: Prepared) -> bool:
+        return self.terms.equals(other.terms) and self[1:] == other[1:]
+
 
 def prepare(texts: Sequence[str], embedder: Embedder | None) -> Prepared:
-    """Each text's terms, fingerprint, folded text and vector: it reads nothing from any database."""
-    return Prepared([term_text(t) for t in texts], [fingerprint(t) for t in texts], [fold(t) for t in texts],
-                    vectors(texts, embedder))
+    """The batch's term lists, and each text's fingerprint, folded text and vector: it reads
+    nothing from any database."""
+    return Prepared(segment_terms([stored_terms(t) for t in texts], 1), [fingerprint(t) for t in texts],
+                    [fold(t) for t in texts], vectors(texts, embedder))
 
 
 def vectors(texts: Sequence[str], embedder: Embedder | None) -> list[bytes] | None:

@@ -45,7 +45,7 @@ class IndexedDoc:
     id: str
     at: int
     fingerprint: int
-    terms: tuple[str, ...]  # one space-separated string of terms per stored word column
+    terms: tuple[str, ...]  # one space-separated string of terms per stored word column (or none, given apart)
     folded: tuple[str, ...]  # one folded text per trigram column
     vector: bytes | None = None
     previous: int = 0  # source rowid of the turn before it in its session (0: none)

@@ -91,7 +91,8 @@ class IndexSync:
                 following = self._messages.next_batch(history, batch.last, size, preparer) if batch.last < top else None
                 with self._index.peewee.atomic("IMMEDIATE"):
                     if self._index.meta_int("m.max_src") == done:  # else another process got there first
-                        self._add(MESSAGES, self._messages.docs(batch.searchable, prepared=batch.prepared.result()))
+                        self._messages.add(batch.searchable, prepared=batch.prepared.result(),
+                                           largest_merge=self._largest_merge, bulk=preparer.uses_process)
                         self._index.set_meta(m__max_src=batch.last, m__rows=self._index.meta_int("m.rows") + batch.size)
                 done, batches = self._index.meta_int("m.max_src"), batches + 1
                 batch = following if done == batch.last else self._messages.next_batch(history, done, size, preparer)
@@ -111,7 +112,7 @@ class IndexSync:
             indexed = {r[0] for r in self._index.execute(f"SELECT src FROM {MESSAGES.table('docs')}")}
             self._index.forget(MESSAGES, sorted(indexed - live))
             missing = self._message_rows(sorted(live - indexed), history)
-            self._add(MESSAGES, self._messages.docs(missing, advance=False))
+            self._messages.add(missing, advance=False, largest_merge=self._largest_merge)
             self._index.set_meta(m__rows=count)
 
     def _recheck_recent_messages(self, history) -> None:
@@ -146,7 +147,7 @@ class IndexSync:
         if changed:
             with self._index.peewee.atomic("IMMEDIATE"):
                 self._index.forget(MESSAGES, [row.rowid for row in changed])
-                self._add(MESSAGES, self._messages.docs(changed, advance=False))
+                self._messages.add(changed, advance=False, largest_merge=self._largest_merge)
 
     def _message_rows(self, rowids: list[int], history) -> list[MessageRow]:
         """The rows with these rowids, oldest first, so each turn follows the one before it."""

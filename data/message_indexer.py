@@ -13,7 +13,7 @@ from typing import NamedTuple
 
 from oneclaw_search.data.batch_preparer import BatchPreparer, Pending, Prepared, prepare
 from oneclaw_search.data.entities import marks, sql_batches
-from oneclaw_search.data.index_docs import IndexedDoc
+from oneclaw_search.data.index_docs import MESSAGES, IndexedDoc
 from oneclaw_search.data.side_index import SideIndex
 from oneclaw_search.domain.models import SEARCHABLE_MESSAGE_TYPES
 from oneclaw_search.domain.ports import Embedder
@@ -59,20 +59,19 @@ class MessageIndexer:
         searchable = sorted((MessageRow(*r[1:]) for r in rows if r[0] in SEARCHABLE_TYPES), key=lambda m: (m.created_at, m.rowid))
         return MessageBatch(rows[-1][1], len(rows), searchable, preparer.submit([row.content for row in searchable]))
 
-    def docs(self, rows: Sequence[MessageRow], *, advance: bool = True, prepared: Prepared | None = None) -> list[IndexedDoc]:
-        """Documents for `rows` (oldest first). With `advance` they are new turns, each linked to
-        its session's last turn and then becoming it; without (a re-indexed edit, a row found
-        missing) they are linked to nothing, as each turn must be the turn before of one row at
-        most. `prepared` is `prepare` of their contents when it was already made."""
+    def add(self, rows: Sequence[MessageRow], *, advance: bool = True, prepared: Prepared | None = None,
+            largest_merge: int | None = None, bulk: bool = False) -> int:
+        """Index `rows` (oldest first). With `advance` they are new turns, each linked to its
+        session's last turn and then becoming it; without (a re-indexed edit, a row found missing)
+        they are linked to nothing, as each turn must be the turn before of one row at most.
+        `prepared` is `prepare` of their contents when it was already made."""
         prepared = prepared or prepare([row.content for row in rows], self._embedder)
         last = self._last_turns({row.session_id for row in rows}) if advance else {}
         docs = []
-        for row, terms, fp, folded, vector in zip(rows, prepared.terms, prepared.fingerprints, prepared.folded,
-                                                  prepared.vectors or [None] * len(rows)):
+        for row, fp, folded, vector in zip(rows, prepared.fingerprints, prepared.folded, prepared.vectors or [None] * len(rows)):
             previous = last.get(row.session_id)
             earlier = previous is not None and previous[0] != row.rowid and previous[1] <= row.created_at
-            docs.append(IndexedDoc(row.rowid, row.id, row.created_at, fp, (terms,), (folded,), vector,
-                                   previous[0] if earlier else 0))
+            docs.append(IndexedDoc(row.rowid, row.id, row.created_at, fp, (), (folded,), vector, previous[0] if earlier else 0))
             if advance and (previous is None or earlier):
                 last[row.session_id] = (row.rowid, row.created_at)
         if advance:
@@ -80,7 +79,7 @@ class MessageIndexer:
                 f"INSERT OR REPLACE INTO {LAST_TURNS} (session, src, at) VALUES (?, ?, ?)",
                 [(session, *turn) for session, turn in last.items()],
             )
-        return docs
+        return self._index.add(MESSAGES, docs, largest_merge, prepared.terms, bulk)
 
     def _last_turns(self, sessions: set[str]) -> dict[str, tuple[int, int]]:
         found: dict[str, tuple[int, int]] = {}

@@ -100,12 +100,17 @@ class SideIndex:
             [(key.replace("__", "."), str(value)) for key, value in values.items()],
         )
 
-    def add(self, kind: DocKind, docs: Iterable[IndexedDoc], largest_merge: int | None = None) -> int:
+    def add(self, kind: DocKind, docs: Iterable[IndexedDoc], largest_merge: int | None = None,
+            terms: postings.SegmentTerms | None = None, bulk: bool = False) -> int:
         """Index `docs` under doc numbers never used before, so stale postings of earlier versions never
-        match; segment merges stop at `largest_merge` rows (a search waiting on a catch-up sets it)."""
+        match; segment merges stop at `largest_merge` rows (a search waiting on a catch-up sets it),
+        and a `bulk` build's segments merge nothing (postings.BULK_LEVEL). `terms` are the docs'
+        term lists when they were made already, else made of `IndexedDoc.terms`."""
         docs = list(docs)
         if not docs:
             return 0
+        if terms is None:
+            terms = postings.segment_terms([text.split() for d in docs for text in d.terms], kind.stored_columns)
         start = postings.next_row(self.execute, kind.prefix)
         connection = self.peewee.connection()
         numbered = list(enumerate(docs, start))
@@ -123,8 +128,8 @@ class SideIndex:
             [(doc, *d.folded) for doc, d in numbered],
         )
         self._sample_grams(kind, [d.folded for doc, d in numbered if doc % GRAM_SAMPLE == 1])
-        postings.write_segment(connection, kind.prefix, start, [d.terms for d in docs], [d.at for d in docs],
-                               self._previous_rows(kind, numbered), largest_merge)
+        postings.write_segment(connection, kind.prefix, start, terms, [d.at for d in docs],
+                               self._previous_rows(kind, numbered), largest_merge, bulk)
         return len(docs)
 
     def _previous_rows(self, kind: DocKind, numbered: list[tuple[int, IndexedDoc]]) -> list[int]:

@@ -12,7 +12,7 @@ import pytest
 from builders import new_message, new_session
 from fakes import ParentOnlyEmbedder
 
-from oneclaw_search.data import batch_preparer, index_sync
+from oneclaw_search.data import batch_preparer, index_sync, postings
 from oneclaw_search.data.batch_preparer import BatchPreparer, prepare
 from oneclaw_search.data.database import HistoryDatabase
 from oneclaw_search.data.index_sync import IndexSync
@@ -21,7 +21,7 @@ from oneclaw_search.data.static_embedder import StaticEmbedder
 
 TEXTS = ["Dinner at the sushi place in Ginza", "東京で寿司を食べた", "École über naïve café", "memorySearch in src/main.kt",
          "the reply about ramen", "", "deploy: kubectl apply -f app.yaml", "Ünïcödé and plain words"]
-TABLES = {"m_docs": "doc", "m_vec": "doc", "m_seg": "seg", "m_post": "seg, term", "m_last": "session"}
+TABLES = {"m_docs": "doc", "m_vec": "doc", "m_last": "session"}
 
 
 def two_sessions(history):
@@ -41,7 +41,15 @@ def build(path, where, embedder, monkeypatch, *, process: bool) -> SideIndex:
 
 
 def contents(index: SideIndex) -> dict:
-    return {table: index.execute(f"SELECT * FROM {table} ORDER BY {order}") for table, order in TABLES.items()}
+    """The tables, and what the postings say however their segments were merged: each term's whole
+    list, and each row's size, time and turn before."""
+    found = {table: index.execute(f"SELECT * FROM {table} ORDER BY {order}") for table, order in TABLES.items()}
+    lists: dict[str, list[bytes]] = {}
+    for term, docs, counts in index.execute("SELECT term, docs, tfs FROM m_post ORDER BY term, seg"):
+        lists.setdefault(term, [b"", b""])
+        lists[term] = [lists[term][0] + docs, lists[term][1] + counts]
+    rows = index.execute("SELECT first, count, sizes, ats, prevs FROM m_seg ORDER BY first")
+    return found | {"lists": lists, "rows": [b"".join(row[i] for row in rows) for i in (2, 3, 4)]}
 
 
 @pytest.mark.spec("Q-11", "Q-09")
@@ -53,6 +61,8 @@ def test_a_build_prepared_in_a_second_process_equals_one_prepared_on_a_thread(hi
     assert caplog.text == ""  # no batch fell back
     assert contents(in_process) == contents(on_thread)
     assert len(contents(in_process)["m_vec"]) == len(TEXTS) * 3
+    # A build with no search waiting leaves its segments unmerged, at the bulk level.
+    assert in_process.execute("SELECT DISTINCT level FROM m_seg") == [(postings.BULK_LEVEL,)]
 
 
 @pytest.mark.spec("Q-11")
@@ -77,7 +87,7 @@ def test_an_embedder_that_cannot_travel_keeps_the_work_on_a_thread():
     preparer = BatchPreparer(Local(), backlog=batch_preparer.PROCESS_ROWS)
     try:
         assert not preparer.uses_process
-        assert preparer.submit(TEXTS).result() == prepare(TEXTS, Local())
+        assert preparer.submit(TEXTS).result().equals(prepare(TEXTS, Local()))
     finally:
         preparer.shutdown()
 
@@ -87,7 +97,7 @@ import sys
 from pathlib import Path
 with open(sys.argv[2], "a") as marks:
     marks.write("ran\\n")  # top level, no __main__ guard: a spawned child re-running this would write again
-from oneclaw_search.data import batch_preparer, index_sync
+from oneclaw_search.data import batch_preparer, index_sync, postings
 from oneclaw_search.data.database import HistoryDatabase
 from oneclaw_search.data.index_sync import IndexSync
 from oneclaw_search.data.side_index import SideIndex

@@ -13,6 +13,7 @@ import pytest
 from oneclaw_search.data import turn_window
 from oneclaw_search.data.keyword_ranking import keyword_hits
 from oneclaw_search.data.postings_lookups import newest_with_terms
+from oneclaw_search.data.postings import BULK_LEVEL
 from oneclaw_search.data.postings_reader import PostingsReader
 from oneclaw_search.data.index_docs import MESSAGES, SESSIONS, IndexedDoc
 from oneclaw_search.data.side_index import SideIndex
@@ -175,6 +176,23 @@ def test_a_search_leaves_big_merges_for_later_and_an_unbounded_write_does_them(t
     with index.peewee.atomic():
         index.add(MESSAGES, docs[64:])
     assert [row[0] for row in index.execute("SELECT level FROM m_seg ORDER BY seg")] == [2, 0]
+
+
+def test_a_bulk_build_merges_nothing_and_later_small_segments_merge_among_themselves(tmp_path):
+    rng = random.Random(8)
+    docs = random_docs(rng, 90)
+    index = side_index(tmp_path, [])
+    with index.peewee.atomic():
+        for start in range(0, 50, 5):
+            index.add(MESSAGES, docs[start:start + 5], bulk=True)
+        for d in docs[50:58]:
+            index.add(MESSAGES, [d], largest_merge=10)
+    levels = [row[0] for row in index.execute("SELECT level FROM m_seg ORDER BY seg")]
+    assert levels == [BULK_LEVEL] * 10 + [1]
+    reader = index.postings(MESSAGES)
+    lists = reader.lists(WORDS, reader.rows(), derived=False)
+    for word in WORDS:
+        assert lists[word].docs.tolist() == [n for n, d in enumerate(docs[:58], 1) if word in d.terms[0].split()]
 
 
 def test_a_reader_follows_growth_deletes_and_a_rebuild_as_a_fresh_reader_would(tmp_path):
