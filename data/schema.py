@@ -10,7 +10,8 @@ from pathlib import Path
 
 import peewee as pw
 
-from oneclaw_search.data.database import OWN_ORIGIN, HistoryDatabase, describe, read_only_sqlite
+from oneclaw_search.data.database import OWN_ORIGIN, HistoryDatabase, describe
+from oneclaw_search.data.sqlite_files import read_only_sqlite
 from oneclaw_search.data.entities import ALL_MODELS, SearchMetaEntity
 from oneclaw_search.domain.errors import HistoryUnavailable
 

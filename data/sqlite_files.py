@@ -1,0 +1,93 @@
+"""Reading a history's SQLite file without writing to it or beside it, and telling when it changed.
+
+Holds the checks on a file given as a history, the read-only peewee database HistoryDatabase
+searches through (data/database.py, BR-11), and the change token that lets caches skip a history
+nobody wrote to.
+"""
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from urllib.parse import quote
+
+import peewee as pw
+
+from oneclaw_search.domain.errors import HistoryUnavailable
+
+_SQLITE_MAGIC = b"SQLite format 3\x00"
+
+
+def change_token(path: Path) -> tuple:
+    """Changes whenever a transaction commits: the header's change counter (rollback journal) and
+    the sizes and times of the file and its -wal."""
+    try:
+        with path.open("rb") as handle:
+            counter = handle.read(28)[24:28]
+        stats = [(s.st_mtime_ns, s.st_size, s.st_ino) for s in map(Path.stat, _existing(path, Path(f"{path}-wal")))]
+    except OSError:
+        return (object(),)  # unreadable now: never equal, so callers look again
+    return (counter, *stats)
+
+
+def _existing(*paths: Path) -> list[Path]:
+    return [path for path in paths if path.exists()]
+
+
+def inspect_file(path: str | Path) -> tuple[Path, bool]:
+    """Check that `path` is a readable SQLite file; report whether it is in WAL mode."""
+    file = Path(path).expanduser()
+    if not file.exists():
+        raise HistoryUnavailable(f"database not found: {file}")
+    if not file.is_file():
+        raise HistoryUnavailable(f"not a database file: {file}")
+    try:
+        with file.open("rb") as handle:
+            header = handle.read(100)
+    except OSError as error:
+        raise HistoryUnavailable(f"cannot read database {file}: {error.strerror}") from error
+    if not header:
+        raise HistoryUnavailable(f"not a history database (empty file): {file}")
+    if not header.startswith(_SQLITE_MAGIC):
+        raise HistoryUnavailable(f"not a SQLite database: {file}")
+    return file, len(header) >= 20 and header[18] == 2 and header[19] == 2
+
+
+def read_only_sqlite(path: str | Path) -> tuple[pw.SqliteDatabase, Path]:
+    """A peewee database over an existing SQLite file that can neither write nor leave files behind."""
+    file, wal_mode = inspect_file(path)
+    return ReadOnlySqlite(file, wal_mode), file
+
+
+class ReadOnlySqlite(pw.SqliteDatabase):
+    """Chooses how to open the file anew for every connection, since a writer may start or stop
+    between two searches of a long-lived host."""
+
+    def __init__(self, file: Path, wal_mode: bool) -> None:
+        self._file, self._wal_mode = file, wal_mode
+        self._base = f"file:{quote(str(file.resolve()))}?mode=ro"
+        self._opened = threading.local()  # per thread: the change token its connection was opened at
+        super().__init__(self._uri(), uri=True, pragmas=[("query_only", 1)])
+
+    def _uri(self) -> str:
+        if self._wal_mode and not Path(f"{self._file}-wal").exists():
+            # Opened read-only, a WAL database with no -wal file gets -wal/-shm files created next
+            # to it; with none present no writer holds it, so the main file alone is exact. A
+            # writer starting after this check is seen by the next connection.
+            return self._base + "&immutable=1"
+        return self._base
+
+    def _connect(self):
+        self.database = self._uri()
+        # Only an immutable connection may be kept: it takes no locks, so it never holds a writer off.
+        self._opened.token = change_token(self._file) if self.database.endswith("immutable=1") else None
+        return super()._connect()
+
+    def keeps_connection(self) -> bool:
+        """Whether this thread's connection may stay open after a unit of work: it reads the file as
+        immutable, so it holds no lock a writer could wait on."""
+        return getattr(self._opened, "token", None) is not None
+
+    def still_current(self) -> bool:
+        """Whether this thread's kept connection may serve the next unit of work: nothing was
+        written to the file, nor a -wal started, nor the file replaced, since it was opened."""
+        return self.keeps_connection() and self._opened.token == change_token(self._file)

@@ -1,0 +1,61 @@
+"""How a history is read between searches (data/sqlite_files.py, BR-11, Q-11).
+
+A connection that takes no locks (a WAL file with no writer, read as immutable) is kept while the
+file stays as it was, and reopened as soon as anything is written; any other is closed after each
+unit of work, so a writer never waits on a search that has finished.
+"""
+from __future__ import annotations
+
+import sqlite3
+from contextlib import closing
+
+import pytest
+from oneclaw_ddl import create_oneclaw_database
+
+from oneclaw_search.data.database import HistoryDatabase
+
+pytestmark = pytest.mark.spec("BR-11", "Q-11")
+INSERT = "INSERT INTO messages (id, session_id, type, content, created_at) VALUES (?, 's', 'USER', ?, 1)"
+
+
+def history(tmp_path, *, wal: bool):
+    path = create_oneclaw_database(tmp_path / "oneclaw.db", wal=wal)
+    write(path, "m1", "first")
+    return path
+
+
+def write(path, message_id, text):
+    with closing(sqlite3.connect(path, isolation_level=None)) as writer:  # closing last folds any -wal back in
+        writer.execute(INSERT, (message_id, text))
+
+
+def read(database: HistoryDatabase):
+    with database.connected() as db:
+        connection = db.connection()
+        return connection, [row[0] for row in db.execute_sql("SELECT content FROM messages ORDER BY id")]
+
+
+def test_an_unchanged_immutable_history_keeps_its_connection_and_a_write_reopens_it(tmp_path):
+    path = history(tmp_path, wal=True)
+    database = HistoryDatabase.open_read_only(path)
+    first, rows = read(database)
+    again, _ = read(database)
+    assert rows == ["first"] and again is first
+    write(path, "m2", "second")
+    reopened, rows = read(database)
+    assert reopened is not first and rows == ["first", "second"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["oneclaw.db"]
+
+
+@pytest.mark.parametrize("wal", [False, True], ids=["rollback-journal", "wal-with-a-writer"])
+def test_a_connection_that_takes_locks_is_closed_after_each_unit_of_work(tmp_path, wal):
+    path = history(tmp_path, wal=wal)
+    with closing(sqlite3.connect(path, isolation_level=None, timeout=0)) as writer:
+        writer.execute(INSERT, ("m2", "second"))  # with WAL, a -wal file now exists: no immutable read
+        database = HistoryDatabase.open_read_only(path)
+        first, rows = read(database)
+        assert rows == ["first", "second"] and database.peewee.is_closed()
+        writer.execute("BEGIN EXCLUSIVE")  # timeout 0: fails at once if a search still held a lock
+        writer.execute("COMMIT")
+        second, _ = read(database)
+        assert second is not first
