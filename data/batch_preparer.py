@@ -55,9 +55,6 @@ class Prepared(NamedTuple):
     folded: list[str]
     vectors: list[bytes] | None
 
-    def equals(self, other: Prepared) -> bool:
-        return self.terms.equals(other.terms) and self[1:] == other[1:]
-
 
 def prepare(texts: Sequence[str], embedder: Embedder | None) -> Prepared:
     """The batch's term lists, and each text's fingerprint, folded text and vector: it reads

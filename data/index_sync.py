@@ -133,8 +133,10 @@ class IndexSync:
             (after, self._index.meta_int("m.max_src"), *_TYPES, SWEEP_ROWS),
         )
         self._reindex_changed([MessageRow(*r) for r in rows])
-        with self._index.peewee.atomic("IMMEDIATE"):
-            self._index.set_meta(m__swept=rows[-1][0] if rows and len(rows) == SWEEP_ROWS else 0)
+        swept = rows[-1][0] if rows and len(rows) == SWEEP_ROWS else 0  # the end: the next sweep starts over
+        if swept != after:
+            with self._index.peewee.atomic("IMMEDIATE"):
+                self._index.set_meta(m__swept=swept)
 
     def _reindex_changed(self, rows: list[MessageRow]) -> None:
         """Re-index those of `rows` (oldest first) whose text no longer matches the indexed fingerprint."""

@@ -54,10 +54,6 @@ class SegmentTerms(NamedTuple):
     starts: np.ndarray  # int64, one more than names
     sizes: np.ndarray  # uint32 terms per row, over its columns
 
-    def equals(self, other: SegmentTerms) -> bool:
-        return self.names == other.names and all(
-            np.array_equal(mine, theirs) for mine, theirs in zip(self[1:], other[1:]))
-
 
 def segment_terms(cells: Sequence[Sequence[str]], width: int) -> SegmentTerms:
     """The lists of a batch whose row i holds the terms `cells[i * width + c]` in column c. Runs

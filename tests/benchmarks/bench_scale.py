@@ -208,6 +208,18 @@ def cli_seconds(db: Path, runs: int = 3) -> float:
     return statistics.median(samples)
 
 
+def machine_seconds() -> float:
+    """A fixed pure-Python loop (best of three): VMs lent to different sessions differ twofold in
+    speed, so figures from two runs compare only beside this one."""
+    best = float("inf")
+    for _ in range(3):
+        started, total = time.perf_counter(), 0
+        for step in range(10_000_000):
+            total += step
+        best = min(best, time.perf_counter() - started)
+    return best
+
+
 def print_latencies(title: str, table: dict) -> None:
     print(f"\n{title}")
     print(f"  {'scope':<10}{'p50 ms':>10}{'p95 ms':>10}{'max ms':>10}  with hits  partial  errors  slowest query")
@@ -222,6 +234,7 @@ def report(args: argparse.Namespace, info: dict, child: dict, cli: float) -> lis
     how = "cached; first built" if info["cached"] else "built"
     print(f"history: {args.messages:,} messages, {args.sessions:,} sessions, {args.chunks:,} memory chunks"
           f" (seed {args.seed})")
+    print(f"machine: a 10M-step Python loop takes {machine_seconds():.2f} s (figures compare across machines beside it)")
     print(f"1. build: {how} in {info['build_s']:.1f} s (generating {info['generate_s']:.1f} s), {info['db_mb']:.1f} MB")
     print(f"2. text size: {text_mb:.1f} MB (message contents, session titles/previews, chunk texts; UTF-8)")
     rate = args.messages / child["build_s"]
