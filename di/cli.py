@@ -2,7 +2,7 @@
 
 `search` prints exactly what the search_history tool returns (exit 0, 2 on validation_error,
 1 on any other error); `import` loads a JSONL bundle; `demo` builds and searches a sample;
-`index` brings the side index up to date.
+`index` brings the side index up to date; `mcp` serves every tool to an MCP client over stdio.
 """
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from oneclaw_search.di import create_injector
 from oneclaw_search.di.demo import DEFAULT_DEMO_PATH, run_demo
 from oneclaw_search.di.history_import import run_import
 from oneclaw_search.di.index_command import run_index
+from oneclaw_search.di.mcp_server import run_mcp
 from oneclaw_search.domain.errors import HistoryUnavailable
 from oneclaw_search.tools import ToolExecutionEngine
 
@@ -39,6 +40,7 @@ def build_parser() -> argparse.ArgumentParser:
     bundle.add_argument("file", type=Path)
     commands.add_parser("demo", parents=[common], help=f"build a sample history (default {DEFAULT_DEMO_PATH}) and search it")
     commands.add_parser("index", parents=[common], help="build or catch up the side index now")
+    commands.add_parser("mcp", parents=[common], help="serve the tools over stdio to an MCP client (needs the [mcp] extra)")
     return parser
 
 
@@ -55,6 +57,8 @@ def main(argv: list[str] | None = None) -> int:
             return run_import(db, args.file, time_zone)
         if args.command == "index":
             return run_index(db, time_zone, getattr(args, "index_path", None))
+        if args.command == "mcp":
+            return run_mcp(db, time_zone, getattr(args, "index_path", None))
         return run_search(db, time_zone, args)
     except (HistoryUnavailable, ValueError, OSError) as problem:
         return _fail(str(problem))

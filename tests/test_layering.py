@@ -15,7 +15,7 @@ RULES = {
     "domain": ({"oneclaw_search.domain"}, set()),
     "data": ({"oneclaw_search.domain", "oneclaw_search.data"}, {"peewee", "numpy", "rank_bm25", "model2vec", "tokenizers"}),
     "tools": ({"oneclaw_search.domain", "oneclaw_search.tools"}, set()),
-    "di": ({"oneclaw_search.domain", "oneclaw_search.data", "oneclaw_search.tools", "oneclaw_search.di"}, {"injector"}),
+    "di": ({"oneclaw_search.domain", "oneclaw_search.data", "oneclaw_search.tools", "oneclaw_search.di"}, {"injector", "mcp", "anyio"}),
 }
 
 

@@ -2,10 +2,12 @@
 
 Mirrors tool/engine/ToolExecutionEngine.kt: it never raises; every failure becomes a ToolResult
 (tool_not_found, validation_error, timeout, execution_error). Type checks are left to each tool,
-which may accept "15" for an integer as the spec's edge cases ask.
+which may accept "15" for an integer as the spec's edge cases ask. `execute_tool_async` serves
+async hosts (issue 4): the call runs on a worker thread while their event loop goes on.
 """
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
@@ -43,3 +45,7 @@ class ToolExecutionEngine:
             return ToolResult.error("timeout", f"Tool execution timed out after {timeout}s")
         except Exception as error:  # noqa: BLE001 - the engine's contract is to never raise
             return ToolResult.error("execution_error", f"Tool execution failed: {error}")
+
+    async def execute_tool_async(self, name: str, parameters: Mapping[str, object] | None) -> ToolResult:
+        """`execute_tool` for an asyncio host: awaits the result without blocking the event loop."""
+        return await asyncio.get_running_loop().run_in_executor(None, self.execute_tool, name, parameters)

@@ -1,0 +1,79 @@
+"""`oneclaw-search mcp`: every tool in the ToolRegistry, served over stdio with the official MCP SDK.
+
+Issue 4 ("real agent hosts"). Tools are listed in MCP's shape (tools/tool_schemas.py) and run
+through the ToolExecutionEngine on a worker thread, so a long search never stalls the protocol;
+a tool's error comes back as an error result (`isError`) carrying its type and message, where
+the model can read it. The SDK is an optional extra: `pip install 'oneclaw-search-history[mcp]'`.
+"""
+from __future__ import annotations
+
+import json
+from importlib import metadata
+from pathlib import Path
+
+from oneclaw_search.di import create_injector
+from oneclaw_search.tools import ToolExecutionEngine, ToolRegistry
+from oneclaw_search.tools.tool import ToolResult
+
+SERVER_NAME = "oneclaw-search"
+INSTALL_HINT = "the MCP server needs the MCP SDK: pip install 'oneclaw-search-history[mcp]'"
+
+
+def run_mcp(db: Path, time_zone: str | None, index_path: str | None) -> int:
+    """Open the history first (a bad --db fails here, before any protocol starts), then serve until
+    the client closes stdin."""
+    try:
+        import anyio  # noqa: F401 - the SDK's own dependency: checked with it, before the history opens
+        from mcp.server.lowlevel import Server  # noqa: F401
+    except ImportError as missing:
+        raise OSError(f"{INSTALL_HINT} ({missing})") from missing
+    settings = {"time_zone": time_zone} | ({} if index_path is None else {"index_path": index_path})
+    container = create_injector(db, **settings)
+    anyio.run(serve_stdio, container.get(ToolRegistry), container.get(ToolExecutionEngine))
+    return 0
+
+
+async def serve_stdio(registry: ToolRegistry, engine: ToolExecutionEngine) -> None:
+    from mcp.server.stdio import stdio_server
+
+    server = mcp_server(registry, engine)
+    async with stdio_server() as (read, write):
+        await server.run(read, write, server.create_initialization_options())
+
+
+def mcp_server(registry: ToolRegistry, engine: ToolExecutionEngine):
+    """An MCP Server (low-level API of the SDK) answering tools/list and tools/call from `registry`."""
+    import mcp.types as types
+    from mcp.server.lowlevel import Server
+
+    async def list_tools(_context, _params) -> types.ListToolsResult:
+        return types.ListToolsResult(tools=[types.Tool.model_validate(tool) for tool in registry.export("mcp")])
+
+    async def call_tool(_context, params: types.CallToolRequestParams) -> types.CallToolResult:
+        result = await engine.execute_tool_async(params.name, params.arguments or {})
+        return types.CallToolResult(content=[types.TextContent(text=_text(result))], is_error=not result.is_success,
+                                    structured_content=_structured(result))
+
+    return Server(SERVER_NAME, version=_version(), on_list_tools=list_tools, on_call_tool=call_tool)
+
+
+def _text(result: ToolResult) -> str:
+    return result.result or "" if result.is_success else f"{result.error_type}: {result.error_message}"
+
+
+def _structured(result: ToolResult) -> dict | None:
+    """A JSON-format search also travels as structured content; an error as its type and message."""
+    if not result.is_success:
+        return {"error": {"type": result.error_type, "message": result.error_message}}
+    try:
+        parsed = json.loads(result.result or "")
+    except ValueError:
+        return None  # the text format: the content says it all
+    return parsed if isinstance(parsed, dict) else None
+
+
+def _version() -> str:
+    try:
+        return metadata.version("oneclaw-search-history")
+    except metadata.PackageNotFoundError:  # run from a source tree that was never installed
+        return "0"
