@@ -1,4 +1,4 @@
-"""DatabaseModule: the opened history database and the three DAOs over it.
+"""DatabaseModule: the opened history database, the three DAOs over it and read_session's reader.
 
 Mirrors di/DatabaseModule.kt. The database is opened (and checked) before the container is
 built, so no provider does I/O; the DAOs answer their LIKE test from the side index when there is one.
@@ -11,8 +11,10 @@ from oneclaw_search.data.database import HistoryDatabase
 from oneclaw_search.data.memory_index_dao import PeeweeMemoryIndexDao
 from oneclaw_search.data.message_dao import PeeweeMessageDao
 from oneclaw_search.data.session_dao import PeeweeSessionDao
+from oneclaw_search.data.session_reader import PeeweeSessionReader
 from oneclaw_search.di.index_module import IndexParts
 from oneclaw_search.domain.ports import MemoryIndexDao, MessageDao, SessionDao
+from oneclaw_search.domain.session_reading import SessionReader
 
 
 class DatabaseModule(Module):
@@ -38,3 +40,8 @@ class DatabaseModule(Module):
     @provider
     def provide_memory_index_dao(self, database: HistoryDatabase) -> MemoryIndexDao:
         return PeeweeMemoryIndexDao(database)
+
+    @singleton
+    @provider
+    def provide_session_reader(self, database: HistoryDatabase) -> SessionReader:
+        return PeeweeSessionReader(database)

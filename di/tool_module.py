@@ -1,4 +1,4 @@
-"""ToolModule: the use case, the search_history tool, and the registry every tool lands in.
+"""ToolModule: the use cases, the search_history and read_session tools, and the registry every tool lands in.
 
 Mirrors di/ToolModule.kt. Tools arrive through a `list[Tool]` multiprovider, so a host's own
 module can add tools beside search_history without touching this file.
@@ -14,8 +14,9 @@ from oneclaw_search.domain.clock import Clock
 from oneclaw_search.di.index_module import SearchBackends
 from oneclaw_search.domain.ports import MemorySearchEngine
 from oneclaw_search.domain.search_history_use_case import SearchHistoryUseCase
+from oneclaw_search.domain.session_reading import ReadSessionUseCase, SessionReader
 from oneclaw_search.domain.spelling import SummedVocabulary
-from oneclaw_search.tools import SearchHistoryTool, Tool, ToolExecutionEngine, ToolRegistry
+from oneclaw_search.tools import ReadSessionTool, SearchHistoryTool, Tool, ToolExecutionEngine, ToolRegistry
 
 
 class ToolModule(Module):
@@ -43,9 +44,14 @@ class ToolModule(Module):
     def provide_search_history_tool(self, use_case: SearchHistoryUseCase) -> SearchHistoryTool:
         return SearchHistoryTool(use_case)
 
+    @singleton
+    @provider
+    def provide_read_session_tool(self, reader: SessionReader, zone: tzinfo) -> ReadSessionTool:
+        return ReadSessionTool(ReadSessionUseCase(reader, zone))
+
     @multiprovider
-    def provide_builtin_tools(self, search_history: SearchHistoryTool) -> list[Tool]:
-        return [search_history]
+    def provide_builtin_tools(self, search_history: SearchHistoryTool, read_session: ReadSessionTool) -> list[Tool]:
+        return [search_history, read_session]
 
     @singleton
     @provider

@@ -97,7 +97,7 @@ def _parse_max_results(value: object) -> int:
     """Default 10; at most 50; zero or negative means the default (the spec, not OneClaw's 1)."""
     if value is None:
         return DEFAULT_MAX_RESULTS
-    number = _as_integer(value)
+    number = as_integer(value)
     if number is None:
         raise InvalidSearchRequest(BAD_MAX_RESULTS.format(value=value))
     if number <= 0:
@@ -105,7 +105,8 @@ def _parse_max_results(value: object) -> int:
     return min(number, MAX_MAX_RESULTS)
 
 
-def _as_integer(value: object) -> int | None:
+def as_integer(value: object) -> int | None:
+    """An integer given as a number or as digits ("15"), as the spec's edge cases allow; None otherwise."""
     if isinstance(value, bool):
         return None
     if isinstance(value, int):

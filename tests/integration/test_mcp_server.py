@@ -35,9 +35,10 @@ def talk(db: Path, calls: list[tuple[str, dict]]):
 
 @pytest.mark.spec("TOOL-1")
 def test_a_client_lists_every_registered_tool_with_its_schema_and_searches(seeded_db):
-    tools, (text, document) = talk(seeded_db, [
+    tools, (text, document, turns) = talk(seeded_db, [
         ("search_history", {"query": "Roppongi"}),
         ("search_history", {"query": "restaurant", "scope": "sessions", "max_results": 2, "format": "json"}),
+        ("read_session", {"session_id": "s-dinner", "around_message_id": "m-sakura"}),
     ])
     container = create_injector(seeded_db, time_zone="Asia/Tokyo")
     assert [tool.model_dump(by_alias=True, exclude_none=True) for tool in tools] == container.get(ToolRegistry).export("mcp")
@@ -50,6 +51,8 @@ def test_a_client_lists_every_registered_tool_with_its_schema_and_searches(seede
     assert not document.is_error and document.structured_content == json.loads(document.content[0].text)
     ids = [item["id"] for item in document.structured_content["results"]]
     assert ids == [item["id"] for item in expected["results"]] and len(ids) == 2
+    reading = engine.execute_tool("read_session", {"session_id": "s-dinner", "around_message_id": "m-sakura"})
+    assert not turns.is_error and turns.content[0].text == reading.result and "asked about" in reading.result
 
 
 @pytest.mark.spec("ERR-1")
