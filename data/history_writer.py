@@ -67,6 +67,23 @@ class HistoryWriter:
             touched = {session.id for session in sessions} | {message.session_id for message in messages}
             _refresh_session_stats(database, sorted(touched))
 
+    def sync_chunks(self, prefix: str, chunks: Sequence[MemoryChunk]) -> tuple[int, int]:
+        """Make the chunks whose ids start with `prefix` exactly `chunks`, in one transaction:
+        those already there stay untouched (and are not embedded again), the rest are added or
+        removed. Returns (added, removed)."""
+        with self._database.connected() as database, database.atomic():
+            present = {row[0] for row in database.execute_sql(  # exact: LIKE would ignore case
+                "SELECT id FROM memory_index WHERE substr(id, 1, ?) = ?", (len(prefix), prefix))}
+            wanted = {chunk.id for chunk in chunks}
+            stale = sorted(present - wanted)
+            for batch in sql_batches(stale):
+                MemoryIndexEntity.delete().where(MemoryIndexEntity.id.in_(batch)).execute(database)
+            new = [chunk for chunk in chunks if chunk.id not in present]
+            if new:
+                self._adopt_vector_space(database)
+            upsert_many(database, MemoryIndexEntity, [chunk_row(chunk) for chunk in self._embedded(new)])
+        return len(new), len(stale)
+
     def existing_session_ids(self, ids: set[str]) -> set[str]:
         """Which of `ids` already name a session in the database."""
         found: set[str] = set()

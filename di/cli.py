@@ -1,8 +1,9 @@
 """The `oneclaw-search` command: a thin agent host over the ToolRegistry.
 
 `search` prints exactly what the search_history tool returns (exit 0, 2 on validation_error,
-1 on any other error); `import` loads a JSONL bundle; `demo` builds and searches a sample;
-`index` brings the side index up to date; `mcp` serves every tool to an MCP client over stdio.
+1 on any other error); `import` loads a JSONL bundle or a memory folder; `demo` builds and
+searches a sample; `index` brings the side index up to date; `mcp` serves every tool to an MCP
+client over stdio.
 """
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from pathlib import Path
 
 from oneclaw_search.di import create_injector
 from oneclaw_search.di.demo import DEFAULT_DEMO_PATH, run_demo
-from oneclaw_search.di.history_import import run_import
+from oneclaw_search.di.history_import import run_import_kind
 from oneclaw_search.di.index_command import run_index
 from oneclaw_search.di.mcp_server import run_mcp
 from oneclaw_search.domain.errors import HistoryUnavailable
@@ -36,8 +37,8 @@ def build_parser() -> argparse.ArgumentParser:
     search.add_argument("--date-to", help="last day, YYYY-MM-DD")
     search.add_argument("--max-results", help="1-50, default 10")
     search.add_argument("--json", action="store_true", help="print the JSON format")
-    bundle = commands.add_parser("import", parents=[common], help="load a JSONL bundle into --db")
-    bundle.add_argument("file", type=Path)
+    load = commands.add_parser("import", parents=[common], help="load a JSONL bundle (default) or a memory folder into --db")
+    load.add_argument("what", nargs="+", metavar="[KIND] PATH", help="KIND: bundle (default) or memory")
     commands.add_parser("demo", parents=[common], help=f"build a sample history (default {DEFAULT_DEMO_PATH}) and search it")
     commands.add_parser("index", parents=[common], help="build or catch up the side index now")
     commands.add_parser("mcp", parents=[common], help="serve the tools over stdio to an MCP client (needs the [mcp] extra)")
@@ -54,7 +55,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "demo":
             return run_demo(db or DEFAULT_DEMO_PATH, time_zone)
         if args.command == "import":
-            return run_import(db, args.file, time_zone)
+            return run_import_kind(db, args.what, time_zone)
         if args.command == "index":
             return run_index(db, time_zone, getattr(args, "index_path", None))
         if args.command == "mcp":

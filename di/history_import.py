@@ -1,10 +1,12 @@
-"""`oneclaw-search import FILE.jsonl`: loads a bundle into a database this package may write."""
+"""`oneclaw-search import [KIND] PATH`: loads a JSONL bundle (the default kind) or a memory folder
+into a database this package may write (issue 4)."""
 from __future__ import annotations
 
 from pathlib import Path
 
 from oneclaw_search.data.bundle_importer import BundleImporter, ImportSummary
 from oneclaw_search.data.history_writer import HistoryWriter
+from oneclaw_search.data.memory_folder_importer import MemoryFolderImporter, MemoryImportSummary
 from oneclaw_search.data.schema import open_writable
 from oneclaw_search.di.core_module import default_embedder
 from oneclaw_search.domain.clock import SystemClock
@@ -12,6 +14,35 @@ from oneclaw_search.domain.errors import HistoryUnavailable
 from oneclaw_search.domain.local_time import resolve_zone
 
 SHOWN_SKIPS = 10
+
+
+KINDS = ("bundle", "memory")
+
+
+def run_import_kind(db: Path, what: list[str], time_zone: str | None) -> int:
+    """`import PATH` (a bundle) or `import KIND PATH`."""
+    if len(what) == 1 and not (what[0] in KINDS and not Path(what[0]).exists()):  # a kind alone lacks its PATH
+        return run_import(db, Path(what[0]), time_zone)
+    if len(what) != 2 or what[0] not in KINDS:
+        raise ValueError(f"import takes [KIND] PATH, KIND one of: {', '.join(KINDS)} (default bundle)")
+    kind, path = what[0], Path(what[1])
+    return run_import(db, path, time_zone) if kind == "bundle" else run_memory_import(db, path)
+
+
+def run_memory_import(db: Path, folder: Path) -> int:
+    database = open_writable(db)
+    try:
+        summary = MemoryFolderImporter(HistoryWriter(database, default_embedder())).import_folder(folder)
+    finally:
+        database.close()
+    print(describe_memory_summary(summary, folder, db))
+    return 0 if summary.files or not summary.skipped else 1
+
+
+def describe_memory_summary(summary: MemoryImportSummary, folder: Path, db: Path) -> str:
+    headline = (f"Imported memory from {folder} into {db}: {summary.files} files, {summary.added} chunks added,"
+                f" {summary.removed} removed, {summary.unchanged} unchanged")
+    return _with_skips(headline, "file(s)", [f"{path}: {reason}" for path, reason in summary.skipped])
 
 
 def run_import(db: Path, bundle: Path, time_zone: str | None) -> int:
@@ -31,10 +62,16 @@ def run_import(db: Path, bundle: Path, time_zone: str | None) -> int:
 
 
 def describe_summary(summary: ImportSummary, db: Path) -> str:
-    lines = [f"Imported {summary.sessions} sessions, {summary.messages} messages, {summary.chunks} memory chunks into {db}"]
-    if summary.skipped:
-        lines.append(f"Skipped {len(summary.skipped)} line(s):")
-        lines += [f"  line {number}: {reason}" for number, reason in summary.skipped[:SHOWN_SKIPS]]
-        if len(summary.skipped) > SHOWN_SKIPS:
-            lines.append(f"  … and {len(summary.skipped) - SHOWN_SKIPS} more")
+    headline = f"Imported {summary.sessions} sessions, {summary.messages} messages, {summary.chunks} memory chunks into {db}"
+    return _with_skips(headline, "line(s)", [f"line {number}: {reason}" for number, reason in summary.skipped])
+
+
+def _with_skips(headline: str, unit: str, skipped: list[str]) -> str:
+    """The summary line, then the first SHOWN_SKIPS of what was skipped and why."""
+    lines = [headline]
+    if skipped:
+        lines.append(f"Skipped {len(skipped)} {unit}:")
+        lines += [f"  {line}" for line in skipped[:SHOWN_SKIPS]]
+        if len(skipped) > SHOWN_SKIPS:
+            lines.append(f"  … and {len(skipped) - SHOWN_SKIPS} more")
     return "\n".join(lines)
