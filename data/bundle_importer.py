@@ -53,7 +53,7 @@ class BundleImporter:
             if not line.strip():
                 continue
             try:
-                self._add(parsed, number, _json_object(line))
+                self._add(parsed, number, json_object(line))
             except BadLine as problem:
                 summary.skipped.append((number, str(problem)))
         messages = self._with_known_sessions(parsed, summary)
@@ -120,7 +120,8 @@ class BundleImporter:
         raise BadLine(f"{key} must be epoch milliseconds or an ISO-8601 time: {value!r}")
 
 
-def _json_object(line: str) -> dict:
+def json_object(line: str) -> dict:
+    """One JSONL line as a dict, or BadLine saying why not."""
     try:
         item = json.loads(line)
     except json.JSONDecodeError as error:

@@ -136,11 +136,19 @@ class RowsById:
 
 
 def upsert_many(database: pw.Database, model: type[pw.Model], rows: list[dict]) -> None:
-    """Insert rows, updating those whose id exists.
+    """Insert rows (dicts with the same keys: column names), updating those whose id exists.
 
     Not INSERT OR REPLACE: replacing a session deletes it first, and the foreign key's ON DELETE
-    CASCADE would take its messages with it.
+    CASCADE would take its messages with it. One prepared statement for every row: peewee's
+    insert_many renders each row's SQL in Python, two thirds of a 100K-message import.
     """
-    for chunk in sql_batches(rows):
-        preserve = [field for field in model._meta.sorted_fields if field.name in chunk[0] and field.name != "id"]
-        model.insert_many(chunk).on_conflict(conflict_target=[model.id], preserve=preserve).execute(database)
+    if not rows:
+        return
+    columns = [model._meta.fields[name].column_name for name in rows[0]]
+    updates = ", ".join(f'"{column}" = excluded."{column}"' for column in columns if column != "id")
+    listed = ", ".join(f'"{column}"' for column in columns)
+    database.connection().executemany(
+        f'INSERT INTO "{model._meta.table_name}" ({listed}) VALUES ({marks(columns)})'
+        f' ON CONFLICT ("id") DO UPDATE SET {updates}',
+        [tuple(row.values()) for row in rows],
+    )

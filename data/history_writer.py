@@ -86,12 +86,18 @@ class HistoryWriter:
 
     def existing_session_ids(self, ids: set[str]) -> set[str]:
         """Which of `ids` already name a session in the database."""
+        return self._existing(SessionEntity, ids)
+
+    def existing_message_ids(self, ids: set[str]) -> set[str]:
+        """Which of `ids` already name a message in the database."""
+        return self._existing(MessageEntity, ids)
+
+    def _existing(self, model: type[pw.Model], ids: set[str]) -> set[str]:
         found: set[str] = set()
-        wanted = sorted(ids)
         with self._database.connected() as database:
-            for chunk in sql_batches(wanted):
-                select = SessionEntity.select(SessionEntity.id).where(SessionEntity.id.in_(chunk))
-                found.update(row[0] for row in select.bind(database).tuples())
+            for chunk in sql_batches(sorted(ids)):
+                found.update(row[0] for row in database.execute_sql(
+                    f'SELECT id FROM "{model._meta.table_name}" WHERE id IN ({marks(chunk)})', chunk))
         return found
 
     def _adopt_vector_space(self, database: pw.Database) -> None:

@@ -1,12 +1,16 @@
-"""`oneclaw-search import [KIND] PATH`: loads a JSONL bundle (the default kind) or a memory folder
-into a database this package may write (issue 4)."""
+"""`oneclaw-search import [KIND] PATH`: loads a JSONL bundle (the default kind), a memory folder or
+squidbot's JSONL history into a database this package may write (issue 4). On a terminal, long
+imports show their progress on stderr; piped, they stay quiet until the summary."""
 from __future__ import annotations
 
+import sys
+import time
 from pathlib import Path
 
 from oneclaw_search.data.bundle_importer import BundleImporter, ImportSummary
 from oneclaw_search.data.history_writer import HistoryWriter
 from oneclaw_search.data.memory_folder_importer import MemoryFolderImporter, MemoryImportSummary
+from oneclaw_search.data.squidbot_importer import SquidbotImporter, SquidbotSummary
 from oneclaw_search.data.schema import open_writable
 from oneclaw_search.di.core_module import default_embedder
 from oneclaw_search.domain.clock import SystemClock
@@ -16,7 +20,7 @@ from oneclaw_search.domain.local_time import resolve_zone
 SHOWN_SKIPS = 10
 
 
-KINDS = ("bundle", "memory")
+KINDS = ("bundle", "memory", "squidbot")
 
 
 def run_import_kind(db: Path, what: list[str], time_zone: str | None) -> int:
@@ -26,7 +30,40 @@ def run_import_kind(db: Path, what: list[str], time_zone: str | None) -> int:
     if len(what) != 2 or what[0] not in KINDS:
         raise ValueError(f"import takes [KIND] PATH, KIND one of: {', '.join(KINDS)} (default bundle)")
     kind, path = what[0], Path(what[1])
+    if kind == "squidbot":
+        return run_squidbot_import(db, path, time_zone)
     return run_import(db, path, time_zone) if kind == "bundle" else run_memory_import(db, path)
+
+
+def run_squidbot_import(db: Path, path: Path, time_zone: str | None) -> int:
+    database = open_writable(db)
+    try:
+        importer = SquidbotImporter(HistoryWriter(database, default_embedder()), resolve_zone(time_zone), _progress())
+        summary = importer.import_path(path)
+    finally:
+        database.close()
+    if sys.stderr.isatty():
+        print(file=sys.stderr)  # end the progress line
+    print(describe_squidbot_summary(summary, path, db))
+    return 0 if summary.files and (summary.messages or summary.already or not summary.skipped) else 1
+
+
+def describe_squidbot_summary(summary: SquidbotSummary, path: Path, db: Path) -> str:
+    headline = (f"Imported {summary.messages} new messages in {summary.sessions} sessions from {summary.files} files of"
+                f" {path} into {db} ({summary.already} already there)")
+    return _with_skips(headline, "line(s)", [f"{count} × {reason}" for reason, count in summary.skipped.most_common()])
+
+
+def _progress():
+    """A progress line for a terminal (lines read and their rate), or nothing when piped."""
+    if not sys.stderr.isatty():
+        return None
+    started = time.monotonic()
+
+    def report(lines: int) -> None:
+        rate = lines / max(time.monotonic() - started, 1e-6)
+        print(f"\r{lines:,} lines read, {rate:,.0f} lines/s", end="", file=sys.stderr, flush=True)
+    return report
 
 
 def run_memory_import(db: Path, folder: Path) -> int:

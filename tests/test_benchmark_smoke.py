@@ -19,3 +19,10 @@ def test_the_spec_target_benchmark_reports_all_four_measures():
     rows = {line.split("  ")[0].strip(): line for line in done.stdout.splitlines()[2:]}
     assert set(rows) == {"memory (NFR-1)", "messages (NFR-2)", "sessions (NFR-3)", "scope all (NFR-4)"}
     assert all(len(line.split()) >= 6 for line in rows.values())
+
+
+def test_the_import_benchmark_imports_its_history_then_finds_nothing_new():
+    script = SCRIPT.with_name("bench_import.py")
+    done = subprocess.run([sys.executable, str(script), "--lines", "300"], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert "300 lines -> 306 messages in 4 sessions" in done.stdout and "0 new messages (306 already there)" in done.stdout
