@@ -9,6 +9,7 @@ from typing import Any
 
 from injector import Injector
 
+from oneclaw_search.data.backup_archive import history_in
 from oneclaw_search.data.database import HistoryDatabase
 from oneclaw_search.di.core_module import CoreModule
 from oneclaw_search.di.database_module import DatabaseModule
@@ -21,13 +22,14 @@ __all__ = ["Settings", "create_injector"]
 
 
 def create_injector(database_path: str | Path, **settings: Any) -> Injector:
-    """A container over the history at `database_path`, opened read-only and checked now.
+    """A container over the history at `database_path` (a OneClaw backup zip too), opened
+    read-only and checked now.
 
     Raises HistoryUnavailable when the file is missing, unreadable or not a history database,
     TypeError or ValueError for a bad setting. Extra injector modules go in `modules=[...]` and
     are applied last, so they can add tools or override any binding.
     """
     config = Settings.build(database_path, **settings)
-    database = HistoryDatabase.open_read_only(config.database_path)
+    database = HistoryDatabase.open_read_only(history_in(config.database_path))  # a backup zip: the history inside
     modules = [CoreModule(config), DatabaseModule(database), IndexModule(), MemoryModule(), ToolModule(), *config.modules]
     return Injector(modules, auto_bind=False)

@@ -1,7 +1,7 @@
 """The `oneclaw-search` command: a thin agent host over the ToolRegistry.
 
 `search` prints exactly what the search_history tool returns (exit 0, 2 on validation_error,
-1 on any other error); `import` loads a JSONL bundle, a memory folder or a squidbot history; `demo` builds and
+1 on any other error); `import` loads a bundle, a memory folder, a squidbot history or a OneClaw backup; `demo` builds and
 searches a sample; `index` brings the side index up to date; `mcp` serves every tool to an MCP
 client over stdio.
 """
@@ -37,8 +37,8 @@ def build_parser() -> argparse.ArgumentParser:
     search.add_argument("--date-to", help="last day, YYYY-MM-DD")
     search.add_argument("--max-results", help="1-50, default 10")
     search.add_argument("--json", action="store_true", help="print the JSON format")
-    load = commands.add_parser("import", parents=[common], help="load a JSONL bundle (default), a memory folder or a squidbot history into --db")
-    load.add_argument("what", nargs="+", metavar="[KIND] PATH", help="KIND: bundle (default), memory or squidbot")
+    load = commands.add_parser("import", parents=[common], help="load a JSONL bundle (default), a memory folder, a squidbot history or a OneClaw backup into --db")
+    load.add_argument("what", nargs="+", metavar="[KIND] PATH", help="KIND: bundle (default), memory, squidbot or oneclaw")
     commands.add_parser("demo", parents=[common], help=f"build a sample history (default {DEFAULT_DEMO_PATH}) and search it")
     commands.add_parser("index", parents=[common], help="build or catch up the side index now")
     commands.add_parser("mcp", parents=[common], help="serve the tools over stdio to an MCP client (needs the [mcp] extra)")

@@ -1,5 +1,5 @@
-"""`oneclaw-search import [KIND] PATH`: loads a JSONL bundle (the default kind), a memory folder or
-squidbot's JSONL history into a database this package may write (issue 4). On a terminal, long
+"""`oneclaw-search import [KIND] PATH`: loads a JSONL bundle (the default kind), a memory folder,
+squidbot's JSONL history or a OneClaw backup into a database this package may write (issue 4). On a terminal, long
 imports show their progress on stderr; piped, they stay quiet until the summary."""
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from pathlib import Path
 from oneclaw_search.data.bundle_importer import BundleImporter, ImportSummary
 from oneclaw_search.data.history_writer import HistoryWriter
 from oneclaw_search.data.memory_folder_importer import MemoryFolderImporter, MemoryImportSummary
+from oneclaw_search.data.oneclaw_importer import OneClawImporter
 from oneclaw_search.data.squidbot_importer import SquidbotImporter, SquidbotSummary
 from oneclaw_search.data.schema import open_writable
 from oneclaw_search.di.core_module import default_embedder
@@ -20,7 +21,7 @@ from oneclaw_search.domain.local_time import resolve_zone
 SHOWN_SKIPS = 10
 
 
-KINDS = ("bundle", "memory", "squidbot")
+KINDS = ("bundle", "memory", "squidbot", "oneclaw")
 
 
 def run_import_kind(db: Path, what: list[str], time_zone: str | None) -> int:
@@ -32,7 +33,20 @@ def run_import_kind(db: Path, what: list[str], time_zone: str | None) -> int:
     kind, path = what[0], Path(what[1])
     if kind == "squidbot":
         return run_squidbot_import(db, path, time_zone)
+    if kind == "oneclaw":
+        return run_oneclaw_import(db, path)
     return run_import(db, path, time_zone) if kind == "bundle" else run_memory_import(db, path)
+
+
+def run_oneclaw_import(db: Path, path: Path) -> int:
+    database = open_writable(db)
+    try:
+        summary = OneClawImporter(HistoryWriter(database, default_embedder())).import_history(path)
+    finally:
+        database.close()
+    print(f"Imported {summary.messages} new messages, {summary.sessions} sessions and {summary.chunks} memory chunks"
+          f" from {path} into {db} ({summary.already} messages already there)")
+    return 0
 
 
 def run_squidbot_import(db: Path, path: Path, time_zone: str | None) -> int:

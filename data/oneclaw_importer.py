@@ -1,0 +1,61 @@
+"""OneClawImporter: a OneClaw backup zip or oneclaw.db merged into a history we own (issue 4).
+
+A backup is searchable as it is (`--db` takes the zip); importing it copies its sessions,
+messages and memory beside histories from elsewhere (squidbot, memory folders, bundles). The
+source is only read. Rows keep their ids, so importing twice adds nothing; memory chunks are
+embedded anew, since OneClaw's vectors (when there are any) are not ours.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from oneclaw_search.data.backup_archive import history_in
+from oneclaw_search.data.database import HistoryDatabase
+from oneclaw_search.data.history_writer import HistoryWriter, NewMessage, NewSession
+from oneclaw_search.domain.models import MemoryChunk
+
+BATCH = 20_000
+_SESSIONS = "SELECT id, title, created_at, updated_at, deleted_at, current_agent_id FROM sessions"
+_MESSAGES = ("SELECT rowid, id, session_id, type, content, created_at, tool_name, tool_input, tool_output"
+             " FROM messages WHERE rowid > ? ORDER BY rowid LIMIT ?")
+_CHUNKS = "SELECT id, source_type, source_date, chunk_text, created_at, updated_at FROM memory_index"
+
+
+@dataclass
+class OneClawImportSummary:
+    sessions: int = 0
+    messages: int = 0  # newly written
+    already: int = 0  # messages the history held already
+    chunks: int = 0
+
+
+class OneClawImporter:
+    def __init__(self, writer: HistoryWriter) -> None:
+        self._writer = writer
+
+    def import_history(self, path: Path) -> OneClawImportSummary:
+        source = HistoryDatabase.open_read_only(history_in(path))
+        summary = OneClawImportSummary()
+        try:
+            with source.connected() as database:
+                sessions = [NewSession(*row[:5], row[5] or "imported") for row in database.execute_sql(_SESSIONS)]
+                chunks = [MemoryChunk(i, kind, day, text, None, created, updated)
+                          for i, kind, day, text, created, updated in database.execute_sql(_CHUNKS)]
+            self._writer.write(sessions, [], chunks)
+            summary.sessions, summary.chunks = len(sessions), len(chunks)
+            after = 0
+            while rows := self._page(source, after):
+                after = rows[-1][0]
+                messages = {row[1]: NewMessage(*row[1:]) for row in rows}
+                present = self._writer.existing_message_ids(set(messages))
+                self._writer.write([], [message for key, message in messages.items() if key not in present], [])
+                summary.messages += len(messages) - len(present)
+                summary.already += len(present)
+        finally:
+            source.close()
+        return summary
+
+    def _page(self, source: HistoryDatabase, after: int) -> list[tuple]:
+        with source.connected() as database:
+            return database.execute_sql(_MESSAGES, (after, BATCH)).fetchall()
