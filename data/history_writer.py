@@ -57,8 +57,10 @@ class HistoryWriter:
         self._embedder = embedder
 
     def write(self, sessions: Sequence[NewSession], messages: Sequence[NewMessage], chunks: Sequence[MemoryChunk]) -> None:
-        """Insert or replace every row by id, in one transaction."""
-        with self._database.connected() as database, database.atomic():
+        """Insert or replace every row by id, in one transaction. Writes take SQLite's write lock
+        first (IMMEDIATE): a deferred transaction whose first statement writes fails at once,
+        without waiting, when another process committed in between."""
+        with self._database.connected() as database, database.atomic("IMMEDIATE"):
             upsert_many(database, SessionEntity, [_session_row(session) for session in sessions])
             upsert_many(database, MessageEntity, [_message_row(message) for message in messages])
             if chunks:
@@ -71,7 +73,7 @@ class HistoryWriter:
         """Make the chunks whose ids start with `prefix` exactly `chunks`, in one transaction:
         those already there stay untouched (and are not embedded again), the rest are added or
         removed. Returns (added, removed)."""
-        with self._database.connected() as database, database.atomic():
+        with self._database.connected() as database, database.atomic("IMMEDIATE"):
             present = {row[0] for row in database.execute_sql(  # exact: LIKE would ignore case
                 "SELECT id FROM memory_index WHERE substr(id, 1, ?) = ?", (len(prefix), prefix))}
             wanted = {chunk.id for chunk in chunks}

@@ -46,7 +46,7 @@ class PeeweeMemoryIndexDao:
         return version
 
     def insert_all(self, chunks: Sequence[MemoryChunk]) -> None:
-        with self._database.connected() as database, database.atomic():
+        with self._database.connected() as database, database.atomic("IMMEDIATE"):
             upsert_many(database, MemoryIndexEntity, [chunk_row(chunk) for chunk in chunks])
 
     def _read(self, select: pw.ModelSelect, deadline: Deadline | None) -> list[MemoryChunk]:

@@ -50,7 +50,7 @@ def _check_writable(file: Path) -> None:
 
 
 def _create_tables(database: pw.SqliteDatabase) -> None:
-    with database.bind_ctx(ALL_MODELS), database.atomic():
+    with database.bind_ctx(ALL_MODELS), database.atomic("IMMEDIATE"):  # wait for a writer, never fail on one
         database.create_tables(ALL_MODELS, safe=True)
         SearchMetaEntity.insert(key="created_by", value=CREATED_BY).on_conflict_ignore().execute()
 
