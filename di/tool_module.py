@@ -11,6 +11,7 @@ from injector import Module, multiprovider, provider, singleton
 
 from oneclaw_search.di.settings import Settings
 from oneclaw_search.domain.clock import Clock
+from oneclaw_search.domain.local_time import local_date
 from oneclaw_search.di.index_module import SearchBackends
 from oneclaw_search.domain.ports import MemorySearchEngine
 from oneclaw_search.domain.search_history_use_case import SearchHistoryUseCase
@@ -41,8 +42,8 @@ class ToolModule(Module):
 
     @singleton
     @provider
-    def provide_search_history_tool(self, use_case: SearchHistoryUseCase) -> SearchHistoryTool:
-        return SearchHistoryTool(use_case)
+    def provide_search_history_tool(self, use_case: SearchHistoryUseCase, clock: Clock, zone: tzinfo) -> SearchHistoryTool:
+        return SearchHistoryTool(use_case, today=lambda: local_date(clock.now_ms(), zone))
 
     @singleton
     @provider

@@ -12,6 +12,7 @@ from datetime import date
 from enum import StrEnum
 from typing import TypeVar
 
+from oneclaw_search.domain.date_ranges import UnknownDateRange, resolve_date_range
 from oneclaw_search.domain.models import SearchScope
 
 DEFAULT_MAX_RESULTS = 10
@@ -25,6 +26,7 @@ BAD_DATE_FORMAT = "Date must be in YYYY-MM-DD format: {value}"
 NO_SUCH_DATE = "Invalid date: {value}"
 REVERSED_RANGE = "Invalid date range: date_from {start} is after date_to {end}"
 BAD_MAX_RESULTS = "Parameter 'max_results' must be an integer: {value}"
+BOTH_RANGES = "Give either date_range or date_from/date_to, not both"
 
 E = TypeVar("E", bound=StrEnum)
 _DATE_SHAPE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
@@ -43,18 +45,34 @@ class SearchRequest:
     date_from: date | None = None
     date_to: date | None = None
     max_results: int = DEFAULT_MAX_RESULTS
+    date_range: str | None = None  # the words the days came from, when given (issue 4)
 
 
-def parse_search_request(parameters: Mapping[str, object]) -> SearchRequest:
-    """Check query, scope, date_from, date_to, then max_results, stopping at the first problem."""
+def parse_search_request(parameters: Mapping[str, object], today: date | None = None) -> SearchRequest:
+    """Check query, scope, date_from, date_to (or date_range, counted from `today`), then
+    max_results, stopping at the first problem."""
     query = _parse_query(parameters.get("query"))
     scope = _parse_scope(parameters.get("scope"))
-    date_from = _parse_date(parameters.get("date_from"))
-    date_to = _parse_date(parameters.get("date_to"))
+    date_range = parameters.get("date_range")
+    if date_range is not None:
+        date_from, date_to = _parse_date_range(date_range, parameters, today)
+    else:
+        date_from, date_to = _parse_date(parameters.get("date_from")), _parse_date(parameters.get("date_to"))
     if date_from and date_to and date_from > date_to:
         raise InvalidSearchRequest(REVERSED_RANGE.format(start=date_from, end=date_to))
     max_results = _parse_max_results(parameters.get("max_results"))
-    return SearchRequest(query, scope, date_from, date_to, max_results)
+    return SearchRequest(query, scope, date_from, date_to, max_results, None if date_range is None else str(date_range))
+
+
+def _parse_date_range(value: object, parameters: Mapping[str, object], today: date | None) -> tuple[date, date]:
+    if parameters.get("date_from") is not None or parameters.get("date_to") is not None:
+        raise InvalidSearchRequest(BOTH_RANGES)
+    if today is None:
+        raise InvalidSearchRequest("date_range needs today's date, which this host does not give")
+    try:
+        return resolve_date_range(str(value), today)
+    except UnknownDateRange as problem:
+        raise InvalidSearchRequest(str(problem)) from None
 
 
 def _parse_query(value: object) -> str:

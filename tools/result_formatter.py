@@ -34,6 +34,8 @@ def render(request: SearchRequest, outcome: SearchOutcome, output_format: Output
 def format_text(request: SearchRequest, outcome: SearchOutcome) -> str:
     results = outcome.results
     lines = [f'[Search Results for "{request.query}" (scope: {request.scope}, {len(results)} results)]']
+    if request.date_range is not None:  # the days the words stood for, so the agent can check them
+        lines += [f"Dates: {request.date_from} to {request.date_to} ({request.date_range})"]
     if outcome.corrected_query is not None:
         lines += ["", correction_note(request.query, outcome.corrected_query)]
     if not outcome.complete:
@@ -82,6 +84,8 @@ def format_json(request: SearchRequest, outcome: SearchOutcome) -> str:
         "retrievers": list(outcome.retrievers),
         "results": [_result_object(result) for result in outcome.results],
     }
+    if request.date_range is not None:
+        document["date_range"] = request.date_range
     return json.dumps(document, ensure_ascii=False)
 
 

@@ -5,9 +5,11 @@ order, delegation to SearchHistoryUseCase, and validation_error / search_error r
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from datetime import date
 from typing import Protocol
 
+from oneclaw_search.domain.date_ranges import ACCEPTED as DATE_RANGE_FORMS
 from oneclaw_search.domain.models import SearchOutcome
 from oneclaw_search.domain.search_request import InvalidSearchRequest, SearchRequest, parse_search_request
 from oneclaw_search.tools.result_formatter import parse_output_format, render
@@ -34,6 +36,11 @@ SEARCH_HISTORY_DEFINITION = ToolDefinition(
                 "type": "string",
                 "description": 'Output format: "text" (default) or "json" (stable ids and keys for programs)',
             },
+            "date_range": {
+                "type": "string",
+                "description": "Days in words instead of date_from/date_to, resolved in the user's time zone: "
+                               + DATE_RANGE_FORMS,
+            },
         },
         "required": ["query"],
     },
@@ -47,8 +54,9 @@ class HistorySearch(Protocol):
 
 
 class SearchHistoryTool:
-    def __init__(self, use_case: HistorySearch) -> None:
+    def __init__(self, use_case: HistorySearch, today: Callable[[], date] | None = None) -> None:
         self._use_case = use_case
+        self._today = today  # the user's local date, which date_range counts from
 
     @property
     def definition(self) -> ToolDefinition:
@@ -58,7 +66,8 @@ class SearchHistoryTool:
         if not isinstance(parameters, Mapping):
             return ToolResult.error("validation_error", "Tool parameters must be a JSON object")
         try:
-            request = parse_search_request(parameters)
+            today = self._today() if self._today is not None and parameters.get("date_range") is not None else None
+            request = parse_search_request(parameters, today)
             output_format = parse_output_format(parameters.get("format"))
         except InvalidSearchRequest as problem:
             return ToolResult.error("validation_error", str(problem))
