@@ -8,6 +8,7 @@ client over stdio.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 from pathlib import Path
@@ -77,11 +78,14 @@ def run_search(db: Path, time_zone: str | None, args: argparse.Namespace) -> int
     where = {"index_path": args.index_path} if hasattr(args, "index_path") else {}
     engine = create_injector(db, time_zone=time_zone, **where).get(ToolExecutionEngine)
     result = engine.execute_tool("search_history", {key: value for key, value in arguments.items() if value is not None})
+    code = 0 if result.is_success else 2 if result.error_type == "validation_error" else 1
     if result.is_success:
         print(result.result)
-        return 0
-    print(f"{PROG}: {result.error_type}: {result.error_message}", file=sys.stderr)
-    return 2 if result.error_type == "validation_error" else 1
+    elif args.json:  # a host reading JSON gets the error as JSON too, and the same exit code
+        print(json.dumps({"error": {"type": result.error_type, "message": result.error_message}}, ensure_ascii=False))
+    else:
+        print(f"{PROG}: {result.error_type}: {result.error_message}", file=sys.stderr)
+    return code
 
 
 def _fail(message: str) -> int:

@@ -130,3 +130,11 @@ def test_demo_will_not_overwrite_a_file_it_did_not_make(tmp_path, capsys):
     precious.write_bytes(b"my notes")
     assert main(["demo", "--db", str(precious)]) == 1
     assert precious.read_bytes() == b"my notes" and "not a SQLite database" in capsys.readouterr().err
+
+
+@pytest.mark.spec("P-11")
+def test_with_json_an_error_is_a_json_object_on_stdout_and_the_exit_code_stays(seeded_db, capsys):
+    assert main(["--db", str(seeded_db), "search", "x", "--scope", "web", "--json"]) == 2
+    captured = capsys.readouterr()
+    assert captured.err == "" and json.loads(captured.out) == {
+        "error": {"type": "validation_error", "message": "Invalid scope 'web'. Must be one of: all, memory, daily_log, sessions"}}
