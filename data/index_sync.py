@@ -23,7 +23,7 @@ BATCH_ROWS = 5_000
 BULK_BATCH_ROWS = 20_000  # a build without a waiting search: bigger segments, fewer of them to merge
 SEARCH_MERGE_ROWS = 50_000  # about 0.3 s of merging; a search never waits for more
 TAIL_ROWS = 64  # recent messages re-checked on every search: streamed replies are edited in place
-SWEEP_ROWS = 2_000  # older messages re-checked per catch-up, in rowid order, wrapping around: a few ms
+SWEEP_ROWS = 500  # older messages re-checked per catch-up, in rowid order, wrapping around: 5 ms at 1M (2,000: 20-45 ms)
 _IN_TYPES = f"type IN ({', '.join('?' * len(_TYPES))})"
 
 
