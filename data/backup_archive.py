@@ -12,6 +12,7 @@ import shutil
 import zipfile
 from pathlib import Path
 
+from oneclaw_search.data.side_index import user_cache
 from oneclaw_search.domain.errors import HistoryUnavailable
 
 ENTRY = "oneclaw.db"
@@ -33,15 +34,10 @@ def history_in(path: str | Path, cache: Path | None = None) -> Path:
         return file
     stat = file.stat()
     key = hashlib.sha1(f"{file.resolve()}\0{stat.st_size}\0{stat.st_mtime_ns}".encode()).hexdigest()[:16]
-    target = (cache or default_cache()) / key / ENTRY
+    target = (cache or user_cache() / "backups") / key / ENTRY
     if not target.exists():
         _extract(file, target)
     return target
-
-
-def default_cache() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
-    return Path(base) / "oneclaw-search" / "backups"
 
 
 def _extract(archive: Path, target: Path) -> None:

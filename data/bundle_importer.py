@@ -9,10 +9,10 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from datetime import datetime, tzinfo
+from datetime import tzinfo
 
 from oneclaw_search.data.history_writer import HistoryWriter, NewMessage, NewSession
-from oneclaw_search.domain.local_time import content_time_ms, parse_iso_day
+from oneclaw_search.domain.local_time import content_time_ms, iso_time_ms, parse_iso_day
 from oneclaw_search.domain.models import DAILY_LOG_TYPE, LONG_TERM_TYPE, MemoryChunk, MessageType
 
 ROLES = {
@@ -109,14 +109,8 @@ class BundleImporter:
             return default
         if isinstance(value, int) and not isinstance(value, bool):
             return value
-        if isinstance(value, str):
-            try:
-                moment = datetime.fromisoformat(value.strip())
-            except ValueError:
-                pass
-            else:
-                moment = moment if moment.tzinfo else moment.replace(tzinfo=self._zone)
-                return int(moment.timestamp() * 1000)
+        if isinstance(value, str) and (at := iso_time_ms(value, self._zone)) is not None:
+            return at
         raise BadLine(f"{key} must be epoch milliseconds or an ISO-8601 time: {value!r}")
 
 

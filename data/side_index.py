@@ -6,6 +6,7 @@ and a map from index rows back to history rows. The history database itself is o
 """
 from __future__ import annotations
 
+import os
 import uuid
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -26,6 +27,11 @@ _GRAMS = "tokenize = 'trigram case_sensitive 1', content = '', columnsize = 0, d
 
 def default_index_path(database_path: Path) -> Path:
     return database_path.with_name(database_path.name + SUFFIX)
+
+
+def user_cache() -> Path:
+    """Where our files go when they may not sit beside the history: $XDG_CACHE_HOME/oneclaw-search."""
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "oneclaw-search"
 
 
 class SideIndex:

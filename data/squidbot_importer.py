@@ -13,12 +13,13 @@ import json
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime, tzinfo
+from datetime import tzinfo
 from pathlib import Path
 
 from oneclaw_search.data.bundle_importer import BadLine, json_object
 from oneclaw_search.data.history_writer import HistoryWriter, NewMessage, NewSession
 from oneclaw_search.domain.errors import HistoryUnavailable
+from oneclaw_search.domain.local_time import iso_time_ms
 from oneclaw_search.domain.models import MessageType
 
 HISTORY_FILE, SESSIONS_FOLDER = "history.jsonl", "sessions"
@@ -91,11 +92,10 @@ class SquidbotImporter:
     def _time(self, value: object) -> int:
         if not isinstance(value, str):
             raise BadLine("missing timestamp")
-        try:
-            moment = datetime.fromisoformat(value.strip())  # Python 3.11 reads a trailing Z itself
-        except ValueError:
-            raise BadLine("bad timestamp") from None
-        return int((moment if moment.tzinfo else moment.replace(tzinfo=self._zone)).timestamp() * 1000)
+        at = iso_time_ms(value, self._zone)
+        if at is None:
+            raise BadLine("bad timestamp")
+        return at
 
 
 def _messages(base: str, session: str, kind: MessageType, item: dict, at: int) -> list[NewMessage]:
@@ -124,7 +124,8 @@ def _title(session: str) -> str:
 
 
 def _files(path: Path, summary: SquidbotSummary) -> list[tuple[Path, str, str]]:
-    """(file, its key in ids, the session of lines naming none) for a file, or a squidbot folder."""
+    """(file, its key in ids, the session of lines naming none) for a file, or a squidbot folder.
+    The key is the file's name, so a file gives the same ids whether given alone or in its folder."""
     if path.is_file():
         return [(path, path.name, _file_session(path))]
     if not path.is_dir():
@@ -138,7 +139,7 @@ def _files(path: Path, summary: SquidbotSummary) -> list[tuple[Path, str, str]]:
         if not file.resolve().is_relative_to(root):
             summary.skipped["a link leading out of the folder"] += 1
             continue
-        found.append((file, file.relative_to(root).as_posix(), _file_session(file)))
+        found.append((file, file.name, _file_session(file)))
     return found
 
 

@@ -1,10 +1,12 @@
 """`oneclaw-search import [KIND] PATH`: loads a JSONL bundle (the default kind), a memory folder,
-squidbot's JSONL history or a OneClaw backup into a database this package may write (issue 4). On a terminal, long
-imports show their progress on stderr; piped, they stay quiet until the summary."""
+squidbot's JSONL history or a OneClaw backup into a database this package may write (issue 4).
+On a terminal, long imports show their progress on stderr; piped, they stay quiet until the summary."""
 from __future__ import annotations
 
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from oneclaw_search.data.bundle_importer import BundleImporter, ImportSummary
@@ -19,9 +21,17 @@ from oneclaw_search.domain.errors import HistoryUnavailable
 from oneclaw_search.domain.local_time import resolve_zone
 
 SHOWN_SKIPS = 10
-
-
 KINDS = ("bundle", "memory", "squidbot", "oneclaw")
+
+
+@contextmanager
+def _writer(db: Path) -> Iterator[HistoryWriter]:
+    """A writer over `db` (created if missing, never OneClaw's own file), closed afterwards."""
+    database = open_writable(db)
+    try:
+        yield HistoryWriter(database, default_embedder())
+    finally:
+        database.close()
 
 
 def run_import_kind(db: Path, what: list[str], time_zone: str | None) -> int:
@@ -39,23 +49,16 @@ def run_import_kind(db: Path, what: list[str], time_zone: str | None) -> int:
 
 
 def run_oneclaw_import(db: Path, path: Path) -> int:
-    database = open_writable(db)
-    try:
-        summary = OneClawImporter(HistoryWriter(database, default_embedder())).import_history(path)
-    finally:
-        database.close()
+    with _writer(db) as writer:
+        summary = OneClawImporter(writer).import_history(path)
     print(f"Imported {summary.messages} new messages, {summary.sessions} sessions and {summary.chunks} memory chunks"
           f" from {path} into {db} ({summary.already} messages already there)")
     return 0
 
 
 def run_squidbot_import(db: Path, path: Path, time_zone: str | None) -> int:
-    database = open_writable(db)
-    try:
-        importer = SquidbotImporter(HistoryWriter(database, default_embedder()), resolve_zone(time_zone), _progress())
-        summary = importer.import_path(path)
-    finally:
-        database.close()
+    with _writer(db) as writer:
+        summary = SquidbotImporter(writer, resolve_zone(time_zone), _progress()).import_path(path)
     if sys.stderr.isatty():
         print(file=sys.stderr)  # end the progress line
     print(describe_squidbot_summary(summary, path, db))
@@ -81,11 +84,8 @@ def _progress():
 
 
 def run_memory_import(db: Path, folder: Path) -> int:
-    database = open_writable(db)
-    try:
-        summary = MemoryFolderImporter(HistoryWriter(database, default_embedder())).import_folder(folder)
-    finally:
-        database.close()
+    with _writer(db) as writer:
+        summary = MemoryFolderImporter(writer).import_folder(folder)
     print(describe_memory_summary(summary, folder, db))
     return 0 if summary.files or not summary.skipped else 1
 
@@ -100,13 +100,8 @@ def run_import(db: Path, bundle: Path, time_zone: str | None) -> int:
     if not bundle.is_file():
         raise HistoryUnavailable(f"bundle not found: {bundle}")
     zone = resolve_zone(time_zone)
-    with bundle.open(encoding="utf-8") as lines:
-        database = open_writable(db)
-        try:
-            importer = BundleImporter(HistoryWriter(database, default_embedder()), zone, SystemClock().now_ms())
-            summary = importer.import_lines(lines)
-        finally:
-            database.close()
+    with bundle.open(encoding="utf-8") as lines, _writer(db) as writer:
+        summary = BundleImporter(writer, zone, SystemClock().now_ms()).import_lines(lines)
     print(describe_summary(summary, db))
     imported = summary.sessions + summary.messages + summary.chunks
     return 0 if imported or not summary.skipped else 1

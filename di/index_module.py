@@ -20,7 +20,7 @@ from oneclaw_search.data.indexed_search import IndexedMessageSearch, IndexedSess
 from oneclaw_search.data.message_dao import PeeweeMessageDao
 from oneclaw_search.data.message_vectors import MessageVectors
 from oneclaw_search.data.session_dao import PeeweeSessionDao
-from oneclaw_search.data.side_index import SUFFIX, SideIndex, default_index_path
+from oneclaw_search.data.side_index import SUFFIX, SideIndex, default_index_path, user_cache
 from oneclaw_search.di.core_module import chosen_embedder
 from oneclaw_search.di.settings import AUTO_INDEX, Settings
 from oneclaw_search.domain.literal_search import LiteralMessageSearch, LiteralSessionSearch
@@ -52,9 +52,8 @@ def index_location(settings: Settings, database: HistoryDatabase) -> Path | None
     beside = default_index_path(database.info.path)
     if database.info.origin == OWN_ORIGIN and os.access(beside.parent, os.W_OK):
         return beside
-    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "oneclaw-search"
     digest = hashlib.sha256(str(database.info.path.resolve()).encode()).hexdigest()[:16]
-    return cache / f"{database.info.path.stem}-{digest}{SUFFIX}"
+    return user_cache() / f"{database.info.path.stem}-{digest}{SUFFIX}"
 
 
 class IndexModule(Module):

@@ -57,6 +57,21 @@ def local_date(epoch_ms: int, zone: tzinfo) -> date:
     return datetime.fromtimestamp(epoch_ms / 1000, tz=zone).date()
 
 
+def local_minute(epoch_ms: int, zone: tzinfo) -> str:
+    """'YYYY-MM-DD HH:MM' in `zone`."""
+    return datetime.fromtimestamp(epoch_ms / 1000, tz=zone).strftime("%Y-%m-%d %H:%M")
+
+
+def iso_time_ms(text: str, zone: tzinfo) -> int | None:
+    """Epoch ms of an ISO-8601 time (a trailing Z included); one without an offset is read in
+    `zone`, as the peers' histories write local times. None when it is no such time."""
+    try:
+        moment = datetime.fromisoformat(text.strip())
+    except ValueError:
+        return None
+    return int((moment if moment.tzinfo else moment.replace(tzinfo=zone)).timestamp() * 1000)
+
+
 def parse_iso_day(value: str | None) -> date | None:
     """A stored YYYY-MM-DD label as a date, or None when absent or unreadable."""
     if not value:

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime, timezone, tzinfo
+from datetime import tzinfo
 from typing import Protocol
 
+from oneclaw_search.domain.local_time import local_minute
 from oneclaw_search.domain.search_request import as_integer
 
 DEFAULT_SPAN, MAX_SPAN = 5, 50  # turns shown before and after the one asked about
@@ -63,7 +64,7 @@ class SessionWindow:
     zone: tzinfo
 
     def local_time(self, epoch_ms: int) -> str:
-        return datetime.fromtimestamp(epoch_ms / 1000, timezone.utc).astimezone(self.zone).strftime("%Y-%m-%d %H:%M")
+        return local_minute(epoch_ms, self.zone)
 
 
 class SessionReader(Protocol):

@@ -88,6 +88,15 @@ def test_a_squidbot_folder_reads_the_old_per_conversation_files_too(tmp_path, ca
     assert {session for session, *_ in rows(tmp_path / "history.db")} == {"squidbot:cli:local", "squidbot:email:bob@example.org"}
 
 
+def test_a_file_gives_the_same_messages_alone_as_in_its_folder(tmp_path, capsys):
+    home = tmp_path / ".squidbot"
+    (home / "sessions").mkdir(parents=True)
+    alone = write_lines(home / "sessions" / "email__bob@example.org.jsonl", LINES[:2])
+    run(tmp_path / "history.db", home, capsys)
+    code, out = run(tmp_path / "history.db", alone, capsys)
+    assert code == 0 and "Imported 0 new messages" in out and "(2 already there)" in out
+
+
 def test_a_missing_history_is_one_line(tmp_path, capsys):
     assert main(["--db", str(tmp_path / "history.db"), "import", "squidbot", str(tmp_path / "nope")]) == 1
     assert "squidbot history not found" in capsys.readouterr().err
