@@ -88,6 +88,21 @@ class SearchMetaEntity(_RoomModel):
         table_name = "oneclaw_search_meta"
 
 
+class SessionOriginEntity(_RoomModel):
+    """Where an imported session came from (issue 4): kept beside OneClaw's tables, never in them,
+    so a search can filter by project or agent type and the file stays OneClaw's schema."""
+
+    session_id = pw.TextField(primary_key=True)
+    source_kind = pw.TextField()  # claude-code, squidbot, ...
+    project_path = pw.TextField(null=True)
+    agent_type = pw.TextField(null=True)  # a sub-agent's type (Explore, general-purpose); None for a main session
+    parent_session_id = pw.TextField(null=True)
+    source_file = pw.TextField(null=True)
+
+    class Meta:
+        table_name = "oneclaw_search_origins"
+
+
 SessionEntity.add_index(pw.ModelIndex(SessionEntity, (SessionEntity.updated_at,), name="index_sessions_updated_at"))
 SessionEntity.add_index(pw.ModelIndex(SessionEntity, (SessionEntity.deleted_at,), name="index_sessions_deleted_at"))
 MessageEntity.add_index(pw.ModelIndex(MessageEntity, (MessageEntity.session_id,), name="index_messages_session_id"))
@@ -96,7 +111,7 @@ MessageEntity.add_index(pw.ModelIndex(MessageEntity, (MessageEntity.created_at,)
 T = TypeVar("T")
 
 ROOM_MODELS = (SessionEntity, MessageEntity, MemoryIndexEntity)
-ALL_MODELS = (*ROOM_MODELS, SearchMetaEntity)
+ALL_MODELS = (*ROOM_MODELS, SearchMetaEntity, SessionOriginEntity)
 
 
 SQL_BATCH = 500  # values per statement: stays under SQLite's bound-parameter limit
@@ -145,10 +160,11 @@ def upsert_many(database: pw.Database, model: type[pw.Model], rows: list[dict]) 
     if not rows:
         return
     columns = [model._meta.fields[name].column_name for name in rows[0]]
-    updates = ", ".join(f'"{column}" = excluded."{column}"' for column in columns if column != "id")
+    key = model._meta.primary_key.column_name
+    updates = ", ".join(f'"{column}" = excluded."{column}"' for column in columns if column != key)
     listed = ", ".join(f'"{column}"' for column in columns)
     database.connection().executemany(
         f'INSERT INTO "{model._meta.table_name}" ({listed}) VALUES ({marks(columns)})'
-        f' ON CONFLICT ("id") DO UPDATE SET {updates}',
+        f' ON CONFLICT ("{key}") DO UPDATE SET {updates}',
         [tuple(row.values()) for row in rows],
     )

@@ -19,6 +19,7 @@ from oneclaw_search.data.entities import (
     MessageEntity,
     SearchMetaEntity,
     SessionEntity,
+    SessionOriginEntity,
     marks,
     sql_batches,
     upsert_many,
@@ -37,6 +38,18 @@ class NewSession:
     updated_at: int | None = None
     deleted_at: int | None = None
     agent_id: str = "imported"
+    origin: SessionOrigin | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SessionOrigin:
+    """Facts about an imported session's source that OneClaw's columns have no place for."""
+
+    source_kind: str
+    project_path: str | None = None
+    agent_type: str | None = None
+    parent_session_id: str | None = None
+    source_file: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +75,7 @@ class HistoryWriter:
         without waiting, when another process committed in between."""
         with self._database.connected() as database, database.atomic("IMMEDIATE"):
             upsert_many(database, SessionEntity, [_session_row(session) for session in sessions])
+            upsert_many(database, SessionOriginEntity, [_origin_row(s) for s in sessions if s.origin is not None])
             upsert_many(database, MessageEntity, [_message_row(message) for message in messages])
             if chunks:
                 self._adopt_vector_space(database)
@@ -136,6 +150,13 @@ def _session_row(session: NewSession) -> dict:
         "deleted_at": session.deleted_at, "created_at": session.created_at,
         "updated_at": session.updated_at if session.updated_at is not None else session.created_at,
     }
+
+
+def _origin_row(session: NewSession) -> dict:
+    origin = session.origin
+    return {"session_id": session.id, "source_kind": origin.source_kind, "project_path": origin.project_path,
+            "agent_type": origin.agent_type, "parent_session_id": origin.parent_session_id,
+            "source_file": origin.source_file}
 
 
 def _message_row(message: NewMessage) -> dict:

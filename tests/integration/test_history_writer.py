@@ -125,3 +125,15 @@ def test_open_writable_refuses_a_missing_folder_and_creates_nothing(tmp_path):
     assert str(folder) in str(raised.value)
     assert not folder.exists()
     assert list(tmp_path.iterdir()) == []
+
+
+def test_session_origins_go_to_a_side_table_and_replace_by_session(tmp_path):
+    from oneclaw_search.data.history_writer import NewSession, SessionOrigin
+
+    path = tmp_path / "h.db"
+    first = SessionOrigin("claude-code", "/home/u/app", None, None, "a.jsonl")
+    later = SessionOrigin("claude-code", "/home/u/app", "Explore", "parent", "b.jsonl")
+    write(path, [NewSession("s1", "One", ms("2026-02-25T18:00"), origin=first), NewSession("s2", "Two", ms("2026-02-25T18:00"))])
+    write(path, [NewSession("s1", "One", ms("2026-02-25T18:00"), origin=later)])
+    assert rows(path, "SELECT session_id, source_kind, project_path, agent_type, parent_session_id, source_file"
+                " FROM oneclaw_search_origins") == [("s1", "claude-code", "/home/u/app", "Explore", "parent", "b.jsonl")]
