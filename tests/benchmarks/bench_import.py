@@ -1,10 +1,12 @@
 """Measures JSONL import speed (issue 4: 100K messages at >= 20K messages/s); run by hand.
 
-    python tests/benchmarks/bench_import.py              # 100,000 squidbot lines
-    python tests/benchmarks/bench_import.py --lines 2000 # a quick look
+    python tests/benchmarks/bench_import.py                  # 100,000 lines, as a bundle and as squidbot's
+    python tests/benchmarks/bench_import.py --kind bundle    # one kind only
+    python tests/benchmarks/bench_import.py --lines 2000     # a quick look
 
-Writes a deterministic squidbot history.jsonl (chat turns in a few channels, some tool calls),
-imports it into a fresh database with the real importer, then imports it again (nothing new).
+Writes deterministic chat turns (a few channels, some tool calls) as a JSONL bundle and as a
+squidbot history.jsonl, imports each into a fresh database with the real importer, then imports
+it again. A fixed Python loop is timed too: the machines lent to sessions differ in speed.
 """
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ import random
 import sys
 import tempfile
 import time
+from collections.abc import Callable, Iterator
 from datetime import datetime, timedelta
 from pathlib import Path
 
@@ -21,6 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from synthetic_corpus import _Writer  # noqa: E402
 
+from oneclaw_search.data.bundle_importer import BundleImporter  # noqa: E402
 from oneclaw_search.data.history_writer import HistoryWriter  # noqa: E402
 from oneclaw_search.data.schema import open_writable  # noqa: E402
 from oneclaw_search.data.squidbot_importer import SquidbotImporter  # noqa: E402
@@ -28,45 +32,104 @@ from oneclaw_search.di.core_module import default_embedder  # noqa: E402
 from oneclaw_search.domain.local_time import resolve_zone  # noqa: E402
 
 SENDERS = [("matrix", "@alice:matrix.org"), ("matrix", "@bob:matrix.org"), ("email", "carol@example.org"), ("cli", None)]
+UTC = resolve_zone("UTC")
 
 
-def write_history(path: Path, count: int, seed: int = 11) -> None:
+def turns(count: int, seed: int = 11) -> Iterator[dict]:
+    """Squidbot history lines: alternating user and assistant turns, every 25th answer calling a tool."""
     rng, writer = random.Random(seed), _Writer(seed)
     moment = datetime(2025, 6, 1, 8, 0)
+    for number in range(count):
+        channel, sender = SENDERS[number // 40 % len(SENDERS)]
+        role = "user" if number % 2 == 0 else "assistant"
+        moment += timedelta(seconds=rng.randint(5, 600))
+        line = {"role": role, "content": writer.prose(writer.length(role == "user")), "timestamp": moment.isoformat(),
+                "channel": channel, **({"sender_id": sender} if sender else {})}
+        if role == "assistant" and number % 25 == 1:
+            line["tool_calls"] = [{"id": f"c{number}", "name": "web_search", "arguments": {"q": "x"}}]
+        yield line
+
+
+def write_history(path: Path, count: int) -> None:
     with path.open("w", encoding="utf-8") as out:
-        for number in range(count):
-            channel, sender = SENDERS[number // 40 % len(SENDERS)]
-            role = "user" if number % 2 == 0 else "assistant"
-            moment += timedelta(seconds=rng.randint(5, 600))
-            line = {"role": role, "content": writer.prose(writer.length(role == "user")), "timestamp": moment.isoformat(),
-                    "channel": channel, **({"sender_id": sender} if sender else {})}
-            if role == "assistant" and number % 25 == 1:
-                line["tool_calls"] = [{"id": f"c{number}", "name": "web_search", "arguments": {"q": "x"}}]
+        for line in turns(count):
             out.write(json.dumps(line, ensure_ascii=False) + "\n")
 
 
-def timed_import(db: Path, history: Path) -> tuple[float, object]:
+def write_bundle(path: Path, count: int) -> None:
+    """The same turns as bundle lines: a session per channel and sender, then a message per turn and per tool call."""
+    with path.open("w", encoding="utf-8") as out:
+        for channel, sender in SENDERS:
+            session = {"kind": "session", "id": f"{channel}:{sender}", "title": channel, "created_at": "2025-06-01T08:00"}
+            out.write(json.dumps(session) + "\n")
+        for number, line in enumerate(turns(count)):
+            common = {"kind": "message", "session_id": f"{line['channel']}:{line.get('sender_id')}",
+                      "created_at": line["timestamp"]}
+            out.write(json.dumps({**common, "id": f"m{number}", "role": line["role"], "content": line["content"]},
+                                 ensure_ascii=False) + "\n")
+            for call in line.get("tool_calls", []):
+                out.write(json.dumps({**common, "id": f"m{number}:{call['id']}", "role": "tool_call", "content": "",
+                                      "tool_name": call["name"], "tool_input": call["arguments"]}) + "\n")
+
+
+def import_bundle(writer: HistoryWriter, path: Path):
+    with path.open(encoding="utf-8") as lines:
+        return BundleImporter(writer, UTC, 0).import_lines(lines)
+
+
+def import_squidbot(writer: HistoryWriter, path: Path):
+    return SquidbotImporter(writer, UTC).import_path(path)
+
+
+def timed_import(db: Path, source: Path, run: Callable[[HistoryWriter, Path], object]) -> tuple[float, object]:
     database = open_writable(db)
     try:
         started = time.perf_counter()
-        summary = SquidbotImporter(HistoryWriter(database, default_embedder()), resolve_zone("UTC")).import_path(history)
+        summary = run(HistoryWriter(database, default_embedder()), source)
         return time.perf_counter() - started, summary
     finally:
         database.close()
 
 
+def bench_bundle(folder: Path, lines: int) -> None:
+    bundle, db = folder / "bundle.jsonl", folder / "bundle.db"
+    write_bundle(bundle, lines)
+    first, summary = timed_import(db, bundle, import_bundle)
+    again, _ = timed_import(db, bundle, import_bundle)
+    print(f"bundle JSONL: {lines:,} turns -> {summary.messages:,} messages in {summary.sessions} sessions")
+    print(f"  first import: {first:.2f} s = {summary.messages / first:,.0f} messages/s (target >= 20,000)")
+    print(f"  import again: {again:.2f} s (every row rewritten in place)")
+
+
+def bench_squidbot(folder: Path, lines: int) -> None:
+    history, db = folder / "history.jsonl", folder / "history.db"
+    write_history(history, lines)
+    first, summary = timed_import(db, history, import_squidbot)
+    again, repeat = timed_import(db, history, import_squidbot)
+    print(f"squidbot JSONL: {lines:,} lines -> {summary.messages:,} messages in {summary.sessions} sessions")
+    print(f"  first import: {first:.2f} s = {summary.messages / first:,.0f} messages/s (target >= 20,000)")
+    print(f"  import again: {again:.2f} s, {repeat.messages} new messages ({repeat.already:,} already there)")
+
+
+def loop_seconds() -> float:
+    """A fixed pure-Python loop, to compare runs on machines of different speed."""
+    started, total = time.perf_counter(), 0
+    for number in range(10_000_000):
+        total += number
+    return time.perf_counter() - started
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--lines", type=int, default=100_000)
+    parser.add_argument("--kind", choices=("bundle", "squidbot", "both"), default="both")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as folder:
-        history, db = Path(folder) / "history.jsonl", Path(folder) / "history.db"
-        write_history(history, args.lines)
-        first, summary = timed_import(db, history)
-        again, repeat = timed_import(db, history)
-    print(f"squidbot JSONL: {args.lines:,} lines -> {summary.messages:,} messages in {summary.sessions} sessions")
-    print(f"  first import: {first:.2f} s = {summary.messages / first:,.0f} messages/s (target >= 20,000)")
-    print(f"  import again: {again:.2f} s, {repeat.messages} new messages ({repeat.already:,} already there)")
+        if args.kind in ("bundle", "both"):
+            bench_bundle(Path(folder), args.lines)
+        if args.kind in ("squidbot", "both"):
+            bench_squidbot(Path(folder), args.lines)
+    print(f"calibration: a 10M-step Python loop took {loop_seconds():.2f} s")
     return 0
 
 
