@@ -10,18 +10,20 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from oneclaw_search.data.bundle_importer import BundleImporter, ImportSummary
+from oneclaw_search.data.claude_code_importer import DEFAULT_PROJECTS, ClaudeCodeImporter
 from oneclaw_search.data.history_writer import HistoryWriter
 from oneclaw_search.data.memory_folder_importer import MemoryFolderImporter, MemoryImportSummary
 from oneclaw_search.data.oneclaw_importer import OneClawImporter
 from oneclaw_search.data.squidbot_importer import SquidbotImporter, SquidbotSummary
 from oneclaw_search.data.schema import open_writable
+from oneclaw_search.di.claude_code_import import claude_code_exit_code, describe_claude_code_summary
 from oneclaw_search.di.core_module import default_embedder
 from oneclaw_search.domain.clock import SystemClock
 from oneclaw_search.domain.errors import HistoryUnavailable
 from oneclaw_search.domain.local_time import resolve_zone
 
 SHOWN_SKIPS = 10
-KINDS = ("bundle", "memory", "squidbot", "oneclaw")
+KINDS = ("bundle", "memory", "squidbot", "oneclaw", "claude-code")
 
 
 @contextmanager
@@ -38,6 +40,8 @@ def run_import_kind(db: Path, what: list[str], time_zone: str | None) -> int:
     """`import PATH` (a bundle) or `import KIND PATH`."""
     if len(what) == 1 and not (what[0] in KINDS and not Path(what[0]).exists()):  # a kind alone lacks its PATH
         return run_import(db, Path(what[0]), time_zone)
+    if what[0] == "claude-code" and len(what) <= 2:  # PATH defaults to ~/.claude/projects
+        return run_claude_code_import(db, Path(what[1]) if len(what) == 2 else None)
     if len(what) != 2 or what[0] not in KINDS:
         raise ValueError(f"import takes [KIND] PATH, KIND one of: {', '.join(KINDS)} (default bundle)")
     kind, path = what[0], Path(what[1])
@@ -54,6 +58,15 @@ def run_oneclaw_import(db: Path, path: Path) -> int:
     print(f"Imported {summary.messages} new messages, {summary.sessions} sessions and {summary.chunks} memory chunks"
           f" from {path} into {db} ({summary.already} messages already there)")
     return 0
+
+
+def run_claude_code_import(db: Path, path: Path | None) -> int:
+    with _writer(db) as writer:
+        summary = ClaudeCodeImporter(writer, _progress()).import_path(path)
+    if sys.stderr.isatty():
+        print(file=sys.stderr)  # end the progress line
+    print(describe_claude_code_summary(summary, path or DEFAULT_PROJECTS, db))
+    return claude_code_exit_code(summary)
 
 
 def run_squidbot_import(db: Path, path: Path, time_zone: str | None) -> int:
