@@ -1,4 +1,5 @@
-"""DatabaseModule: the opened history database, the three DAOs over it and read_session's reader.
+"""DatabaseModule: the opened history database, the three DAOs over it, read_session's reader and the
+filtered search's rows.
 
 Mirrors di/DatabaseModule.kt. The database is opened (and checked) before the container is
 built, so no provider does I/O; the DAOs answer their LIKE test from the side index when there is one.
@@ -8,11 +9,13 @@ from __future__ import annotations
 from injector import Module, provider, singleton
 
 from oneclaw_search.data.database import HistoryDatabase
+from oneclaw_search.data.filtered_history import PeeweeFilteredHistory
 from oneclaw_search.data.memory_index_dao import PeeweeMemoryIndexDao
 from oneclaw_search.data.message_dao import PeeweeMessageDao
 from oneclaw_search.data.session_dao import PeeweeSessionDao
 from oneclaw_search.data.session_reader import PeeweeSessionReader
 from oneclaw_search.di.index_module import IndexParts
+from oneclaw_search.domain.focused_search import FocusedSearch
 from oneclaw_search.domain.ports import MemoryIndexDao, MessageDao, SessionDao
 from oneclaw_search.domain.session_reading import SessionReader
 
@@ -45,3 +48,8 @@ class DatabaseModule(Module):
     @provider
     def provide_session_reader(self, database: HistoryDatabase) -> SessionReader:
         return PeeweeSessionReader(database)
+
+    @singleton
+    @provider
+    def provide_focused_search(self, database: HistoryDatabase) -> FocusedSearch:
+        return FocusedSearch(PeeweeFilteredHistory(database))

@@ -13,6 +13,7 @@ from oneclaw_search.di.settings import Settings
 from oneclaw_search.domain.clock import Clock
 from oneclaw_search.domain.local_time import local_date
 from oneclaw_search.di.index_module import SearchBackends
+from oneclaw_search.domain.focused_search import FocusedSearch
 from oneclaw_search.domain.ports import MemorySearchEngine
 from oneclaw_search.domain.search_history_use_case import SearchHistoryUseCase
 from oneclaw_search.domain.session_reading import ReadSessionUseCase, SessionReader
@@ -30,6 +31,8 @@ class ToolModule(Module):
         clock: Clock,
         zone: tzinfo,
         settings: Settings,
+        focused: FocusedSearch,
+        turns: SessionReader,
     ) -> SearchHistoryUseCase:
         return SearchHistoryUseCase(
             engine, backends.messages, backends.sessions, clock, zone,
@@ -38,6 +41,8 @@ class ToolModule(Module):
             budget_seconds=settings.search_budget_seconds,
             candidate_limit=settings.candidate_limit,
             recent_message_buffer_ms=settings.recent_message_buffer_ms,
+            focused=focused,
+            turns=turns,
         )
 
     @singleton

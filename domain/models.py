@@ -169,6 +169,7 @@ class UnifiedSearchResult:
     created_at: int
     matches: tuple[tuple[int, int], ...] = field(default=())
     exact: bool = False  # contains the whole query, so the spec's own LIKE would return it
+    context: tuple = ()  # session_reading.Turn values around a message hit, when asked (issue 4)
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,6 +11,8 @@ from datetime import tzinfo
 from functools import partial
 
 from oneclaw_search.domain.clock import Clock, Deadline
+from oneclaw_search.domain.focused_search import FocusedSearch
+from oneclaw_search.domain.narrowed_search import Narrowing, narrowing, with_context
 from oneclaw_search.domain.history_query import HistoryQuery
 from oneclaw_search.domain.models import SearchOutcome, SearchSource
 from oneclaw_search.domain.parallel import run_in_parallel
@@ -26,6 +28,7 @@ from oneclaw_search.domain.ports import (
 from oneclaw_search.domain.ranking import merge
 from oneclaw_search.domain.search_request import SearchRequest
 from oneclaw_search.domain.search_window import RECENT_MESSAGE_BUFFER_MS, SearchWindow, search_window
+from oneclaw_search.domain.session_reading import SessionReader
 from oneclaw_search.domain.source_searches import SourceHits, memory_results, message_results, session_results
 from oneclaw_search.domain.spelling import correct_query, spelling_terms
 
@@ -48,6 +51,8 @@ class SearchHistoryUseCase:
         budget_seconds: float = DEFAULT_BUDGET_SECONDS,
         candidate_limit: int = DEFAULT_CANDIDATE_LIMIT,
         recent_message_buffer_ms: int = RECENT_MESSAGE_BUFFER_MS,
+        focused: FocusedSearch | None = None,
+        turns: SessionReader | None = None,
     ) -> None:
         self._engine = engine
         # A bare DAO is searched the spec's way: its literal LIKE-style scan.
@@ -60,48 +65,58 @@ class SearchHistoryUseCase:
         self._budget_seconds = budget_seconds
         self._candidate_limit = candidate_limit
         self._recent_buffer_ms = recent_message_buffer_ms
+        self._focused = focused  # role, session_id, project and agent_type filters (issue 4)
+        self._turns = turns  # the turns shown around message hits (issue 4's `context`)
 
     def search(self, request: SearchRequest) -> SearchOutcome:
+        """Raises FilterUnavailable when the request's filter names facts this history lacks."""
         deadline = Deadline.after(self._clock, self._budget_seconds)
-        outcome = self._search_once(request, request.query, deadline)
-        if outcome.results or self._vocabulary is None or deadline.expired():
-            return outcome
-        counts = self._vocabulary.frequencies(sorted(spelling_terms(request.query)))
-        respelled = correct_query(request.query, lambda term: counts.get(term, 0))
-        if respelled is None:
-            return outcome
-        retried = self._search_once(request, respelled, deadline)
-        return replace(retried, corrected_query=respelled) if retried.results else outcome
+        narrowed = narrowing(request, self._focused)
+        outcome = self._search_once(request, request.query, deadline, narrowed)
+        if not outcome.results and self._vocabulary is not None and not deadline.expired():
+            counts = self._vocabulary.frequencies(sorted(spelling_terms(request.query)))
+            respelled = correct_query(request.query, lambda term: counts.get(term, 0))
+            retried = self._search_once(request, respelled, deadline, narrowed) if respelled else outcome
+            outcome = replace(retried, corrected_query=respelled) if retried.results else outcome
+        return replace(outcome, results=tuple(with_context(outcome.results, self._turns, request.context)))
 
-    def _search_once(self, request: SearchRequest, text: str, deadline: Deadline) -> SearchOutcome:
+    def _search_once(self, request: SearchRequest, text: str, deadline: Deadline, narrowed: Narrowing | None) -> SearchOutcome:
         now_ms = self._clock.now_ms()
         window = search_window(request, now_ms, self._zone, self._recent_buffer_ms)
         query = HistoryQuery.parse(text)
         # Each source ranks a few times what can be shown: enough for the merge, decay and dedup to
         # choose from, and never so few that a whole-query hit which fits could be missed.
         limit = min(self._candidate_limit, max(CANDIDATES_PER_RESULT * request.max_results, MIN_CANDIDATES))
-        tasks = {
-            source: partial(self._search_source, source, query, window, deadline, limit)
-            for source in request.scope.sources
-        }
+        sources = narrowed.sources(request.scope.sources) if narrowed else request.scope.sources
+        tasks = {source: partial(self._search_source, source, query, window, deadline, limit, narrowed) for source in sources}
         found, unfinished = run_in_parallel(tasks, deadline)
-        sources = [found[source] for source in tasks if source in found]
-        owner = {(draft.source_type, draft.id): hits for hits in sources for draft in hits.drafts}
-        ranked = merge([hits.drafts for hits in sources], now_ms, request.max_results,
+        done = [found[source] for source in tasks if source in found]
+        owner = {(draft.source_type, draft.id): hits for hits in done for draft in hits.drafts}
+        ranked = merge([hits.drafts for hits in done], now_ms, request.max_results,
                        lambda draft: owner[draft.source_type, draft.id].render(draft))
-        return SearchOutcome(tuple(ranked), tuple(unfinished), self._budget_seconds, self._retrievers(request))
+        return SearchOutcome(tuple(ranked), tuple(unfinished), self._budget_seconds, self._retrievers(sources, narrowed))
 
-    def _retrievers(self, request: SearchRequest) -> tuple[str, ...]:
+    def _retrievers(self, sources: tuple[SearchSource, ...], narrowed: Narrowing | None) -> tuple[str, ...]:
         named = {
             SearchSource.MEMORY_INDEX: self._memory_retrievers,
-            SearchSource.MESSAGES: self._messages.retrievers,
+            SearchSource.MESSAGES: self._focused.retrievers if narrowed else self._messages.retrievers,
             SearchSource.SESSIONS: self._sessions.retrievers,
         }
-        return tuple(dict.fromkeys(name for source in request.scope.sources for name in named[source]))
+        if narrowed and narrowed.sessions is not None:
+            named[SearchSource.SESSIONS] = self._focused.retrievers
+        return tuple(dict.fromkeys(name for source in sources for name in named[source]))
 
     def _search_source(
-        self, source: SearchSource, query: HistoryQuery, window: SearchWindow, deadline: Deadline, limit: int
+        self, source: SearchSource, query: HistoryQuery, window: SearchWindow, deadline: Deadline, limit: int,
+        narrowed: Narrowing | None = None,
     ) -> SourceHits:
+        if narrowed is not None and source is SearchSource.MESSAGES:
+            hits = self._focused.messages(query, narrowed.message_filter, narrowed.sessions, window.after,
+                                          window.message_before, limit, deadline)
+            return message_results(hits, query.raw, self._zone)
+        if narrowed is not None and narrowed.sessions is not None and source is SearchSource.SESSIONS:
+            found = self._focused.sessions(query, narrowed.sessions, window.after, window.session_before, limit)
+            return session_results(found, query.raw, self._zone)
         if source is SearchSource.MEMORY_INDEX:
             found = self._engine.search(query.raw, limit, chunk_filter=window.memory_filter, deadline=deadline)
             return memory_results([item for item in found if query.admits(item.chunk.chunk_text)], query.raw, self._zone)

@@ -13,6 +13,7 @@ from enum import StrEnum
 from typing import TypeVar
 
 from oneclaw_search.domain.date_ranges import UnknownDateRange, resolve_date_range
+from oneclaw_search.domain.message_filter import InvalidFilter, MessageFilter, parse_message_filter
 from oneclaw_search.domain.models import SearchScope
 
 DEFAULT_MAX_RESULTS = 10
@@ -27,6 +28,10 @@ NO_SUCH_DATE = "Invalid date: {value}"
 REVERSED_RANGE = "Invalid date range: date_from {start} is after date_to {end}"
 BAD_MAX_RESULTS = "Parameter 'max_results' must be an integer: {value}"
 BOTH_RANGES = "Give either date_range or date_from/date_to, not both"
+MAX_CONTEXT = 5
+FILTER_NEEDS_MESSAGES = ("Parameters role, session_id, project and agent_type narrow messages and sessions,"
+                         " which scope '{scope}' does not search: use scope all or sessions")
+BAD_CONTEXT = "Parameter 'context' must be an integer from 0 to 5: {value}"
 
 E = TypeVar("E", bound=StrEnum)
 _DATE_SHAPE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
@@ -46,6 +51,8 @@ class SearchRequest:
     date_to: date | None = None
     max_results: int = DEFAULT_MAX_RESULTS
     date_range: str | None = None  # the words the days came from, when given (issue 4)
+    message_filter: MessageFilter | None = None  # role, session_id, project, agent_type (issue 4)
+    context: int = 0  # turns shown before and after each message hit (issue 4)
 
 
 def parse_search_request(parameters: Mapping[str, object], today: date | None = None) -> SearchRequest:
@@ -61,7 +68,23 @@ def parse_search_request(parameters: Mapping[str, object], today: date | None = 
     if date_from and date_to and date_from > date_to:
         raise InvalidSearchRequest(REVERSED_RANGE.format(start=date_from, end=date_to))
     max_results = _parse_max_results(parameters.get("max_results"))
-    return SearchRequest(query, scope, date_from, date_to, max_results, None if date_range is None else str(date_range))
+    try:
+        message_filter = parse_message_filter(parameters)
+    except InvalidFilter as problem:
+        raise InvalidSearchRequest(str(problem)) from None
+    if message_filter is not None and scope not in (SearchScope.ALL, SearchScope.SESSIONS):
+        raise InvalidSearchRequest(FILTER_NEEDS_MESSAGES.format(scope=scope))
+    return SearchRequest(query, scope, date_from, date_to, max_results, None if date_range is None else str(date_range),
+                         message_filter, _parse_context(parameters.get("context")))
+
+
+def _parse_context(value: object) -> int:
+    if value is None:
+        return 0
+    number = as_integer(value)
+    if number is None or not 0 <= number <= MAX_CONTEXT:
+        raise InvalidSearchRequest(BAD_CONTEXT.format(value=value))
+    return number
 
 
 def _parse_date_range(value: object, parameters: Mapping[str, object], today: date | None) -> tuple[date, date]:

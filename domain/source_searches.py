@@ -26,7 +26,8 @@ from oneclaw_search.domain.stopwords import STOPWORDS
 from oneclaw_search.domain.text import EXCERPT_LIMIT, excerpt, find_spans, tokens
 
 PREVIEW_LIMIT = 200
-_ROLE_PREFIX = {MessageType.USER.value: "User: ", MessageType.AI_RESPONSE.value: "Assistant: "}
+_ROLE_PREFIX = {MessageType.USER.value: "User: ", MessageType.AI_RESPONSE.value: "Assistant: ",
+                MessageType.TOOL_CALL.value: "Tool call: ", MessageType.TOOL_RESULT.value: "Tool result: "}
 Rendered = tuple[str, tuple[tuple[int, int], ...]]  # a result's printable text and its highlight spans
 
 

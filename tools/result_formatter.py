@@ -14,6 +14,8 @@ from oneclaw_search.domain.search_request import SearchRequest, parse_choice
 
 NO_RESULTS = "No matching results found. Try broader keywords or a different scope."
 INVALID_FORMAT = "Invalid format '{value}'. Must be one of: text, json"
+CONTEXT_CLIP = 200  # characters of each surrounding turn: enough to follow, not to flood
+_ROLE_NAMES = {"USER": "User", "AI_RESPONSE": "Assistant"}
 
 
 class OutputFormat(StrEnum):
@@ -36,6 +38,8 @@ def format_text(request: SearchRequest, outcome: SearchOutcome) -> str:
     lines = [f'[Search Results for "{request.query}" (scope: {request.scope}, {len(results)} results)]']
     if request.date_range is not None:  # the days the words stood for, so the agent can check them
         lines += [f"Dates: {request.date_from} to {request.date_to} ({request.date_range})"]
+    if request.message_filter is not None and request.message_filter.describe():
+        lines += [f"Filter: {request.message_filter.describe()}"]
     if outcome.corrected_query is not None:
         lines += ["", correction_note(request.query, outcome.corrected_query)]
     if not outcome.complete:
@@ -45,7 +49,7 @@ def format_text(request: SearchRequest, outcome: SearchOutcome) -> str:
         searched = [f"Searched with: {', '.join(outcome.retrievers)}."] if outcome.retrievers else []
         lines += ["", *searched, NO_RESULTS]
     for number, result in enumerate(results, start=1):
-        lines += ["", _result_header(number, result), result.text]
+        lines += ["", _result_header(number, result), result.text, *_context_lines(result)]
     return "\n".join(lines).rstrip()
 
 
@@ -56,6 +60,18 @@ def _result_header(number: int, result: UnifiedSearchResult) -> str:
     if result.source_type is SourceType.MESSAGE and result.session_title:
         parts.append(f'session: "{result.session_title}"')
     return f"--- Result {number} ({', '.join(parts)}) ---"
+
+
+def _context_lines(result: UnifiedSearchResult) -> list[str]:
+    """The turns around a message hit, one line each, the hit itself marked with '>>'."""
+    if not result.context:
+        return []
+    lines = [f"Context ({len(result.context)} turns of this session; >> marks the match):"]
+    for turn in result.context:
+        text = " ".join(turn.content.split())
+        text = text if len(text) <= CONTEXT_CLIP else text[:CONTEXT_CLIP - 1] + "…"
+        lines.append(f"{'>>' if turn.id == result.id else '  '} {_ROLE_NAMES.get(turn.role, turn.role)}: {text}")
+    return lines
 
 
 def format_score(score: float) -> str:
@@ -86,6 +102,9 @@ def format_json(request: SearchRequest, outcome: SearchOutcome) -> str:
     }
     if request.date_range is not None:
         document["date_range"] = request.date_range
+    if request.message_filter is not None:
+        document["filter"] = {"role": list(request.message_filter.roles), "session_id": request.message_filter.session_id,
+                              "project": request.message_filter.project, "agent_type": request.message_filter.agent_type}
     return json.dumps(document, ensure_ascii=False)
 
 
@@ -99,4 +118,9 @@ def _result_object(result: UnifiedSearchResult) -> dict[str, object]:
         "session_title": result.session_title,
         "text": result.text,
         "matches": [list(span) for span in result.matches],
+        **({"context": [_turn_object(turn, result.id) for turn in result.context]} if result.context else {}),
     }
+
+
+def _turn_object(turn, hit_id: str) -> dict[str, object]:
+    return {"id": turn.id, "role": turn.role, "content": turn.content, "created_at": turn.created_at, "matched": turn.id == hit_id}

@@ -10,6 +10,7 @@ from datetime import date
 from typing import Protocol
 
 from oneclaw_search.domain.date_ranges import ACCEPTED as DATE_RANGE_FORMS
+from oneclaw_search.domain.focused_search import FilterUnavailable
 from oneclaw_search.domain.models import SearchOutcome
 from oneclaw_search.domain.search_request import InvalidSearchRequest, SearchRequest, parse_search_request
 from oneclaw_search.tools.result_formatter import parse_output_format, render
@@ -40,6 +41,25 @@ SEARCH_HISTORY_DEFINITION = ToolDefinition(
                 "type": "string",
                 "description": "Days in words instead of date_from/date_to, resolved in the user's time zone: "
                                + DATE_RANGE_FORMS,
+            },
+            "role": {
+                "type": "string",
+                "description": 'Message roles to search: "user", "assistant", "tool", or several separated by commas'
+                               ' (default: user,assistant)',
+            },
+            "session_id": {"type": "string", "description": "Search only this session (memory is then left out)"},
+            "context": {
+                "type": "integer",
+                "description": "Turns to show before and after each message hit, from its own session: 0 (default) to 5",
+            },
+            "project": {
+                "type": "string",
+                "description": "Imported Claude Code histories: only sessions of this project (its path, a folder"
+                               " above it, or the repository's folder name)",
+            },
+            "agent_type": {
+                "type": "string",
+                "description": 'Imported Claude Code histories: only sub-agent sessions of this type, e.g. "Explore"',
             },
         },
         "required": ["query"],
@@ -73,6 +93,8 @@ class SearchHistoryTool:
             return ToolResult.error("validation_error", str(problem))
         try:
             outcome = self._use_case.search(request)
+        except FilterUnavailable as problem:
+            return ToolResult.error("validation_error", str(problem))
         except Exception as failure:  # noqa: BLE001 - any failure is reported to the model, never raised
             return ToolResult.error("search_error", f"Search failed: {failure or type(failure).__name__}")
         return ToolResult.success(render(request, outcome, output_format))

@@ -37,8 +37,9 @@ def test_definition_matches_the_spec(tool):
     assert definition.description == (
         "Search past conversation history, memory, and daily logs for information the user mentioned before"
     )
-    # format and date_range go beyond the spec (issues 2 and 4)
-    assert set(definition.parameters["properties"]) == {"query", "scope", "date_from", "date_to", "max_results", "format", "date_range"}
+    # format, date_range and the peers' narrowing parameters go beyond the spec (issues 2 and 4)
+    assert set(definition.parameters["properties"]) == {"query", "scope", "date_from", "date_to", "max_results", "format",
+                                                        "date_range", "role", "session_id", "context", "project", "agent_type"}
     assert definition.parameters["required"] == ["query"]
     assert definition.parameters["properties"]["max_results"]["type"] == "integer"
     assert definition.required_permissions == () and definition.timeout_seconds == 30

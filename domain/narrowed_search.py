@@ -1,0 +1,62 @@
+"""What a search with the peers' parameters does differently (issue 4): the sessions a filter admits,
+the sources it reaches, and the turns shown around each message hit (`context`).
+
+Without role, session_id, project, agent_type or context nothing here runs, so the spec's search
+is untouched.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from oneclaw_search.domain.focused_search import FilterUnavailable, FocusedSearch
+from oneclaw_search.domain.message_filter import MessageFilter
+from oneclaw_search.domain.models import SearchSource, SourceType, UnifiedSearchResult
+from oneclaw_search.domain.search_request import SearchRequest
+from oneclaw_search.domain.session_reading import SessionReader
+
+NO_FILTERS = "This host cannot narrow a search by role, session, project or agent type"
+
+
+@dataclass(frozen=True, slots=True)
+class Narrowing:
+    """A filter and the live sessions it admits (None: every session)."""
+
+    message_filter: MessageFilter
+    sessions: frozenset[str] | None
+
+    def sources(self, asked: Sequence[SearchSource]) -> tuple[SearchSource, ...]:
+        """Memory belongs to no session, so a search kept inside sessions leaves it out."""
+        if self.sessions is None:
+            return tuple(asked)
+        return tuple(source for source in asked if source is not SearchSource.MEMORY_INDEX)
+
+
+def narrowing(request: SearchRequest, focused: FocusedSearch | None) -> Narrowing | None:
+    if request.message_filter is None:
+        return None
+    if focused is None:
+        raise FilterUnavailable(NO_FILTERS)
+    return Narrowing(request.message_filter, focused.session_ids(request.message_filter))
+
+
+def with_context(results: Sequence[UnifiedSearchResult], reader: SessionReader | None, turns: int,
+                 ) -> list[UnifiedSearchResult]:
+    """Each message hit with up to `turns` turns before and after it from its own session; a hit
+    that is no turn of its session (a tool row) keeps none."""
+    if turns <= 0 or reader is None:
+        return list(results)
+    out = []
+    ids_by_session: dict[str, list[str]] = {}
+    for result in results:
+        if result.source_type is not SourceType.MESSAGE or result.session_id is None:
+            out.append(result)
+            continue
+        ids = ids_by_session.setdefault(result.session_id, reader.turn_ids(result.session_id))
+        if result.id not in ids:
+            out.append(result)
+            continue
+        at = ids.index(result.id)
+        window = ids[max(0, at - turns):at + turns + 1]
+        out.append(replace(result, context=tuple(reader.turns(window))))
+    return out

@@ -1,0 +1,83 @@
+"""The peers' narrowing parameters on fakes (issue 4): parsing, the filtered scan's ranking, and that a
+filtered search goes through FocusedSearch while an unfiltered one never touches it."""
+import pytest
+from builders import TOKYO, message_hit, ms
+from fakes import FakeMemorySearchEngine, FakeMessageDao, FakeSessionDao, FixedClock
+
+from oneclaw_search.domain.focused_search import FocusedSearch, relevances
+from oneclaw_search.domain.history_query import HistoryQuery
+from oneclaw_search.domain.message_filter import InvalidFilter, MessageFilter, parse_message_filter
+from oneclaw_search.domain.search_history_use_case import SearchHistoryUseCase
+from oneclaw_search.domain.search_request import parse_search_request
+
+
+def test_no_narrowing_parameter_means_no_filter_at_all():
+    assert parse_message_filter({"query": "x", "scope": "all"}) is None
+
+
+@pytest.mark.parametrize("role, expected", [
+    ("tool", ("tool",)), (" Tool , USER ", ("user", "tool")), (["assistant", "user", "user"], ("user", "assistant")),
+])
+def test_roles_are_read_from_a_string_or_a_list_in_one_order(role, expected):
+    assert parse_message_filter({"role": role}).roles == expected
+
+
+@pytest.mark.parametrize("role", ["", "bot", ["user", "robot"], ","])
+def test_an_unknown_or_empty_role_is_refused(role):
+    with pytest.raises(InvalidFilter, match="Must be one or more of: user, assistant, tool"):
+        parse_message_filter({"role": role})
+
+
+def test_the_filter_describes_itself_and_names_message_types():
+    narrowed = MessageFilter(("user", "tool"), project="api")
+    assert narrowed.describe() == "role: user, tool; project: api"
+    assert narrowed.types == {"USER", "TOOL_CALL", "TOOL_RESULT"} and narrowed.narrows_sessions
+    assert MessageFilter().describe() == "" and not MessageFilter().narrows_sessions
+
+
+def test_the_whole_query_ranks_above_scattered_words_and_rare_words_weigh_more():
+    texts = ["the blue parser failed", "parser, then later blue", "blue sky", "blue sea", "blue car", "nothing here"]
+    found = relevances(HistoryQuery.parse("blue parser"), texts)
+    assert found[5] is None
+    assert found[0].literal > 0 and found[1].literal == 0  # only the first holds "blue parser" as written
+    assert found[1].keyword > found[2].keyword  # both words beat the common one alone
+    assert found[2].keyword == found[3].keyword > 0
+
+
+def test_a_quoted_phrase_must_appear_as_written():
+    found = relevances(HistoryQuery.parse('"blue parser" logs'), ["parser blue logs", "blue parser logs"])
+    assert found[0] is None and found[1] is not None
+
+
+class Rows:
+    """A FilteredHistory over fixed message hits."""
+
+    def __init__(self, hits):
+        self.hits, self.asked = hits, []
+
+    def session_ids(self, message_filter):
+        return None if message_filter.session_id is None else frozenset({message_filter.session_id})
+
+    def messages(self, types, session_ids, after, before):
+        self.asked.append((types, session_ids))
+        yield [h for h in self.hits if h.type in types and (session_ids is None or h.session_id in session_ids)]
+
+    def sessions(self, session_ids, after, before):
+        return []
+
+
+def test_a_filtered_search_goes_through_focused_search_and_an_unfiltered_one_does_not(mocker):
+    rows = Rows([message_hit("m1", "sushi call", "2026-03-01T10:00", type="TOOL_CALL"),
+                 message_hit("m2", "sushi talk", "2026-03-01T10:00", session_id="s2")])
+    focused = FocusedSearch(rows)
+    spy = mocker.spy(focused, "messages")
+    messages = FakeMessageDao([message_hit("m3", "sushi spec", "2026-03-01T10:00")])
+    use_case = SearchHistoryUseCase(FakeMemorySearchEngine(), messages, FakeSessionDao(), FixedClock(ms("2026-03-01T12:00")),
+                                    TOKYO, focused=focused)
+    plain = use_case.search(parse_search_request({"query": "sushi"}))
+    assert [r.id for r in plain.results] == ["m3"] and spy.call_count == 0
+    tools = use_case.search(parse_search_request({"query": "sushi", "role": "tool"}))
+    assert [r.id for r in tools.results] == ["m1"] and spy.call_count == 1
+    assert "keyword (filtered scan)" in tools.retrievers and "keyword (filtered scan)" not in plain.retrievers
+    one = use_case.search(parse_search_request({"query": "sushi", "session_id": "s2"}))
+    assert [r.id for r in one.results] == ["m2"] and rows.asked[-1][1] == {"s2"}
