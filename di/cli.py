@@ -39,7 +39,7 @@ def build_parser() -> argparse.ArgumentParser:
     search.add_argument("--max-results", help="1-50, default 10")
     search.add_argument("--json", action="store_true", help="print the JSON format")
     load = commands.add_parser("import", parents=[common], help="load a JSONL bundle (default), a memory folder, a squidbot history or a OneClaw backup into --db")
-    load.add_argument("what", nargs="+", metavar="[KIND] PATH", help="KIND: bundle (default), memory, squidbot or oneclaw")
+    load.add_argument("what", nargs="+", metavar="[KIND] PATH", help="KIND: bundle (default), memory, squidbot, oneclaw or claude-code (PATH optional: ~/.claude/projects)")
     commands.add_parser("demo", parents=[common], help=f"build a sample history (default {DEFAULT_DEMO_PATH}) and search it")
     commands.add_parser("index", parents=[common], help="build or catch up the side index now")
     commands.add_parser("mcp", parents=[common], help="serve the tools over stdio to an MCP client (needs the [mcp] extra)")

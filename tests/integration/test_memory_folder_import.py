@@ -95,7 +95,7 @@ def test_links_out_of_the_folder_are_never_followed(tmp_path, capsys):
 
 @pytest.mark.parametrize("args, message", [
     (["import", "memory"], "import takes [KIND] PATH"),
-    (["import", "slack", "x"], "import takes [KIND] PATH, KIND one of: bundle, memory, squidbot, oneclaw (default bundle)"),
+    (["import", "slack", "x"], "import takes [KIND] PATH, KIND one of: bundle, memory, squidbot, oneclaw, claude-code (default bundle)"),
 ])
 def test_a_wrong_kind_is_one_line_naming_the_kinds(tmp_path, capsys, args, message):
     assert main(["--db", str(tmp_path / "history.db"), *args]) == 1
