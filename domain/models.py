@@ -7,6 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from oneclaw_search.domain.explanations import MatchReasons, ScoreParts, SourceReport
+
 
 class SourceType(StrEnum):
     """Where a result came from; the value is the label printed as `source:`."""
@@ -170,6 +172,8 @@ class UnifiedSearchResult:
     matches: tuple[tuple[int, int], ...] = field(default=())
     exact: bool = False  # contains the whole query, so the spec's own LIKE would return it
     context: tuple = ()  # session_reading.Turn values around a message hit, when asked (issue 4)
+    why: MatchReasons = MatchReasons()  # filled as the result is rendered (issue 4)
+    parts: ScoreParts | None = None  # filled by the merge
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,6 +185,7 @@ class SearchOutcome:
     budget_seconds: float = 0.0
     retrievers: tuple[str, ...] = ()  # what actually ran, e.g. "keyword (BM25)"
     corrected_query: str | None = None  # the respelled query the results are for, if any
+    sources: tuple[SourceReport, ...] = ()  # what each source searched did (issue 4)
 
     @property
     def complete(self) -> bool:

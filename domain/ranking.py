@@ -11,6 +11,7 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 
+from oneclaw_search.domain.explanations import ScoreParts
 from oneclaw_search.domain.local_time import MS_PER_DAY
 from oneclaw_search.domain.models import Relevance, SourceType, UnifiedSearchResult
 from oneclaw_search.domain.text import fold, word_set
@@ -155,11 +156,12 @@ def _normalise_weight_decay(hits: Sequence[UnifiedSearchResult], now_ms: int) ->
     top = max((hit.raw_score for hit in hits), default=0.0)
     if top <= 0:
         return []
-    return [
-        replace(hit, final_score=hit.raw_score / top * SOURCE_WEIGHTS[hit.source_type] * time_decay(now_ms - hit.created_at))
-        for hit in hits
-        if hit.raw_score > 0
-    ]
+    return [_weighed(hit, ScoreParts(hit.raw_score / top, SOURCE_WEIGHTS[hit.source_type], time_decay(now_ms - hit.created_at)))
+            for hit in hits if hit.raw_score > 0]
+
+
+def _weighed(hit: UnifiedSearchResult, parts: ScoreParts) -> UnifiedSearchResult:
+    return replace(hit, final_score=parts.normalised * parts.weight * parts.decay, parts=parts)
 
 
 def deduplicate(

@@ -11,6 +11,7 @@ from datetime import tzinfo
 from functools import partial
 
 from oneclaw_search.domain.clock import Clock, Deadline
+from oneclaw_search.domain.explanations import SourceReport
 from oneclaw_search.domain.focused_search import FocusedSearch
 from oneclaw_search.domain.narrowed_search import Narrowing, narrowing, with_context
 from oneclaw_search.domain.history_query import HistoryQuery
@@ -88,13 +89,23 @@ class SearchHistoryUseCase:
         # choose from, and never so few that a whole-query hit which fits could be missed.
         limit = min(self._candidate_limit, max(CANDIDATES_PER_RESULT * request.max_results, MIN_CANDIDATES))
         sources = narrowed.sources(request.scope.sources) if narrowed else request.scope.sources
-        tasks = {source: partial(self._search_source, source, query, window, deadline, limit, narrowed) for source in sources}
-        found, unfinished = run_in_parallel(tasks, deadline)
+        tasks = {source: partial(self._timed, source, query, window, deadline, limit, narrowed) for source in sources}
+        started = self._clock.monotonic()
+        timed, unfinished = run_in_parallel(tasks, deadline)
+        found = {source: hits for source, (hits, _) in timed.items()}
+        reports = tuple(SourceReport(str(source), len(found[source].drafts), timed[source][1]) if source in found
+                        else SourceReport(str(source), None, self._clock.monotonic() - started) for source in tasks)
         done = [found[source] for source in tasks if source in found]
         owner = {(draft.source_type, draft.id): hits for hits in done for draft in hits.drafts}
         ranked = merge([hits.drafts for hits in done], now_ms, request.max_results,
                        lambda draft: owner[draft.source_type, draft.id].render(draft))
-        return SearchOutcome(tuple(ranked), tuple(unfinished), self._budget_seconds, self._retrievers(sources, narrowed))
+        return SearchOutcome(tuple(ranked), tuple(unfinished), self._budget_seconds, self._retrievers(sources, narrowed),
+                             sources=reports)
+
+    def _timed(self, *arguments) -> tuple[SourceHits, float]:
+        started = self._clock.monotonic()
+        hits = self._search_source(*arguments)
+        return hits, self._clock.monotonic() - started
 
     def _retrievers(self, sources: tuple[SearchSource, ...], narrowed: Narrowing | None) -> tuple[str, ...]:
         named = {

@@ -10,6 +10,8 @@ from dataclasses import dataclass, field, replace
 from datetime import tzinfo
 from functools import partial
 
+from oneclaw_search.domain.explanations import MatchReasons
+from oneclaw_search.domain.history_query import HistoryQuery
 from oneclaw_search.domain.local_time import content_time_ms, local_date, parse_iso_day
 from oneclaw_search.domain.models import (
     DAILY_LOG_TYPE,
@@ -22,8 +24,9 @@ from oneclaw_search.domain.models import (
     UnifiedSearchResult,
 )
 from oneclaw_search.domain.ranking import relevance_scores
+from oneclaw_search.domain.search_terms import index_terms
 from oneclaw_search.domain.stopwords import STOPWORDS
-from oneclaw_search.domain.text import EXCERPT_LIMIT, excerpt, find_spans, tokens
+from oneclaw_search.domain.text import EXCERPT_LIMIT, excerpt, find_spans, fold, tokens
 
 PREVIEW_LIMIT = 200
 _ROLE_PREFIX = {MessageType.USER.value: "User: ", MessageType.AI_RESPONSE.value: "Assistant: ",
@@ -38,16 +41,24 @@ class SourceHits:
 
     drafts: list[UnifiedSearchResult]
     cutters: dict[str, Callable[[], Rendered]] = field(default_factory=dict)
+    terms: tuple[str, ...] = ()  # the query's index terms, to name those each result holds
+    texts: dict[str, str] = field(default_factory=dict)  # each draft's whole searchable text
 
     def render(self, draft: UnifiedSearchResult) -> UnifiedSearchResult:
         text, matches = self.cutters[draft.id]()
-        return replace(draft, text=text, matches=matches)
+        held = set(index_terms(self.texts.get(draft.id, "")))
+        why = replace(draft.why, terms=tuple(term for term in self.terms if term in held))
+        return replace(draft, text=text, matches=matches, why=why)
+
+
+def _hits(query: str) -> SourceHits:
+    return SourceHits([], terms=HistoryQuery.parse(query).all_terms)
 
 
 def memory_results(found: Sequence[MemorySearchResult], query: str, zone: tzinfo) -> SourceHits:
     """Memory chunks keep their hybrid relevance as the raw score; decay comes in the merge."""
     needles = highlight_needles(query)
-    hits = SourceHits([])
+    hits = _hits(query)
     for item in found:
         chunk = item.chunk
         day = parse_iso_day(chunk.source_date)
@@ -61,15 +72,17 @@ def memory_results(found: Sequence[MemorySearchResult], query: str, zone: tzinfo
             raw_score=item.relevance,
             final_score=0.0,
             created_at=content_time_ms(chunk.source_date, chunk.updated_at, zone),
+            why=MatchReasons(phrase=fold(query) in fold(chunk.chunk_text), vector=item.vector_score),
         ))
         hits.cutters[chunk.id] = partial(_cut, chunk.chunk_text, needles, "")
+        hits.texts[chunk.id] = chunk.chunk_text
     return hits
 
 
 def message_results(found: Sequence[ScoredMessage], query: str, zone: tzinfo) -> SourceHits:
     needles = highlight_needles(query)
     scores = relevance_scores([item.relevance for item in found])
-    hits = SourceHits([])
+    hits = _hits(query)
     for item, score in zip(found, scores):
         hit = item.hit
         hits.drafts.append(UnifiedSearchResult(
@@ -83,8 +96,10 @@ def message_results(found: Sequence[ScoredMessage], query: str, zone: tzinfo) ->
             final_score=0.0,
             created_at=hit.created_at,
             exact=item.relevance.literal > 0,
+            why=MatchReasons(phrase=item.relevance.literal > 0, vector=item.relevance.semantic),
         ))
         hits.cutters[hit.id] = partial(_cut, hit.content, needles, _ROLE_PREFIX.get(hit.type, ""))
+        hits.texts[hit.id] = hit.content
     return hits
 
 
@@ -98,7 +113,7 @@ def _cut(text: str, needles: list[str], prefix: str) -> Rendered:
 def session_results(found: Sequence[ScoredSession], query: str, zone: tzinfo) -> SourceHits:
     needles = highlight_needles(query)
     scores = relevance_scores([item.relevance for item in found])
-    hits = SourceHits([])
+    hits = _hits(query)
     for item, score in zip(found, scores):
         hit = item.hit
         day = local_date(hit.updated_at, zone).isoformat()
@@ -113,8 +128,10 @@ def session_results(found: Sequence[ScoredSession], query: str, zone: tzinfo) ->
             final_score=0.0,
             created_at=hit.updated_at,
             exact=item.relevance.literal > 0,
+            why=MatchReasons(phrase=item.relevance.literal > 0, vector=item.relevance.semantic),
         ))
         hits.cutters[hit.id] = partial(_session_text, hit, day, needles)
+        hits.texts[hit.id] = f"{hit.title}\n{hit.last_message_preview or ''}"
     return hits
 
 

@@ -98,7 +98,9 @@ def format_json(request: SearchRequest, outcome: SearchOutcome) -> str:
         "unfinished_sources": [str(source) for source in outcome.unfinished_sources],
         "corrected_query": outcome.corrected_query,
         "retrievers": list(outcome.retrievers),
-        "results": [_result_object(result) for result in outcome.results],
+        "results": [_result_object(result, outcome.corrected_query is not None) for result in outcome.results],
+        "sources": {report.source: {"candidates": report.candidates, "ms": round(report.seconds * 1000, 1)}
+                    for report in outcome.sources},
     }
     if request.date_range is not None:
         document["date_range"] = request.date_range
@@ -108,7 +110,7 @@ def format_json(request: SearchRequest, outcome: SearchOutcome) -> str:
     return json.dumps(document, ensure_ascii=False)
 
 
-def _result_object(result: UnifiedSearchResult) -> dict[str, object]:
+def _result_object(result: UnifiedSearchResult, fuzzy: bool) -> dict[str, object]:
     return {
         "id": result.id,
         "source": str(result.source_type),
@@ -119,7 +121,19 @@ def _result_object(result: UnifiedSearchResult) -> dict[str, object]:
         "text": result.text,
         "matches": [list(span) for span in result.matches],
         **({"context": [_turn_object(turn, result.id) for turn in result.context]} if result.context else {}),
+        "why": {"terms": list(result.why.terms), "phrase": result.why.phrase, "fuzzy": fuzzy,
+                "vector": None if result.why.vector is None else round(result.why.vector, 4)},
+        "score_parts": _score_parts(result),
     }
+
+
+def _score_parts(result: UnifiedSearchResult) -> dict[str, float] | None:
+    """raw (the source's own relevance), normalised (over the source's best), weight, decay, final."""
+    parts = result.parts
+    if parts is None:
+        return None
+    return {"raw": round(result.raw_score, 6), "normalised": round(parts.normalised, 6), "weight": parts.weight,
+            "decay": round(parts.decay, 6), "final": round(result.final_score, 6)}
 
 
 def _turn_object(turn, hit_id: str) -> dict[str, object]:

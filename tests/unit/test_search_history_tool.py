@@ -135,4 +135,5 @@ def test_json_format_gives_stable_keys_and_row_ids(tool, use_case):
     assert document["results"] == [{
         "id": "m1", "source": "message", "score": 0.6123, "date": "2026-02-25",
         "session_id": "s1", "session_title": "Chat", "text": "User: hi", "matches": [],
+        "why": {"terms": [], "phrase": False, "fuzzy": False, "vector": None}, "score_parts": None,
     }]

@@ -1,0 +1,54 @@
+"""JSON explanations through the production container (issue 4): why each result matched, its score
+parts, and what each source did; the text format shows none of it."""
+import json
+import math
+
+from acceptance_helpers import call
+from builders import ms
+
+WEIGHTS = {"memory": 1.0, "daily_log": 1.0, "message": 0.6, "session": 0.5}
+
+
+def document(container, **parameters):
+    return json.loads(call(container, format="json", **parameters).result)
+
+
+def test_each_result_names_the_terms_it_holds_and_whether_it_holds_the_whole_query(container):
+    results = {item["id"]: item["why"] for item in document(container, query="sushi restaurant")["results"]}
+    assert results["m-sushi"]["phrase"] is True  # "...good sushi restaurant near..."
+    assert results["m-sakura"]["phrase"] is False  # "Sakura Sushi is a restaurant": both words, not the phrase
+    assert results["m-sakura"]["terms"] == ["sushi", "restaur"] and not results["m-sakura"]["fuzzy"]
+    assert isinstance(results["m-sakura"]["vector"], float)  # messages are compared by meaning too
+
+
+def test_score_parts_multiply_to_the_final_score_with_the_spec_weights_and_decay(container):
+    now = ms("2026-03-01T12:00")
+    for item in document(container, query="sushi restaurant")["results"]:
+        parts = item["score_parts"]
+        assert parts["weight"] == WEIGHTS[item["source"]]
+        assert math.isclose(parts["final"], parts["normalised"] * parts["weight"] * parts["decay"], rel_tol=1e-4)
+        assert 0 < parts["normalised"] <= 1 and math.isclose(parts["final"], item["score"], abs_tol=1e-4)
+    sushi = next(item for item in document(container, query="sushi restaurant")["results"] if item["id"] == "m-sushi")
+    age_days = (now - ms("2026-02-25T19:00")) / 86_400_000
+    assert math.isclose(sushi["score_parts"]["decay"], math.exp(-0.01 * age_days), rel_tol=1e-5)
+
+
+def test_a_respelled_search_marks_its_results_fuzzy(container):
+    found = document(container, query="resturant")
+    assert found["corrected_query"] == "restaurant"
+    assert found["results"] and all(item["why"]["fuzzy"] for item in found["results"])
+
+
+def test_each_source_reports_its_candidates_and_time(container):
+    found = document(container, query="sushi restaurant")
+    assert set(found["sources"]) == {"memory", "messages", "sessions"}
+    by_source = {"message": "messages", "session": "sessions", "memory": "memory", "daily_log": "memory"}
+    for source, report in found["sources"].items():
+        shown = sum(1 for item in found["results"] if by_source[item["source"]] == source)
+        assert report["candidates"] >= shown and report["ms"] >= 0
+    assert set(document(container, query="sushi", scope="memory")["sources"]) == {"memory"}
+
+
+def test_the_text_format_shows_no_explanations(container):
+    text = call(container, query="sushi restaurant").result
+    assert "score_parts" not in text and "why" not in text and "candidates" not in text
