@@ -5,13 +5,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from oneclaw_search.domain.history_query import HistoryQuery
+from oneclaw_search.domain.search_terms import index_terms
+
 
 @dataclass(frozen=True, slots=True)
 class MatchReasons:
-    """`terms`: the query's index terms the row holds; `phrase`: it holds the whole query as written
-    (what the spec's LIKE finds); `vector`: cosine similarity when meaning was compared."""
+    """`phrase`: the row holds the whole query as written (what the spec's LIKE finds); `vector`:
+    cosine similarity when meaning was compared. The terms it holds come from `held_terms`."""
 
-    terms: tuple[str, ...] = ()
     phrase: bool = False
     vector: float | None = None
 
@@ -34,3 +36,10 @@ class SourceReport:
     source: str
     candidates: int | None
     seconds: float
+
+
+def held_terms(query: str, text: str) -> tuple[str, ...]:
+    """The query's index terms that `text` holds, in the query's order. Named only when a host asks
+    for JSON: most searches print text, and splitting each shown row again would cost them."""
+    held = set(index_terms(text))
+    return tuple(term for term in HistoryQuery.parse(query).all_terms if term in held)

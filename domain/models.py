@@ -172,7 +172,8 @@ class UnifiedSearchResult:
     matches: tuple[tuple[int, int], ...] = field(default=())
     exact: bool = False  # contains the whole query, so the spec's own LIKE would return it
     context: tuple = ()  # session_reading.Turn values around a message hit, when asked (issue 4)
-    why: MatchReasons = MatchReasons()  # filled as the result is rendered (issue 4)
+    why: MatchReasons = MatchReasons()  # phrase and vector; `terms` are named on request (issue 4)
+    searched_text: str = field(default="", repr=False, compare=False)  # the whole text the row was matched in
     parts: ScoreParts | None = None  # filled by the merge
 
 

@@ -11,7 +11,6 @@ from datetime import tzinfo
 from functools import partial
 
 from oneclaw_search.domain.explanations import MatchReasons
-from oneclaw_search.domain.history_query import HistoryQuery
 from oneclaw_search.domain.local_time import content_time_ms, local_date, parse_iso_day
 from oneclaw_search.domain.models import (
     DAILY_LOG_TYPE,
@@ -24,7 +23,6 @@ from oneclaw_search.domain.models import (
     UnifiedSearchResult,
 )
 from oneclaw_search.domain.ranking import relevance_scores
-from oneclaw_search.domain.search_terms import index_terms
 from oneclaw_search.domain.stopwords import STOPWORDS
 from oneclaw_search.domain.text import EXCERPT_LIMIT, excerpt, find_spans, fold, tokens
 
@@ -41,24 +39,17 @@ class SourceHits:
 
     drafts: list[UnifiedSearchResult]
     cutters: dict[str, Callable[[], Rendered]] = field(default_factory=dict)
-    terms: tuple[str, ...] = ()  # the query's index terms, to name those each result holds
-    texts: dict[str, str] = field(default_factory=dict)  # each draft's whole searchable text
+    texts: dict[str, str] = field(default_factory=dict)  # each draft's whole searchable text, for explanations
 
     def render(self, draft: UnifiedSearchResult) -> UnifiedSearchResult:
         text, matches = self.cutters[draft.id]()
-        held = set(index_terms(self.texts.get(draft.id, "")))
-        why = replace(draft.why, terms=tuple(term for term in self.terms if term in held))
-        return replace(draft, text=text, matches=matches, why=why)
-
-
-def _hits(query: str) -> SourceHits:
-    return SourceHits([], terms=HistoryQuery.parse(query).all_terms)
+        return replace(draft, text=text, matches=matches, searched_text=self.texts.get(draft.id, ""))
 
 
 def memory_results(found: Sequence[MemorySearchResult], query: str, zone: tzinfo) -> SourceHits:
     """Memory chunks keep their hybrid relevance as the raw score; decay comes in the merge."""
     needles = highlight_needles(query)
-    hits = _hits(query)
+    hits = SourceHits([])
     for item in found:
         chunk = item.chunk
         day = parse_iso_day(chunk.source_date)
@@ -82,7 +73,7 @@ def memory_results(found: Sequence[MemorySearchResult], query: str, zone: tzinfo
 def message_results(found: Sequence[ScoredMessage], query: str, zone: tzinfo) -> SourceHits:
     needles = highlight_needles(query)
     scores = relevance_scores([item.relevance for item in found])
-    hits = _hits(query)
+    hits = SourceHits([])
     for item, score in zip(found, scores):
         hit = item.hit
         hits.drafts.append(UnifiedSearchResult(
@@ -113,7 +104,7 @@ def _cut(text: str, needles: list[str], prefix: str) -> Rendered:
 def session_results(found: Sequence[ScoredSession], query: str, zone: tzinfo) -> SourceHits:
     needles = highlight_needles(query)
     scores = relevance_scores([item.relevance for item in found])
-    hits = _hits(query)
+    hits = SourceHits([])
     for item, score in zip(found, scores):
         hit = item.hit
         day = local_date(hit.updated_at, zone).isoformat()

@@ -9,6 +9,7 @@ import json
 from decimal import ROUND_HALF_UP, Decimal
 from enum import StrEnum
 
+from oneclaw_search.domain.explanations import held_terms
 from oneclaw_search.domain.models import SearchOutcome, SourceType, UnifiedSearchResult
 from oneclaw_search.domain.search_request import SearchRequest, parse_choice
 
@@ -98,7 +99,8 @@ def format_json(request: SearchRequest, outcome: SearchOutcome) -> str:
         "unfinished_sources": [str(source) for source in outcome.unfinished_sources],
         "corrected_query": outcome.corrected_query,
         "retrievers": list(outcome.retrievers),
-        "results": [_result_object(result, outcome.corrected_query is not None) for result in outcome.results],
+        "results": [_result_object(result, outcome.corrected_query or request.query, outcome.corrected_query is not None)
+                    for result in outcome.results],
         "sources": {report.source: {"candidates": report.candidates, "ms": round(report.seconds * 1000, 1)}
                     for report in outcome.sources},
     }
@@ -110,7 +112,7 @@ def format_json(request: SearchRequest, outcome: SearchOutcome) -> str:
     return json.dumps(document, ensure_ascii=False)
 
 
-def _result_object(result: UnifiedSearchResult, fuzzy: bool) -> dict[str, object]:
+def _result_object(result: UnifiedSearchResult, searched: str, fuzzy: bool) -> dict[str, object]:
     return {
         "id": result.id,
         "source": str(result.source_type),
@@ -121,7 +123,7 @@ def _result_object(result: UnifiedSearchResult, fuzzy: bool) -> dict[str, object
         "text": result.text,
         "matches": [list(span) for span in result.matches],
         **({"context": [_turn_object(turn, result.id) for turn in result.context]} if result.context else {}),
-        "why": {"terms": list(result.why.terms), "phrase": result.why.phrase, "fuzzy": fuzzy,
+        "why": {"terms": list(held_terms(searched, result.searched_text)), "phrase": result.why.phrase, "fuzzy": fuzzy,
                 "vector": None if result.why.vector is None else round(result.why.vector, 4)},
         "score_parts": _score_parts(result),
     }
