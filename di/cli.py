@@ -38,6 +38,12 @@ def build_parser() -> argparse.ArgumentParser:
     search.add_argument("--date-to", help="last day, YYYY-MM-DD")
     search.add_argument("--max-results", help="1-50, default 10")
     search.add_argument("--json", action="store_true", help="print the JSON format")
+    search.add_argument("--date-range", help='days in words: "last week", "last 7 days", "2026-02-01 to 2026-02-07", ...')
+    search.add_argument("--role", help="user, assistant, tool, or several separated by commas (default user,assistant)")
+    search.add_argument("--session-id", help="search one session only")
+    search.add_argument("--context", help="0-5 turns shown around each message hit")
+    search.add_argument("--project", help="imported Claude Code sessions of this project (path, parent folder or folder name)")
+    search.add_argument("--agent-type", help="imported Claude Code sub-agents of this type, e.g. Explore")
     load = commands.add_parser("import", parents=[common], help="load a JSONL bundle (default), a memory folder, a squidbot history or a OneClaw backup into --db")
     load.add_argument("what", nargs="+", metavar="[KIND] PATH", help="KIND: bundle (default), memory, squidbot, oneclaw or claude-code (PATH optional: ~/.claude/projects)")
     commands.add_parser("demo", parents=[common], help=f"build a sample history (default {DEFAULT_DEMO_PATH}) and search it")
@@ -74,6 +80,8 @@ def run_search(db: Path, time_zone: str | None, args: argparse.Namespace) -> int
     arguments = {
         "query": args.query, "scope": args.scope, "date_from": args.date_from,
         "date_to": args.date_to, "max_results": args.max_results, "format": "json" if args.json else None,
+        "date_range": args.date_range, "role": args.role, "session_id": args.session_id, "context": args.context,
+        "project": args.project, "agent_type": args.agent_type,
     }
     where = {"index_path": args.index_path} if hasattr(args, "index_path") else {}
     engine = create_injector(db, time_zone=time_zone, **where).get(ToolExecutionEngine)

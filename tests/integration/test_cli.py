@@ -138,3 +138,13 @@ def test_with_json_an_error_is_a_json_object_on_stdout_and_the_exit_code_stays(s
     captured = capsys.readouterr()
     assert captured.err == "" and json.loads(captured.out) == {
         "error": {"type": "validation_error", "message": "Invalid scope 'web'. Must be one of: all, memory, daily_log, sessions"}}
+
+
+def test_the_peers_parameters_reach_the_tool_from_the_command_line(seeded_db, capsys):
+    code = main(["--db", str(seeded_db), "search", "Sakura", "--role", "tool", "--session-id", "s-dinner", "--context", "1",
+                 "--date-range", "2026-02", "--json", "--time-zone", "Asia/Tokyo"])
+    document = json.loads(capsys.readouterr().out)
+    assert code == 0 and document["filter"]["role"] == ["tool"] and document["filter"]["session_id"] == "s-dinner"
+    assert document["date_range"] == "2026-02" and [item["id"] for item in document["results"]] == ["m-tool", "s-dinner"]
+    assert main(["--db", str(seeded_db), "search", "x", "--agent-type", "Explore"]) == 2
+    assert "Parameter 'agent_type' needs the origin facts" in capsys.readouterr().err
