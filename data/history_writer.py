@@ -28,6 +28,7 @@ from oneclaw_search.domain.models import SEARCHABLE_MESSAGE_TYPES, MemoryChunk
 from oneclaw_search.domain.ports import Embedder
 
 PREVIEW_LENGTH = 100
+WRITE_CACHE_KIB = 65_536  # a 100K-message import writes ~40 MB of pages and index entries
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,9 +75,10 @@ class HistoryWriter:
         first (IMMEDIATE): a deferred transaction whose first statement writes fails at once,
         without waiting, when another process committed in between."""
         with self._database.connected() as database, database.atomic("IMMEDIATE"):
+            database.execute_sql(f"PRAGMA cache_size = -{WRITE_CACHE_KIB}")  # SQLite's 2 MB spills pages mid-import
             upsert_many(database, SessionEntity, [_session_row(session) for session in sessions])
             upsert_many(database, SessionOriginEntity, [_origin_row(s) for s in sessions if s.origin is not None])
-            upsert_many(database, MessageEntity, [_message_row(message) for message in messages])
+            _write_messages(database, messages)
             if chunks:
                 self._adopt_vector_space(database)
             upsert_many(database, MemoryIndexEntity, [chunk_row(chunk) for chunk in self._embedded(chunks)])
@@ -109,12 +111,8 @@ class HistoryWriter:
         return self._existing(MessageEntity, ids)
 
     def _existing(self, model: type[pw.Model], ids: set[str]) -> set[str]:
-        found: set[str] = set()
         with self._database.connected() as database:
-            for chunk in sql_batches(sorted(ids)):
-                found.update(row[0] for row in database.execute_sql(
-                    f'SELECT id FROM "{model._meta.table_name}" WHERE id IN ({marks(chunk)})', chunk))
-        return found
+            return _ids_in(database, model, ids)
 
     def _adopt_vector_space(self, database: pw.Database) -> None:
         """Vectors from another embedder cannot be compared with ours, so re-embed them once."""
@@ -157,6 +155,26 @@ def _origin_row(session: NewSession) -> dict:
     return {"session_id": session.id, "source_kind": origin.source_kind, "project_path": origin.project_path,
             "agent_type": origin.agent_type, "parent_session_id": origin.parent_session_id,
             "source_file": origin.source_file}
+
+
+def _ids_in(database: pw.Database, model: type[pw.Model], ids: set[str]) -> set[str]:
+    found: set[str] = set()
+    for chunk in sql_batches(sorted(ids)):
+        found.update(row[0] for row in database.execute_sql(
+            f'SELECT id FROM "{model._meta.table_name}" WHERE id IN ({marks(chunk)})', chunk))
+    return found
+
+
+def _write_messages(database: pw.Database, messages: Sequence[NewMessage]) -> None:
+    """New ids take a plain INSERT, only ids already there the upsert: an upsert that may change a
+    foreign key (session_id) costs SQLite a third more per row, even when nothing conflicts."""
+    latest = {message.id: message for message in messages}  # an id twice: last row, first place, as upserts gave
+    present = _ids_in(database, MessageEntity, set(latest))
+    new = [_message_row(message) for key, message in latest.items() if key not in present]
+    if new:
+        database.connection().executemany(f"INSERT INTO messages ({', '.join(new[0])}) VALUES ({marks(new[0])})",
+                                          [tuple(row.values()) for row in new])
+    upsert_many(database, MessageEntity, [_message_row(latest[key]) for key in latest if key in present])
 
 
 def _message_row(message: NewMessage) -> dict:

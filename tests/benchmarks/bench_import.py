@@ -60,8 +60,8 @@ def write_bundle(path: Path, count: int) -> None:
     """The same turns as bundle lines: a session per channel and sender, then a message per turn and per tool call."""
     with path.open("w", encoding="utf-8") as out:
         for channel, sender in SENDERS:
-            session = {"kind": "session", "id": f"{channel}:{sender}", "title": channel, "created_at": "2025-06-01T08:00"}
-            out.write(json.dumps(session) + "\n")
+            session = {"kind": "session", "id": f"{channel}:{sender}", "title": channel}
+            out.write(json.dumps({**session, "created_at": "2025-06-01T08:00"}) + "\n")
         for number, line in enumerate(turns(count)):
             common = {"kind": "message", "session_id": f"{line['channel']}:{line.get('sender_id')}",
                       "created_at": line["timestamp"]}

@@ -137,3 +137,18 @@ def test_session_origins_go_to_a_side_table_and_replace_by_session(tmp_path):
     write(path, [NewSession("s1", "One", ms("2026-02-25T18:00"), origin=later)])
     assert rows(path, "SELECT session_id, source_kind, project_path, agent_type, parent_session_id, source_file"
                 " FROM oneclaw_search_origins") == [("s1", "claude-code", "/home/u/app", "Explore", "parent", "b.jsonl")]
+
+
+def test_a_message_written_again_is_updated_in_place_and_an_id_twice_in_one_write_keeps_its_last_row(tmp_path):
+    path = dinner(tmp_path)
+    write(path, [new_session("s2", "Lunch", "2026-02-26T11:00")])
+    with sqlite3.connect(path) as connection:  # a column the writer does not set must survive the update
+        connection.execute("UPDATE messages SET model_id = 'gpt' WHERE id = 'm1'")
+    write(path, messages=[
+        new_message("m9", "s2", "first draft", "2026-02-26T12:00"),
+        new_message("m1", "s2", "moved to lunch", "2026-02-26T12:01"),
+        new_message("m9", "s2", "final words", "2026-02-26T12:02"),
+    ])
+    moved = "SELECT rowid, id, session_id, content, model_id FROM messages WHERE id IN ('m1', 'm9') ORDER BY rowid"
+    assert rows(path, moved) == [(1, "m1", "s2", "moved to lunch", "gpt"), (5, "m9", "s2", "final words", None)]
+    assert session_row(path, "s2") == (2, "final words", ms("2026-02-26T12:02"))
