@@ -13,7 +13,7 @@ from functools import partial
 from oneclaw_search.domain.clock import Clock, Deadline
 from oneclaw_search.domain.explanations import SourceReport
 from oneclaw_search.domain.focused_search import FocusedSearch
-from oneclaw_search.domain.narrowed_search import Narrowing, narrowing, with_context
+from oneclaw_search.domain.narrowed_search import ROLE_OVERFETCH, Narrowing, narrowing, with_context
 from oneclaw_search.domain.history_query import HistoryQuery
 from oneclaw_search.domain.models import SearchOutcome, SearchSource
 from oneclaw_search.domain.parallel import run_in_parallel
@@ -110,7 +110,8 @@ class SearchHistoryUseCase:
     def _retrievers(self, sources: tuple[SearchSource, ...], narrowed: Narrowing | None) -> tuple[str, ...]:
         named = {
             SearchSource.MEMORY_INDEX: self._memory_retrievers,
-            SearchSource.MESSAGES: self._focused.retrievers if narrowed else self._messages.retrievers,
+            SearchSource.MESSAGES: self._focused.retrievers if narrowed and not narrowed.ranked_by_index
+            else self._messages.retrievers,
             SearchSource.SESSIONS: self._sessions.retrievers,
         }
         if narrowed and narrowed.sessions is not None:
@@ -121,6 +122,10 @@ class SearchHistoryUseCase:
         self, source: SearchSource, query: HistoryQuery, window: SearchWindow, deadline: Deadline, limit: int,
         narrowed: Narrowing | None = None,
     ) -> SourceHits:
+        if narrowed is not None and narrowed.ranked_by_index and source is SearchSource.MESSAGES:
+            found = self._messages.search(query, window.after, window.message_before, limit * ROLE_OVERFETCH, deadline=deadline)
+            types = narrowed.message_filter.types
+            return message_results([item for item in found if item.hit.type in types][:limit], query.raw, self._zone)
         if narrowed is not None and source is SearchSource.MESSAGES:
             hits = self._focused.messages(query, narrowed.message_filter, narrowed.sessions, window.after,
                                           window.message_before, limit, deadline)

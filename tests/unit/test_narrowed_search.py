@@ -81,3 +81,15 @@ def test_a_filtered_search_goes_through_focused_search_and_an_unfiltered_one_doe
     assert "keyword (filtered scan)" in tools.retrievers and "keyword (filtered scan)" not in plain.retrievers
     one = use_case.search(parse_search_request({"query": "sushi", "session_id": "s2"}))
     assert [r.id for r in one.results] == ["m2"] and rows.asked[-1][1] == {"s2"}
+
+
+def test_a_role_filter_alone_over_user_and_assistant_turns_uses_the_ranked_search_and_filters_it(mocker):
+    focused = FocusedSearch(Rows([]))
+    spy = mocker.spy(focused, "messages")
+    messages = FakeMessageDao([message_hit("m-user", "sushi question", "2026-03-01T10:00"),
+                               message_hit("m-ai", "sushi answer", "2026-03-01T10:01", type="AI_RESPONSE")])
+    use_case = SearchHistoryUseCase(FakeMemorySearchEngine(), messages, FakeSessionDao(), FixedClock(ms("2026-03-01T12:00")),
+                                    TOKYO, focused=focused)
+    outcome = use_case.search(parse_search_request({"query": "sushi", "role": "assistant", "max_results": 3}))
+    assert [r.id for r in outcome.results] == ["m-ai"] and spy.call_count == 0
+    assert messages.calls[-1][3] == 4 * 50  # four times the candidates, since some turns are filtered out
