@@ -1,13 +1,10 @@
-"""Reads a JSONL history bundle (sessions, messages, memory chunks) and writes it to a database.
-
-The bundle is this project's own simple interchange format (README, "Import a bundle"): one JSON
-object per line, with caller-supplied ids and timestamps. Bad lines are skipped and reported by
-line number; the good ones are written in one transaction, so re-importing a bundle is harmless.
-"""
+"""BundleImporter: this project's JSONL bundle (README, "Import a bundle": sessions, messages and memory
+chunks with their own ids and times) into a database (issue 4). Bad lines are skipped and reported by
+number; the good ones are written in one transaction, so importing a bundle again is harmless."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import tzinfo
 
@@ -15,15 +12,11 @@ from oneclaw_search.data.history_writer import HistoryWriter, NewMessage, NewSes
 from oneclaw_search.domain.local_time import content_time_ms, iso_time_ms, parse_iso_day
 from oneclaw_search.domain.models import DAILY_LOG_TYPE, LONG_TERM_TYPE, MemoryChunk, MessageType
 
-ROLES = {
-    "user": "USER", "assistant": "AI_RESPONSE", "tool_call": "TOOL_CALL",
-    "tool_result": "TOOL_RESULT", "error": "ERROR", "system": "SYSTEM",
-    **{kind.value.lower(): kind.value for kind in MessageType},
-}
-
-
+ROLES = {"user": "USER", "assistant": "AI_RESPONSE", "tool_call": "TOOL_CALL", "tool_result": "TOOL_RESULT",
+         "error": "ERROR", "system": "SYSTEM", **{kind.value.lower(): kind.value for kind in MessageType}}
 _scan = json.JSONDecoder().scan_once
 _JSON_SPACE = " \t\n\r"
+PROGRESS_LINES = 10_000  # lines between progress reports
 
 
 class BadLine(ValueError):
@@ -46,20 +39,24 @@ class _Parsed:
 
 
 class BundleImporter:
-    def __init__(self, writer: HistoryWriter, zone: tzinfo, now_ms: int) -> None:
-        self._writer = writer
-        self._zone = zone
-        self._now_ms = now_ms
+    def __init__(self, writer: HistoryWriter, zone: tzinfo, now_ms: int,
+                 progress: Callable[[int], None] | None = None) -> None:
+        self._writer, self._zone, self._now_ms, self._progress = writer, zone, now_ms, progress
 
     def import_lines(self, lines: Iterable[str]) -> ImportSummary:
-        parsed, summary = _Parsed(), ImportSummary()
+        """Reads every line, then writes the good ones; `progress` hears the lines read so far."""
+        parsed, summary, number = _Parsed(), ImportSummary(), 0
         for number, line in enumerate(lines, start=1):
+            if self._progress is not None and number % PROGRESS_LINES == 0:
+                self._progress(number)
             if not line or line.isspace():
                 continue
             try:
                 self._add(parsed, number, json_object(line))
             except BadLine as problem:
                 summary.skipped.append((number, str(problem)))
+        if self._progress is not None and number:
+            self._progress(number)  # a terminal's line ends at the full count
         messages = self._with_known_sessions(parsed, summary)
         self._writer.write(parsed.sessions, messages, parsed.chunks)
         summary.sessions, summary.messages, summary.chunks = len(parsed.sessions), len(messages), len(parsed.chunks)
@@ -100,13 +97,9 @@ class BundleImporter:
         """Messages whose session is in the bundle or already in the database; the rest are skipped."""
         known = {session.id for session in parsed.sessions}
         known |= self._writer.existing_session_ids({message.session_id for _, message in parsed.messages} - known)
-        kept = []
-        for number, message in parsed.messages:
-            if message.session_id in known:
-                kept.append(message)
-            else:
-                summary.skipped.append((number, f"unknown session {message.session_id!r}"))
-        return kept
+        summary.skipped += [(number, f"unknown session {message.session_id!r}")
+                            for number, message in parsed.messages if message.session_id not in known]
+        return [message for _, message in parsed.messages if message.session_id in known]
 
     def _time(self, item: dict, key: str, default: int | None, *, required: bool = False) -> int | None:
         value = item.get(key)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
@@ -21,6 +22,7 @@ from oneclaw_search.domain.models import DAILY_LOG_TYPE, LONG_TERM_TYPE, MemoryC
 LONG_TERM_NAME = "MEMORY.md"
 DAILY_FOLDERS = ("daily", "memory")  # OneClaw's, OpenClaw's
 _DAILY_NAME = re.compile(r"(\d{4})-(\d{2})-(\d{2})\.md")
+PROGRESS_FILES = 200  # files between progress reports
 
 
 @dataclass
@@ -33,8 +35,8 @@ class MemoryImportSummary:
 
 
 class MemoryFolderImporter:
-    def __init__(self, writer: HistoryWriter) -> None:
-        self._writer = writer
+    def __init__(self, writer: HistoryWriter, progress: Callable[[int], None] | None = None) -> None:
+        self._writer, self._progress = writer, progress  # progress hears the files read so far
 
     def import_folder(self, folder: Path) -> MemoryImportSummary:
         root = folder.expanduser()
@@ -44,11 +46,14 @@ class MemoryFolderImporter:
         prefix = f"md:{hashlib.sha1(str(root).encode()).hexdigest()[:8]}:"  # one folder's chunks
         summary = MemoryImportSummary()
         chunks: list[MemoryChunk] = []
-        for path, day in self._files(root, summary):
+        files = self._files(root, summary)
+        for read, (path, day) in enumerate(files, start=1):
             found = _chunks(path, root, day, prefix, summary)
             if found is not None:
                 summary.files += 1
                 chunks += found
+            if self._progress is not None and (read % PROGRESS_FILES == 0 or read == len(files)):
+                self._progress(read)
         summary.added, summary.removed = self._writer.sync_chunks(prefix, chunks)
         summary.unchanged = len(chunks) - summary.added
         return summary

@@ -7,6 +7,7 @@ embedded anew, since OneClaw's vectors (when there are any) are not ours.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -31,8 +32,8 @@ class OneClawImportSummary:
 
 
 class OneClawImporter:
-    def __init__(self, writer: HistoryWriter) -> None:
-        self._writer = writer
+    def __init__(self, writer: HistoryWriter, progress: Callable[[int], None] | None = None) -> None:
+        self._writer, self._progress = writer, progress  # progress hears the rows copied so far, a page at a time
 
     def import_history(self, path: Path) -> OneClawImportSummary:
         source = HistoryDatabase.open_read_only(history_in(path))
@@ -44,6 +45,7 @@ class OneClawImporter:
                           for i, kind, day, text, created, updated in database.execute_sql(_CHUNKS)]
             self._writer.write(sessions, [], chunks)
             summary.sessions, summary.chunks = len(sessions), len(chunks)
+            self._report(summary)
             after = 0
             while rows := self._page(source, after):
                 after = rows[-1][0]
@@ -52,9 +54,14 @@ class OneClawImporter:
                 self._writer.write([], [message for key, message in messages.items() if key not in present], [])
                 summary.messages += len(messages) - len(present)
                 summary.already += len(present)
+                self._report(summary)
         finally:
             source.close()
         return summary
+
+    def _report(self, summary: OneClawImportSummary) -> None:
+        if self._progress is not None:
+            self._progress(summary.sessions + summary.chunks + summary.messages + summary.already)
 
     def _page(self, source: HistoryDatabase, after: int) -> list[tuple]:
         with source.connected() as database:

@@ -53,8 +53,8 @@ def run_import_kind(db: Path, what: list[str], time_zone: str | None) -> int:
 
 
 def run_oneclaw_import(db: Path, path: Path) -> int:
-    with _writer(db) as writer:
-        summary = OneClawImporter(writer).import_history(path)
+    with _progress_line("rows", "copied") as progress, _writer(db) as writer:
+        summary = OneClawImporter(writer, progress).import_history(path)
     print(f"Imported {summary.messages} new messages, {summary.sessions} sessions and {summary.chunks} memory chunks"
           f" from {path} into {db} ({summary.already} messages already there)")
     return 0
@@ -70,10 +70,8 @@ def run_claude_code_import(db: Path, path: Path | None) -> int:
 
 
 def run_squidbot_import(db: Path, path: Path, time_zone: str | None) -> int:
-    with _writer(db) as writer:
-        summary = SquidbotImporter(writer, resolve_zone(time_zone), _progress()).import_path(path)
-    if sys.stderr.isatty():
-        print(file=sys.stderr)  # end the progress line
+    with _progress_line() as progress, _writer(db) as writer:
+        summary = SquidbotImporter(writer, resolve_zone(time_zone), progress).import_path(path)
     print(describe_squidbot_summary(summary, path, db))
     return 0 if summary.files and (summary.messages or summary.already or not summary.skipped) else 1
 
@@ -84,21 +82,37 @@ def describe_squidbot_summary(summary: SquidbotSummary, path: Path, db: Path) ->
     return _with_skips(headline, "line(s)", [f"{count} × {reason}" for reason, count in summary.skipped.most_common()])
 
 
-def _progress():
-    """A progress line for a terminal (lines read and their rate), or nothing when piped."""
-    if not sys.stderr.isatty():
-        return None
-    started = time.monotonic()
+class _ProgressLine:
+    """A count and its rate, redrawn in place on stderr: "12,000 lines read, 31,000 lines/s"."""
 
-    def report(lines: int) -> None:
-        rate = lines / max(time.monotonic() - started, 1e-6)
-        print(f"\r{lines:,} lines read, {rate:,.0f} lines/s", end="", file=sys.stderr, flush=True)
-    return report
+    def __init__(self, noun: str, verb: str) -> None:
+        self._noun, self._verb, self._started, self.shown = noun, verb, time.monotonic(), False
+
+    def __call__(self, count: int) -> None:
+        rate = count / max(time.monotonic() - self._started, 1e-6)
+        print(f"\r{count:,} {self._noun} {self._verb}, {rate:,.0f} {self._noun}/s", end="", file=sys.stderr, flush=True)
+        self.shown = True
+
+
+def _progress(noun: str = "lines", verb: str = "read") -> _ProgressLine | None:
+    """A progress line for a terminal, or nothing when piped."""
+    return _ProgressLine(noun, verb) if sys.stderr.isatty() else None
+
+
+@contextmanager
+def _progress_line(noun: str = "lines", verb: str = "read") -> Iterator[_ProgressLine | None]:
+    """_progress, its line ended on the way out, so the summary (or an error) starts a line of its own."""
+    progress = _progress(noun, verb)
+    try:
+        yield progress
+    finally:
+        if progress is not None and progress.shown:
+            print(file=sys.stderr)
 
 
 def run_memory_import(db: Path, folder: Path) -> int:
-    with _writer(db) as writer:
-        summary = MemoryFolderImporter(writer).import_folder(folder)
+    with _progress_line("files") as progress, _writer(db) as writer:
+        summary = MemoryFolderImporter(writer, progress).import_folder(folder)
     print(describe_memory_summary(summary, folder, db))
     return 0 if summary.files or not summary.skipped else 1
 
@@ -113,8 +127,8 @@ def run_import(db: Path, bundle: Path, time_zone: str | None) -> int:
     if not bundle.is_file():
         raise HistoryUnavailable(f"bundle not found: {bundle}")
     zone = resolve_zone(time_zone)
-    with bundle.open(encoding="utf-8") as lines, _writer(db) as writer:
-        summary = BundleImporter(writer, zone, SystemClock().now_ms()).import_lines(lines)
+    with _progress_line() as progress, bundle.open(encoding="utf-8") as lines, _writer(db) as writer:
+        summary = BundleImporter(writer, zone, SystemClock().now_ms(), progress).import_lines(lines)
     print(describe_summary(summary, db))
     imported = summary.sessions + summary.messages + summary.chunks
     return 0 if imported or not summary.skipped else 1
