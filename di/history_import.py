@@ -1,5 +1,6 @@
 """`oneclaw-search import [KIND] PATH`: loads a JSONL bundle (the default kind), a memory folder,
-squidbot's JSONL history or a OneClaw backup into a database this package may write (issue 4).
+squidbot's JSONL history, a OneClaw backup or Claude Code's transcripts into a database this package
+may write (issue 4).
 On a terminal, long imports show their progress on stderr; piped, they stay quiet until the summary."""
 from __future__ import annotations
 
