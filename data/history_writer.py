@@ -7,13 +7,14 @@ embeds memory chunks as they are written, recording which embedder made the vect
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 import peewee as pw
 
 from oneclaw_search.data.database import HistoryDatabase
 from oneclaw_search.data.embedding import encode_embedding
 from oneclaw_search.data.memory_index_dao import chunk_row
+from oneclaw_search.data.new_rows import NewMessage, NewSession, SessionOrigin, message_row, origin_row, session_row
 from oneclaw_search.data.entities import (
     MemoryIndexEntity,
     MessageEntity,
@@ -29,40 +30,7 @@ from oneclaw_search.domain.ports import Embedder
 
 PREVIEW_LENGTH = 100
 WRITE_CACHE_KIB = 65_536  # a 100K-message import writes ~40 MB of pages and index entries
-
-
-@dataclass(frozen=True, slots=True)
-class NewSession:
-    id: str
-    title: str
-    created_at: int
-    updated_at: int | None = None
-    deleted_at: int | None = None
-    agent_id: str = "imported"
-    origin: SessionOrigin | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class SessionOrigin:
-    """Facts about an imported session's source that OneClaw's columns have no place for."""
-
-    source_kind: str
-    project_path: str | None = None
-    agent_type: str | None = None
-    parent_session_id: str | None = None
-    source_file: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class NewMessage:
-    id: str
-    session_id: str
-    type: str
-    content: str
-    created_at: int
-    tool_name: str | None = None
-    tool_input: str | None = None
-    tool_output: str | None = None
+__all__ = ["HistoryWriter", "NewMessage", "NewSession", "SessionOrigin"]  # importers take the rows from here
 
 
 class HistoryWriter:
@@ -76,8 +44,8 @@ class HistoryWriter:
         without waiting, when another process committed in between."""
         with self._database.connected() as database, database.atomic("IMMEDIATE"):
             database.execute_sql(f"PRAGMA cache_size = -{WRITE_CACHE_KIB}")  # SQLite's 2 MB spills pages mid-import
-            upsert_many(database, SessionEntity, [_session_row(session) for session in sessions])
-            upsert_many(database, SessionOriginEntity, [_origin_row(s) for s in sessions if s.origin is not None])
+            upsert_many(database, SessionEntity, [session_row(session) for session in sessions])
+            upsert_many(database, SessionOriginEntity, [origin_row(s) for s in sessions if s.origin is not None])
             _write_messages(database, messages)
             if chunks:
                 self._adopt_vector_space(database)
@@ -141,22 +109,6 @@ class HistoryWriter:
         ]
 
 
-def _session_row(session: NewSession) -> dict:
-    return {
-        "id": session.id, "title": session.title, "current_agent_id": session.agent_id,
-        "message_count": 0, "last_message_preview": None, "is_active": 0,
-        "deleted_at": session.deleted_at, "created_at": session.created_at,
-        "updated_at": session.updated_at if session.updated_at is not None else session.created_at,
-    }
-
-
-def _origin_row(session: NewSession) -> dict:
-    origin = session.origin
-    return {"session_id": session.id, "source_kind": origin.source_kind, "project_path": origin.project_path,
-            "agent_type": origin.agent_type, "parent_session_id": origin.parent_session_id,
-            "source_file": origin.source_file}
-
-
 def _ids_in(database: pw.Database, model: type[pw.Model], ids: set[str]) -> set[str]:
     found: set[str] = set()
     for chunk in sql_batches(sorted(ids)):
@@ -170,19 +122,11 @@ def _write_messages(database: pw.Database, messages: Sequence[NewMessage]) -> No
     foreign key (session_id) costs SQLite a third more per row, even when nothing conflicts."""
     latest = {message.id: message for message in messages}  # an id twice: last row, first place, as upserts gave
     present = _ids_in(database, MessageEntity, set(latest))
-    new = [_message_row(message) for key, message in latest.items() if key not in present]
+    new = [message_row(message) for key, message in latest.items() if key not in present]
     if new:
         database.connection().executemany(f"INSERT INTO messages ({', '.join(new[0])}) VALUES ({marks(new[0])})",
                                           [tuple(row.values()) for row in new])
-    upsert_many(database, MessageEntity, [_message_row(latest[key]) for key in latest if key in present])
-
-
-def _message_row(message: NewMessage) -> dict:
-    return {
-        "id": message.id, "session_id": message.session_id, "type": message.type,
-        "content": message.content, "created_at": message.created_at, "tool_name": message.tool_name,
-        "tool_input": message.tool_input, "tool_output": message.tool_output,
-    }
+    upsert_many(database, MessageEntity, [message_row(latest[key]) for key in latest if key in present])
 
 
 def _refresh_session_stats(database: pw.Database, session_ids: list[str]) -> None:

@@ -1,0 +1,66 @@
+"""The rows an importer or recorder hands to HistoryWriter, and their column values (issue 4).
+
+NewSession and NewMessage carry what OneClaw's sessions and messages tables need; SessionOrigin
+the facts about an imported session that go to our own side table.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class NewSession:
+    id: str
+    title: str
+    created_at: int
+    updated_at: int | None = None
+    deleted_at: int | None = None
+    agent_id: str = "imported"
+    origin: SessionOrigin | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SessionOrigin:
+    """Facts about an imported session's source that OneClaw's columns have no place for."""
+
+    source_kind: str
+    project_path: str | None = None
+    agent_type: str | None = None
+    parent_session_id: str | None = None
+    source_file: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class NewMessage:
+    id: str
+    session_id: str
+    type: str
+    content: str
+    created_at: int
+    tool_name: str | None = None
+    tool_input: str | None = None
+    tool_output: str | None = None
+
+
+def session_row(session: NewSession) -> dict:
+    return {
+        "id": session.id, "title": session.title, "current_agent_id": session.agent_id,
+        "message_count": 0, "last_message_preview": None, "is_active": 0,
+        "deleted_at": session.deleted_at, "created_at": session.created_at,
+        "updated_at": session.updated_at if session.updated_at is not None else session.created_at,
+    }
+
+
+def origin_row(session: NewSession) -> dict:
+    origin = session.origin
+    return {"session_id": session.id, "source_kind": origin.source_kind, "project_path": origin.project_path,
+            "agent_type": origin.agent_type, "parent_session_id": origin.parent_session_id,
+            "source_file": origin.source_file}
+
+
+def message_row(message: NewMessage) -> dict:
+    return {
+        "id": message.id, "session_id": message.session_id, "type": message.type,
+        "content": message.content, "created_at": message.created_at, "tool_name": message.tool_name,
+        "tool_input": message.tool_input, "tool_output": message.tool_output,
+    }
