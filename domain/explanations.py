@@ -7,14 +7,16 @@ from dataclasses import dataclass
 
 from oneclaw_search.domain.history_query import HistoryQuery
 from oneclaw_search.domain.search_terms import index_terms
+from oneclaw_search.domain.text import fold
 
 
 @dataclass(frozen=True, slots=True)
 class MatchReasons:
-    """`phrase`: the row holds the whole query as written (what the spec's LIKE finds); `vector`:
-    cosine similarity when meaning was compared. The terms it holds come from `held_terms`."""
+    """`phrase`: the row holds the whole query as written (what the spec's LIKE finds; None: not
+    checked while searching, see `holds_phrase`); `vector`: cosine similarity when meaning was
+    compared. The terms it holds come from `held_terms`."""
 
-    phrase: bool = False
+    phrase: bool | None = False
     vector: float | None = None
 
 
@@ -43,3 +45,7 @@ def held_terms(query: str, text: str) -> tuple[str, ...]:
     for JSON: most searches print text, and splitting each shown row again would cost them."""
     held = set(index_terms(text))
     return tuple(term for term in HistoryQuery.parse(query).all_terms if term in held)
+
+
+def holds_phrase(query: str, text: str) -> bool:
+    return fold(query) in fold(text)

@@ -9,7 +9,7 @@ import json
 from decimal import ROUND_HALF_UP, Decimal
 from enum import StrEnum
 
-from oneclaw_search.domain.explanations import held_terms
+from oneclaw_search.domain.explanations import held_terms, holds_phrase
 from oneclaw_search.domain.models import SearchOutcome, SourceType, UnifiedSearchResult
 from oneclaw_search.domain.search_request import SearchRequest, parse_choice
 
@@ -123,8 +123,9 @@ def _result_object(result: UnifiedSearchResult, searched: str, fuzzy: bool) -> d
         "text": result.text,
         "matches": [list(span) for span in result.matches],
         **({"context": [_turn_object(turn, result.id) for turn in result.context]} if result.context else {}),
-        "why": {"terms": list(held_terms(searched, result.searched_text)), "phrase": result.why.phrase, "fuzzy": fuzzy,
-                "vector": None if result.why.vector is None else round(result.why.vector, 4)},
+        "why": {"terms": list(held_terms(searched, result.searched_text)),
+                "phrase": result.why.phrase if result.why.phrase is not None else holds_phrase(searched, result.searched_text),
+                "fuzzy": fuzzy, "vector": None if result.why.vector is None else round(result.why.vector, 4)},
         "score_parts": _score_parts(result),
     }
 
