@@ -158,3 +158,17 @@ def test_an_expired_deadline_stops_the_search():
     clock = FixedClock(ms(NOW), frozen_monotonic=100.0)
     with pytest.raises(SearchTimedOut):
         engine(chunk("a", "sushi"), clock=clock).search("sushi", deadline=Deadline(clock, expires_at=99.0))
+
+
+def test_best_first_ranks_a_prefix_exactly_as_a_full_stable_sort_then_everything():
+    import numpy as np
+
+    from oneclaw_search.data.hybrid_search_engine import _best_first
+
+    rng = np.random.default_rng(3)
+    for _ in range(50):
+        score = rng.choice([0.0, 0.25, 0.5, 0.75, 1.0], size=300)  # many ties, some zeros
+        full = [row for row in np.argsort(-score, kind="stable") if score[row] > 0]
+        passes = [list(rows) for rows in _best_first(score, top_k=5)]
+        assert passes[-1] == full  # the last pass is every positive row
+        assert all(rows == full[:len(rows)] and len(rows) >= 20 for rows in passes[:-1])
