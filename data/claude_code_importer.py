@@ -95,11 +95,10 @@ class ClaudeCodeImporter:
             summary.skipped["transcript without messages"] += 1
             return False
         times = [row.created_at for row in rows.values()]
-        present = self._writer.existing_message_ids(set(rows))
-        new = [row for row_id, row in rows.items() if row_id not in present]
-        self._writer.write([replace(session, created_at=min(times), updated_at=max(times))], new, [])
+        already = self._writer.write([replace(session, created_at=min(times), updated_at=max(times))],
+                                     list(rows.values()), [], keep_existing=True)
         summary.sessions += 1
-        summary.messages, summary.already = summary.messages + len(new), summary.already + len(present)
+        summary.messages, summary.already = summary.messages + len(rows) - already, summary.already + already
         return True
 
     def _count_line(self) -> None:

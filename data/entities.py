@@ -157,14 +157,26 @@ def upsert_many(database: pw.Database, model: type[pw.Model], rows: list[dict]) 
     CASCADE would take its messages with it. One prepared statement for every row: peewee's
     insert_many renders each row's SQL in Python, two thirds of a 100K-message import.
     """
-    if not rows:
-        return
-    columns = [model._meta.fields[name].column_name for name in rows[0]]
-    key = model._meta.primary_key.column_name
-    updates = ", ".join(f'"{column}" = excluded."{column}"' for column in columns if column != key)
+    if rows:
+        key = model._meta.primary_key.column_name
+        updates = ", ".join(f'"{column}" = excluded."{column}"' for column in _columns(model, rows) if column != key)
+        _insert(database, model, rows, f' ON CONFLICT ("{key}") DO UPDATE SET {updates}')
+
+
+def insert_many(database: pw.Database, model: type[pw.Model], rows: list[dict]) -> None:
+    """upsert_many for rows known to be new: a plain INSERT, one prepared statement."""
+    if rows:
+        _insert(database, model, rows, "")
+
+
+def _columns(model: type[pw.Model], rows: list[dict]) -> list[str]:
+    return [model._meta.fields[name].column_name for name in rows[0]]
+
+
+def _insert(database: pw.Database, model: type[pw.Model], rows: list[dict], on_conflict: str) -> None:
+    columns = _columns(model, rows)
     listed = ", ".join(f'"{column}"' for column in columns)
     database.connection().executemany(
-        f'INSERT INTO "{model._meta.table_name}" ({listed}) VALUES ({marks(columns)})'
-        f' ON CONFLICT ("{key}") DO UPDATE SET {updates}',
+        f'INSERT INTO "{model._meta.table_name}" ({listed}) VALUES ({marks(columns)}){on_conflict}',
         [tuple(row.values()) for row in rows],
     )

@@ -21,6 +21,7 @@ from oneclaw_search.data.entities import (
     SearchMetaEntity,
     SessionEntity,
     SessionOriginEntity,
+    insert_many,
     marks,
     sql_batches,
     upsert_many,
@@ -38,20 +39,24 @@ class HistoryWriter:
         self._database = database
         self._embedder = embedder
 
-    def write(self, sessions: Sequence[NewSession], messages: Sequence[NewMessage], chunks: Sequence[MemoryChunk]) -> None:
-        """Insert or replace every row by id, in one transaction. Writes take SQLite's write lock
-        first (IMMEDIATE): a deferred transaction whose first statement writes fails at once,
-        without waiting, when another process committed in between."""
+    def write(self, sessions: Sequence[NewSession], messages: Sequence[NewMessage], chunks: Sequence[MemoryChunk],
+              *, keep_existing: bool = False) -> int:
+        """Insert or replace every row by id, in one transaction; returns how many of `messages` were
+        already there. With `keep_existing` those stay as they are (an importer reading a file again
+        adds only its new lines). Writes take SQLite's write lock first (IMMEDIATE): a deferred
+        transaction whose first statement writes fails at once, without waiting, when another
+        process committed in between."""
         with self._database.connected() as database, database.atomic("IMMEDIATE"):
             database.execute_sql(f"PRAGMA cache_size = -{WRITE_CACHE_KIB}")  # SQLite's 2 MB spills pages mid-import
             upsert_many(database, SessionEntity, [session_row(session) for session in sessions])
             upsert_many(database, SessionOriginEntity, [origin_row(s) for s in sessions if s.origin is not None])
-            _write_messages(database, messages)
+            already = _write_messages(database, messages, keep_existing)
             if chunks:
                 self._adopt_vector_space(database)
             upsert_many(database, MemoryIndexEntity, [chunk_row(chunk) for chunk in self._embedded(chunks)])
             touched = {session.id for session in sessions} | {message.session_id for message in messages}
             _refresh_session_stats(database, sorted(touched))
+        return already
 
     def sync_chunks(self, prefix: str, chunks: Sequence[MemoryChunk]) -> tuple[int, int]:
         """Make the chunks whose ids start with `prefix` exactly `chunks`, in one transaction:
@@ -72,15 +77,8 @@ class HistoryWriter:
 
     def existing_session_ids(self, ids: set[str]) -> set[str]:
         """Which of `ids` already name a session in the database."""
-        return self._existing(SessionEntity, ids)
-
-    def existing_message_ids(self, ids: set[str]) -> set[str]:
-        """Which of `ids` already name a message in the database."""
-        return self._existing(MessageEntity, ids)
-
-    def _existing(self, model: type[pw.Model], ids: set[str]) -> set[str]:
         with self._database.connected() as database:
-            return _ids_in(database, model, ids)
+            return _ids_in(database, SessionEntity, ids)
 
     def _adopt_vector_space(self, database: pw.Database) -> None:
         """Vectors from another embedder cannot be compared with ours, so re-embed them once."""
@@ -117,16 +115,16 @@ def _ids_in(database: pw.Database, model: type[pw.Model], ids: set[str]) -> set[
     return found
 
 
-def _write_messages(database: pw.Database, messages: Sequence[NewMessage]) -> None:
-    """New ids take a plain INSERT, only ids already there the upsert: an upsert that may change a
-    foreign key (session_id) costs SQLite a third more per row, even when nothing conflicts."""
+def _write_messages(database: pw.Database, messages: Sequence[NewMessage], keep_existing: bool) -> int:
+    """New ids take a plain INSERT, only ids already there the upsert (or nothing, to keep them): an
+    upsert that may change a foreign key (session_id) costs SQLite a third more per row, even when
+    nothing conflicts. Returns how many ids were already there."""
     latest = {message.id: message for message in messages}  # an id twice: last row, first place, as upserts gave
     present = _ids_in(database, MessageEntity, set(latest))
-    new = [message_row(message) for key, message in latest.items() if key not in present]
-    if new:
-        database.connection().executemany(f"INSERT INTO messages ({', '.join(new[0])}) VALUES ({marks(new[0])})",
-                                          [tuple(row.values()) for row in new])
-    upsert_many(database, MessageEntity, [message_row(latest[key]) for key in latest if key in present])
+    insert_many(database, MessageEntity, [message_row(message) for key, message in latest.items() if key not in present])
+    if not keep_existing:
+        upsert_many(database, MessageEntity, [message_row(latest[key]) for key in latest if key in present])
+    return len(present)
 
 
 def _refresh_session_stats(database: pw.Database, session_ids: list[str]) -> None:

@@ -50,10 +50,9 @@ class OneClawImporter:
             while rows := self._page(source, after):
                 after = rows[-1][0]
                 messages = {row[1]: NewMessage(*row[1:]) for row in rows}
-                present = self._writer.existing_message_ids(set(messages))
-                self._writer.write([], [message for key, message in messages.items() if key not in present], [])
-                summary.messages += len(messages) - len(present)
-                summary.already += len(present)
+                already = self._writer.write([], list(messages.values()), [], keep_existing=True)
+                summary.messages += len(messages) - already
+                summary.already += already
                 self._report(summary)
         finally:
             source.close()

@@ -60,12 +60,9 @@ class SquidbotImporter:
                         self._progress(lines)
                     if line.strip():
                         self._read_line(line, key, default_session, seen, read, summary)
-        present = self._writer.existing_message_ids(set(read.messages))
-        new = [message for message_id, message in read.messages.items() if message_id not in present]
-        summary.already = len(read.messages) - len(new)
         sessions = [NewSession(session, _title(session), first, last, None, "squidbot") for session, (first, last) in read.spans.items()]
-        self._writer.write(sessions, new, [])
-        summary.sessions, summary.messages = len(sessions), len(new)
+        summary.already = self._writer.write(sessions, list(read.messages.values()), [], keep_existing=True)
+        summary.sessions, summary.messages = len(sessions), len(read.messages) - summary.already
         return summary
 
     def _read_line(self, line: str, key: str, default_session: str, seen: Counter, read: _Read, summary: SquidbotSummary) -> None:

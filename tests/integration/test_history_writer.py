@@ -152,3 +152,18 @@ def test_a_message_written_again_is_updated_in_place_and_an_id_twice_in_one_writ
     moved = "SELECT rowid, id, session_id, content, model_id FROM messages WHERE id IN ('m1', 'm9') ORDER BY rowid"
     assert rows(path, moved) == [(1, "m1", "s2", "moved to lunch", "gpt"), (5, "m9", "s2", "final words", None)]
     assert session_row(path, "s2") == (2, "final words", ms("2026-02-26T12:02"))
+
+
+def test_keep_existing_leaves_rows_already_there_untouched_and_counts_them(tmp_path):
+    path = dinner(tmp_path)
+    database = open_writable(path)
+    try:
+        already = HistoryWriter(database, None).write([], [
+            new_message("m1", "s1", "edited elsewhere", "2026-02-25T19:00"),
+            new_message("m5", "s1", "a new line", "2026-02-25T19:05"),
+        ], [], keep_existing=True)
+    finally:
+        database.close()
+    assert already == 1
+    assert rows(path, "SELECT id, content FROM messages WHERE id IN ('m1', 'm5') ORDER BY id") == [
+        ("m1", "Find me a sushi place"), ("m5", "a new line")]
