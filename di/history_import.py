@@ -62,10 +62,8 @@ def run_oneclaw_import(db: Path, path: Path) -> int:
 
 
 def run_claude_code_import(db: Path, path: Path | None) -> int:
-    with _writer(db) as writer:
-        summary = ClaudeCodeImporter(writer, _progress()).import_path(path)
-    if sys.stderr.isatty():
-        print(file=sys.stderr)  # end the progress line
+    with _progress_line() as progress, _writer(db) as writer:
+        summary = ClaudeCodeImporter(writer, progress).import_path(path)
     print(describe_claude_code_summary(summary, path or DEFAULT_PROJECTS, db))
     return claude_code_exit_code(summary)
 

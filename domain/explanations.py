@@ -3,9 +3,9 @@ explanations): hosts read these from the JSON format; the spec's text output nev
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from oneclaw_search.domain.history_query import HistoryQuery
 from oneclaw_search.domain.search_terms import index_terms
 from oneclaw_search.domain.text import fold
 
@@ -40,11 +40,12 @@ class SourceReport:
     seconds: float
 
 
-def held_terms(query: str, text: str) -> tuple[str, ...]:
-    """The query's index terms that `text` holds, in the query's order. Named only when a host asks
-    for JSON: most searches print text, and splitting each shown row again would cost them."""
+def held_terms(terms: Sequence[str], text: str) -> tuple[str, ...]:
+    """Which of the query's index `terms` (HistoryQuery.all_terms) `text` holds, in their order.
+    Named only when a host asks for JSON: most searches print text, and splitting each shown row
+    again would cost them."""
     held = set(index_terms(text))
-    return tuple(term for term in HistoryQuery.parse(query).all_terms if term in held)
+    return tuple(term for term in terms if term in held)
 
 
 def holds_phrase(query: str, text: str) -> bool:

@@ -10,6 +10,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from enum import StrEnum
 
 from oneclaw_search.domain.explanations import held_terms, holds_phrase
+from oneclaw_search.domain.history_query import HistoryQuery
 from oneclaw_search.domain.models import SearchOutcome, SourceType, UnifiedSearchResult
 from oneclaw_search.domain.search_request import SearchRequest, parse_choice
 
@@ -89,6 +90,7 @@ def correction_note(query: str, corrected: str) -> str:
 
 
 def format_json(request: SearchRequest, outcome: SearchOutcome) -> str:
+    searched = HistoryQuery.parse(outcome.corrected_query or request.query)  # the query the results are for
     document = {
         "query": request.query,
         "scope": str(request.scope),
@@ -99,8 +101,7 @@ def format_json(request: SearchRequest, outcome: SearchOutcome) -> str:
         "unfinished_sources": [str(source) for source in outcome.unfinished_sources],
         "corrected_query": outcome.corrected_query,
         "retrievers": list(outcome.retrievers),
-        "results": [_result_object(result, outcome.corrected_query or request.query, outcome.corrected_query is not None)
-                    for result in outcome.results],
+        "results": [_result_object(result, searched, outcome.corrected_query is not None) for result in outcome.results],
         "sources": {report.source: {"candidates": report.candidates, "ms": round(report.seconds * 1000, 1)}
                     for report in outcome.sources},
     }
@@ -112,7 +113,7 @@ def format_json(request: SearchRequest, outcome: SearchOutcome) -> str:
     return json.dumps(document, ensure_ascii=False)
 
 
-def _result_object(result: UnifiedSearchResult, searched: str, fuzzy: bool) -> dict[str, object]:
+def _result_object(result: UnifiedSearchResult, searched: HistoryQuery, fuzzy: bool) -> dict[str, object]:
     return {
         "id": result.id,
         "source": str(result.source_type),
@@ -123,8 +124,8 @@ def _result_object(result: UnifiedSearchResult, searched: str, fuzzy: bool) -> d
         "text": result.text,
         "matches": [list(span) for span in result.matches],
         **({"context": [_turn_object(turn, result.id) for turn in result.context]} if result.context else {}),
-        "why": {"terms": list(held_terms(searched, result.searched_text)),
-                "phrase": result.why.phrase if result.why.phrase is not None else holds_phrase(searched, result.searched_text),
+        "why": {"terms": list(held_terms(searched.all_terms, result.searched_text)),
+                "phrase": result.why.phrase if result.why.phrase is not None else holds_phrase(searched.raw, result.searched_text),
                 "fuzzy": fuzzy, "vector": None if result.why.vector is None else round(result.why.vector, 4)},
         "score_parts": _score_parts(result),
     }
