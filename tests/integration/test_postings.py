@@ -5,7 +5,6 @@ must give the same scores, admit the same rows, and stay right across segment me
 """
 import random
 import sqlite3
-from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -239,7 +238,7 @@ def test_each_row_knows_the_turns_before_and_after_it_in_its_session_across_batc
 
 def test_turns_before_lend_their_words_at_weights_falling_with_distance_until_they_are_deleted(tmp_path):
     chat = [doc(1, "sushi tokyo"), doc(2, "reply"), doc(3, "ok"), doc(4, "later"), doc(5, "much later")]
-    index = side_index(tmp_path, [[replace(d, previous=d.source_rowid - 1) for d in chat]])
+    index = side_index(tmp_path, [[d._replace(previous=d.source_rowid - 1) for d in chat]])
     query = HistoryQuery("q", "q", (), ("sushi", "tokyo"))
     scores = keyword_hits(index, MESSAGES, query, 0, 10**6, 10).scores
     # Row 2's turn before is its context column (0.5), rows 3 and 4 two and three turns on (0.3,
