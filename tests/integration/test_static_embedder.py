@@ -79,7 +79,10 @@ TEXTS = ["", "sushi restaurant tokyo", "東京で寿司を食べた", "🙂 only
          "École über naïve", "\x00\n\t", "memorySearch in src/main.kt", "a b c d e f g",
          # ASCII texts are pooled word by word (data/word_sums.py); these probe where that could drift
          "snake_case_name{x:[1,2]}~`^|\\", "ab\x01cd joined by a dropped control", "y" * 101 + " after a word too long",
-         "supercalifragilistic " * 120, "Tabs\tand\r\nbreaks  UPPER lower 12345 3.14", "!!! ??? ...", "   "]
+         "supercalifragilistic " * 120, "Tabs\tand\r\nbreaks  UPPER lower 12345 3.14", "!!! ??? ...", "   ",
+         # other texts are cut at ASCII spaces and tokenized piece by piece
+         "Café\u00a0au lait (naïve) e\u0301cole", "ΣΊΣΥΦΟΣ σοφός", "zero\u200dwidth\u00adsoft \x85nel",
+         "Ａｂｃ fullwidth 混合text中文English", "👍🏽 emoji\u3000ideographic space", "é" * 600]
 
 
 @pytest.mark.spec("Q-09")
@@ -111,8 +114,8 @@ def test_words_forgotten_when_too_many_are_learned_again_with_the_same_vectors(m
 
     pooled = mocker.spy(word_sums.WordSums, "encode")
     reference = StaticEmbedder().embed(TEXTS)
-    assert "sushi restaurant tokyo" in pooled.call_args.args[1] and "東京で寿司を食べた" not in pooled.call_args.args[1]
-    monkeypatch.setattr(word_sums, "_MAX_BYTES", 6 * 2 * 384)  # six words of 384 int16 columns
+    assert "東京で寿司を食べた" in pooled.call_args.args[1] and "ab\x01cd joined by a dropped control" not in pooled.call_args.args[1]
+    monkeypatch.setattr(word_sums, "_MAX_BYTES", 6 * 4 * 384)  # six words of 384 float32 columns
     forgetful = StaticEmbedder()
     assert np.array_equal(forgetful.embed(TEXTS[:3]), reference[:3])
     cleared = mocker.spy(word_sums.WordSums, "_clear")
