@@ -1,4 +1,4 @@
-"""BatchPreparer: makes what a batch of message rows needs on its own (term lists, folded text,
+"""BatchPreparer: makes what a batch of message rows needs on its own (term lists and
 vectors) off the writing thread: on a second thread for catch-ups, in a second process for big
 builds (issue 3).
 
@@ -29,14 +29,14 @@ from oneclaw_search.data.message_vectors import MESSAGE_DIMENSIONS, quantize
 from oneclaw_search.data.postings import SegmentTerms, segment_terms
 from oneclaw_search.domain.ports import Embedder
 from oneclaw_search.domain.search_terms import index_terms
-from oneclaw_search.domain.text import fold
 
 PROCESS_ROWS = 50_000
 _log = logging.getLogger(__name__)
 
 
 def fingerprint(*texts: str | None) -> int:
-    joined = "\x00".join(text or "" for text in texts).encode()
+    # One text (a message) skips the join: a build fingerprints every message.
+    joined = (texts[0] or "").encode() if len(texts) == 1 else "\x00".join(text or "" for text in texts).encode()
     return zlib.crc32(joined) | (len(joined) << 32)
 
 
@@ -52,16 +52,13 @@ def stored_terms(text: str) -> list[str]:
 
 class Prepared(NamedTuple):
     terms: SegmentTerms  # of the batch, one column: each text's own words
-    fingerprints: list[int]
-    folded: list[str]
     vectors: list[bytes] | None
 
 
 def prepare(texts: Sequence[str], embedder: Embedder | None) -> Prepared:
-    """The batch's term lists, and each text's fingerprint, folded text and vector: it reads
-    nothing from any database."""
-    return Prepared(segment_terms([stored_terms(t) for t in texts], 1), [fingerprint(t) for t in texts],
-                    [fold(t) for t in texts], vectors(texts, embedder))
+    """The batch's term lists and each text's vector: it reads nothing from any database.
+    Fingerprints and folded text are the writer's: cheap, and the preparing process is the busier."""
+    return Prepared(segment_terms([stored_terms(t) for t in texts], 1), vectors(texts, embedder))
 
 
 def vectors(texts: Sequence[str], embedder: Embedder | None) -> list[bytes] | None:

@@ -10,12 +10,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from oneclaw_search.data.batch_preparer import BatchPreparer, Pending, Prepared, prepare
+from oneclaw_search.data.batch_preparer import BatchPreparer, Pending, Prepared, fingerprint, prepare
 from oneclaw_search.data.entities import marks, sql_batches
 from oneclaw_search.data.index_docs import MESSAGES, IndexedDoc
 from oneclaw_search.data.side_index import SideIndex
 from oneclaw_search.domain.models import SEARCHABLE_MESSAGE_TYPES
 from oneclaw_search.domain.ports import Embedder
+from oneclaw_search.domain.text import fold
 
 LAST_TURNS = "m_last"
 MESSAGE_COLUMNS = "rowid, id, session_id, created_at, content"
@@ -66,10 +67,11 @@ class MessageIndexer:
         prepared = prepared or prepare([row.content for row in rows], self._embedder)
         last = self._last_turns({row.session_id for row in rows}) if advance else {}
         docs = []
-        for row, fp, folded, vector in zip(rows, prepared.fingerprints, prepared.folded, prepared.vectors or [None] * len(rows)):
+        for row, vector in zip(rows, prepared.vectors or [None] * len(rows)):
             previous = last.get(row.session_id)
             earlier = previous is not None and previous[0] != row.rowid and previous[1] <= row.created_at
-            docs.append(IndexedDoc(row.rowid, row.id, row.created_at, fp, (), (folded,), vector, previous[0] if earlier else 0))
+            docs.append(IndexedDoc(row.rowid, row.id, row.created_at, fingerprint(row.content), (), (fold(row.content),),
+                                   vector, previous[0] if earlier else 0))
             if advance and (previous is None or earlier):
                 last[row.session_id] = (row.rowid, row.created_at)
         if advance:
