@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import uuid
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
 import peewee as pw
@@ -125,32 +125,37 @@ class SideIndex:
             terms = postings.segment_terms([text.split() for d in docs for text in d.terms], kind.stored_columns)
         start = postings.next_row(self.execute, kind.prefix)
         connection = self.peewee.connection()
-        numbered = list(enumerate(docs, start))
+
+        def numbered() -> Iterator[tuple[int, IndexedDoc]]:
+            return zip(range(start, start + len(docs)), docs)
+
+        # Parameters are generated row by row: a million kept tuples kept the collector busy.
         connection.executemany(
             f"INSERT INTO {kind.table('docs')} (doc, src, id, at, fp) VALUES (?, ?, ?, ?, ?)",
-            [(doc, d.source_rowid, d.id, d.at, d.fingerprint) for doc, d in numbered],
+            ((doc, d.source_rowid, d.id, d.at, d.fingerprint) for doc, d in numbered()),
         )
         connection.executemany(
             f"INSERT INTO {kind.table('vec')} (doc, v) VALUES (?, ?)",
-            [(doc, d.vector) for doc, d in numbered if d.vector is not None],
+            ((doc, d.vector) for doc, d in numbered() if d.vector is not None),
         )
         columns = kind.gram_columns
         connection.executemany(
             f"INSERT INTO {kind.table('grams')} (rowid, {', '.join(columns)}) VALUES (?, {', '.join('?' * len(columns))})",
-            [(doc, *d.folded) for doc, d in numbered],
+            ((doc, *d.folded) for doc, d in numbered()),
         )
-        self._sample_grams(kind, [d.folded for doc, d in numbered if doc % GRAM_SAMPLE == 1])
+        self._sample_grams(kind, [d.folded for doc, d in numbered() if doc % GRAM_SAMPLE == 1])
         postings.write_segment(connection, kind.prefix, start, terms, [d.at for d in docs],
-                               self._previous_rows(kind, numbered), largest_merge, bulk)
+                               self._previous_rows(kind, start, docs), largest_merge, bulk)
         return len(docs)
 
-    def _previous_rows(self, kind: DocKind, numbered: list[tuple[int, IndexedDoc]]) -> list[int]:
-        """The row number of each doc's turn before, from this batch or an earlier one (0: not indexed)."""
-        rows = {d.source_rowid: doc for doc, d in numbered}
-        wanted = sorted({d.previous for _, d in numbered if d.previous and d.previous not in rows})
+    def _previous_rows(self, kind: DocKind, start: int, docs: list[IndexedDoc]) -> list[int]:
+        """The row number of each doc (numbered from `start`)'s turn before, from this batch or an
+        earlier one (0: not indexed)."""
+        rows = dict(zip((d.source_rowid for d in docs), range(start, start + len(docs))))
+        wanted = sorted({d.previous for d in docs if d.previous and d.previous not in rows})
         for chunk in sql_batches(wanted):
             rows.update(self.execute(f"SELECT src, doc FROM {kind.table('docs')} WHERE src IN ({marks(chunk)})", chunk))
-        return [rows.get(d.previous, 0) if d.previous else 0 for _, d in numbered]
+        return [rows.get(d.previous, 0) if d.previous else 0 for d in docs]
 
     def _sample_grams(self, kind: DocKind, texts: list[tuple[str, ...]]) -> None:
         counts: Counter[str] = Counter()
