@@ -9,9 +9,11 @@ from __future__ import annotations
 import logging
 import threading
 
+import numpy as np
 import peewee as pw
 
-from oneclaw_search.data.index_queries import literal_hits
+from oneclaw_search.data.index_queries import literal_docs
+from oneclaw_search.data.postings_lookups import doc_ids
 from oneclaw_search.data.index_sync import IndexSync
 from oneclaw_search.data.index_docs import DocKind
 from oneclaw_search.data.side_index import SideIndex
@@ -59,13 +61,13 @@ class IndexLookup:
         self._fresh_for = deadline
         return True
 
-    def literal_ids(
+    def literal_docs(
         self, kind: DocKind, literal: str, after: int, before: int, limit: int, deadline: Deadline | None
-    ) -> list[str] | None:
-        """Ids of rows holding `literal`, newest indexed first; None when the index cannot say."""
+    ) -> np.ndarray | None:
+        """Index rows that may hold `literal`, newest indexed first; None when the index cannot say."""
         if not self.ensure_fresh(deadline):
             return None
-        return literal_hits(self.index, kind, literal, after, before, limit)
+        return literal_docs(self.index, kind, literal, after, before, limit)
 
     def verified_literal(self, kind: DocKind, needle: str, after: int, before: int, limit: int,
                          deadline: Deadline | None, fetch, holds) -> list | None:
@@ -73,10 +75,15 @@ class IndexLookup:
         and re-checked by `holds`. A first small page usually suffices; a larger one follows only
         when too many candidates failed the check. None when the index cannot say."""
         first, most = limit + _SLACK, max(limit * _CANDIDATES_PER_HIT, _MIN_CANDIDATES)
-        ids = self.literal_ids(kind, needle, after, before, most, deadline)  # one lookup serves both pages
-        if ids is None:
+        docs = self.literal_docs(kind, needle, after, before, most, deadline)  # one lookup serves both pages
+        if docs is None:
             return None
-        hits = [hit for hit in fetch(ids[:first], after, before, deadline=deadline) if holds(hit)]
-        if len(hits) < limit and len(ids) > first:
-            hits += [hit for hit in fetch(ids[first:], after, before, deadline=deadline) if holds(hit)]
+        hits = [hit for hit in fetch(self._ids(kind, docs[:first]), after, before, deadline=deadline) if holds(hit)]
+        if len(hits) < limit and len(docs) > first:
+            hits += [hit for hit in fetch(self._ids(kind, docs[first:]), after, before, deadline=deadline) if holds(hit)]
         return sorted(hits, key=lambda hit: (-hit.at_ms, hit.id))[:limit]
+
+    def _ids(self, kind: DocKind, docs: np.ndarray) -> list[str]:
+        """History ids of a page of index rows, in the page's order; each costs a lookup in the map."""
+        ids = doc_ids(self.index, kind, docs)
+        return [ids[doc] for doc in docs.tolist() if doc in ids]

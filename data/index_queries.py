@@ -10,7 +10,7 @@ import re
 import numpy as np
 
 from oneclaw_search.data.entities import marks, sql_batches
-from oneclaw_search.data.postings_lookups import newest_with_terms
+from oneclaw_search.data.postings_lookups import newest_docs_with_terms
 from oneclaw_search.data.index_docs import TRIGRAM, DocKind, trigrams
 from oneclaw_search.data.side_index import SideIndex
 from oneclaw_search.domain.history_query import HistoryQuery
@@ -50,27 +50,41 @@ def _gram_rows(index: SideIndex, kind: DocKind, match: str) -> np.ndarray:
     return np.fromiter((row[0] for row in index.execute(f"SELECT rowid FROM {grams} WHERE {grams} MATCH ?", [match])), dtype=np.int64)
 
 
-def literal_hits(
+def literal_docs(
     index: SideIndex, kind: DocKind, literal: str, after: int, before: int, limit: int
-) -> list[str] | None:
-    """Ids of up to `limit` recent rows that may contain the folded text `literal` (to be
-    re-checked); None when it is too short to look up."""
+) -> np.ndarray | None:
+    """Index rows (newest first) of up to `limit` live rows in the time window that may contain
+    the folded text `literal` (to be re-checked); None when it is too short to look up. Rows, not
+    ids: a caller resolves only the page it reads (postings_lookups.doc_ids)."""
     if len(literal) < TRIGRAM and is_cjk(literal):
-        return _cjk_term_hits(index, kind, literal, after, before, limit)
+        # One or two CJK characters are index terms themselves (every character and pair is indexed).
+        return newest_docs_with_terms(index, kind, [plain(literal)], kind.gram_word_columns, after, before, limit)
     match = trigram_match(index, kind, [literal]) if len(literal) >= TRIGRAM else None
     if match is None:
         return None
     inner = interior_terms(literal)
     if inner:  # rows must also hold the literal's inner words: most trigram look-alikes do not
         candidates = _gram_rows(index, kind, match)
-        return newest_with_terms(index, kind, inner, kind.gram_word_columns, after, before, limit, within=candidates)
+        return newest_docs_with_terms(index, kind, inner, kind.gram_word_columns, after, before, limit, within=candidates)
+    return _newest_matching(index, kind, match, after, before, limit)
+
+
+def _newest_matching(index: SideIndex, kind: DocKind, match: str, after: int, before: int, limit: int) -> np.ndarray:
+    """The newest `limit` live rows in the window the trigram query matches, read a page at a
+    time and checked against the row table (a join per row to the map cost more than the match)."""
+    table = index.postings(kind).rows()
     grams = kind.table("grams")
-    rows = index.execute(
-        f"SELECT d.id FROM {grams} JOIN {kind.table('docs')} d ON d.doc = {grams}.rowid"
-        f" WHERE {grams} MATCH ? AND d.at BETWEEN ? AND ? ORDER BY {grams}.rowid DESC LIMIT ?",
-        [match, after, before, limit],
-    )
-    return [row[0] for row in rows]
+    cursor = index.peewee.execute_sql(f"SELECT rowid FROM {grams} WHERE {grams} MATCH ? ORDER BY rowid DESC", [match])
+    found: list[np.ndarray] = []
+    kept = 0
+    while kept < limit and (page := cursor.fetchmany(max(limit, 256))):
+        rows = np.fromiter((row[0] for row in page), dtype=np.int64, count=len(page))
+        rows = rows[rows < len(table.ats)]  # rows added since the table was read wait for the next search
+        rows = rows[table.alive[rows] & (table.ats[rows] >= after) & (table.ats[rows] <= before)]
+        found.append(rows)
+        kept += len(rows)
+    cursor.close()
+    return np.concatenate(found)[:limit] if found else np.zeros(0, dtype=np.int64)
 
 
 def interior_terms(literal: str) -> list[str]:
@@ -81,9 +95,3 @@ def interior_terms(literal: str) -> list[str]:
         return []
     inner = [m.group() for m in _WORD.finditer(literal) if m.start() > 0 and m.end() < len(literal)]
     return list(dict.fromkeys(term for word in inner for term in index_terms(word)[:1]))
-
-
-def _cjk_term_hits(index: SideIndex, kind: DocKind, literal: str, after: int, before: int, limit: int) -> list[str]:
-    """One or two CJK characters are index terms themselves (every character and pair is indexed),
-    so rows holding them are found by term rather than by a scan."""
-    return newest_with_terms(index, kind, [plain(literal)], kind.gram_word_columns, after, before, limit)

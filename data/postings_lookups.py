@@ -26,6 +26,16 @@ def newest_with_terms(
 ) -> list[str]:
     """Ids of the newest `limit` live rows in the time window holding every one of `terms` in one
     of `columns` (and among `within`, ascending, when given)."""
+    docs = newest_docs_with_terms(index, kind, terms, columns, after, before, limit, within)
+    ids = doc_ids(index, kind, docs)
+    return [ids[doc] for doc in docs.tolist() if doc in ids]
+
+
+def newest_docs_with_terms(
+    index: SideIndex, kind: DocKind, terms: list[str], columns: tuple[int, ...], after: int, before: int, limit: int,
+    within: np.ndarray | None = None,
+) -> np.ndarray:
+    """The index rows `newest_with_terms` names, newest first."""
     reader = index.postings(kind)
     table = reader.rows()
     lists = reader.lists([fts_term(term) for term in terms], table, derived=False)
@@ -40,6 +50,4 @@ def newest_with_terms(
     docs = found[0] if len(found) == 1 else np.unique(np.concatenate(found))
     if within is not None:
         docs = np.intersect1d(docs, within, assume_unique=True)
-    docs = docs[table.alive[docs] & (table.ats[docs] >= after) & (table.ats[docs] <= before)][::-1][:limit]
-    ids = doc_ids(index, kind, docs)
-    return [ids[doc] for doc in docs.tolist() if doc in ids]
+    return docs[table.alive[docs] & (table.ats[docs] >= after) & (table.ats[docs] <= before)][::-1][:limit]

@@ -29,10 +29,7 @@ class RowTable:
     prevs: np.ndarray
     nexts: np.ndarray
     own: np.ndarray  # sizes over the stored columns
-
-    @property
-    def average_size(self) -> float:
-        return float(self.sizes.sum()) / self.rows if self.rows else 0.0
+    average_size: float = 0.0  # over `rows`: summed once per table, not per search (1 ms at a million)
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,7 +86,7 @@ class PostingsReader:
         alive = self._alive(end)
         # A deleted turn lends no length, as it lends no words (_with_context); row 0 is never alive.
         sizes = own + own[prevs] * alive[prevs] if self._context else own
-        return RowTable(sizes, ats, alive, end - 1, prevs, nexts, own)
+        return RowTable(sizes, ats, alive, end - 1, prevs, nexts, own, float(sizes.sum()) / (end - 1) if end > 1 else 0.0)
 
     def _fill(self, sizes: np.ndarray, ats: np.ndarray, prevs: np.ndarray, nexts: np.ndarray, since: int) -> None:
         for first, count, size_blob, at_blob, prev_blob in self._execute(
