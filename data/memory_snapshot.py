@@ -7,6 +7,7 @@ travels as arrays (`parts`), so a new process can read it back instead of rebuil
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import tzinfo
 
@@ -20,10 +21,30 @@ from oneclaw_search.domain.ports import Embedder
 from oneclaw_search.domain.search_terms import index_terms
 
 
+class _StoredChunks(Sequence[MemoryChunk]):
+    """A read-back snapshot's chunks, each made into a MemoryChunk only when first read: a search
+    reads a few dozen of 20K, and making them all cost 50 ms of a one-shot search."""
+
+    def __init__(self, fields: list[list]) -> None:
+        self._fields = fields
+        self._made: dict[int, MemoryChunk] = {}
+
+    def __len__(self) -> int:
+        return len(self._fields)
+
+    def __getitem__(self, row):
+        if isinstance(row, slice):
+            return [self[i] for i in range(*row.indices(len(self)))]
+        if row not in self._made:  # two threads may both make it: equal chunks, either kept
+            ident, kind, day, text, created, updated = self._fields[row]
+            self._made[row] = MemoryChunk(ident, kind, day, text, None, created, updated)
+        return self._made[row]
+
+
 @dataclass(frozen=True)
 class MemorySnapshot:
     version: object
-    chunks: list[MemoryChunk]
+    chunks: Sequence[MemoryChunk]
     bm25: MemoryBM25 | None
     vectors: np.ndarray
     has_vector: np.ndarray
@@ -57,8 +78,7 @@ class MemorySnapshot:
 
     @classmethod
     def from_parts(cls, version: object, parts: dict[str, bytes], dimension: int) -> MemorySnapshot:
-        chunks = [MemoryChunk(i, kind, day, text, None, created, updated)
-                  for i, kind, day, text, created, updated in json.loads(parts["chunks"])]
+        chunks = _StoredChunks(json.loads(parts["chunks"]))
         bm25 = None
         if "terms" in parts:
             bm25 = MemoryBM25.from_postings(
