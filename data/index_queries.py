@@ -12,12 +12,13 @@ import numpy as np
 from oneclaw_search.data.entities import marks, sql_batches
 from oneclaw_search.data.postings_lookups import newest_docs_with_terms
 from oneclaw_search.data.index_docs import TRIGRAM, DocKind, trigrams
-from oneclaw_search.data.side_index import SideIndex
+from oneclaw_search.data.side_index import GRAM_SAMPLE, SideIndex
 from oneclaw_search.domain.history_query import HistoryQuery
 from oneclaw_search.domain.search_terms import index_terms, is_cjk, plain
 
 _WORD = re.compile(r"\w+")
 MAX_TRIGRAMS = 6
+ENOUGH_ROWS = 1_000
 
 
 def _quoted(text: str) -> str:
@@ -27,15 +28,24 @@ def _quoted(text: str) -> str:
 def trigram_match(index: SideIndex, kind: DocKind, texts: list[str]) -> str | None:
     """An FTS5 query for rows holding the rarest trigrams of the texts: a superset of the rows
     holding the texts (the index keeps no positions, to stay small), so callers re-check each row.
-    Rare trigrams narrow as well as all of them and cost a fraction of the time. Rarity comes from
-    the sampled counts, since FTS5's own vocabulary walks a trigram's whole list to count it."""
+    Rarity comes from the sampled counts, since FTS5's own vocabulary walks a trigram's whole list
+    to count it. Each trigram costs its whole list to read (0.5-1.5 ms for a common one at a
+    million messages) yet past the first two rarely narrows, so more are added only while the
+    rows expected to hold all chosen ones (counted as if independent) exceed ENOUGH_ROWS."""
     grams = list(dict.fromkeys(gram for text in texts for gram in trigrams(text)))
-    if len(grams) > MAX_TRIGRAMS:
-        counts: dict[str, int] = {}
-        for chunk in sql_batches(grams):
-            counts.update(index.execute(f"SELECT term, n FROM {kind.table('gsample')} WHERE term IN ({marks(chunk)})", chunk))
-        grams = sorted(grams, key=lambda gram: counts.get(gram, 0))[:MAX_TRIGRAMS]
-    return " AND ".join(_quoted(gram) for gram in grams) or None
+    if len(grams) <= 2:
+        return " AND ".join(_quoted(gram) for gram in grams) or None
+    counts: dict[str, int] = {}
+    for chunk in sql_batches(grams):
+        counts.update(index.execute(f"SELECT term, n FROM {kind.table('gsample')} WHERE term IN ({marks(chunk)})", chunk))
+    rows = max(index.postings(kind).rows().rows, 1)
+    chosen, expected = [], float(rows)
+    for gram in sorted(grams, key=lambda gram: counts.get(gram, 0))[:MAX_TRIGRAMS]:
+        if len(chosen) >= 2 and expected <= ENOUGH_ROWS:
+            break
+        chosen.append(gram)
+        expected *= min(counts.get(gram, 0) * GRAM_SAMPLE / rows, 1.0)
+    return " AND ".join(_quoted(gram) for gram in chosen)
 
 
 def phrase_rows(index: SideIndex, kind: DocKind, query: HistoryQuery) -> np.ndarray | None:
