@@ -12,7 +12,9 @@ import pytest
 from oneclaw_search.data import turn_window
 from oneclaw_search.data.keyword_ranking import keyword_hits
 from oneclaw_search.data.postings_lookups import newest_with_terms
-from oneclaw_search.data.postings import BULK_LEVEL
+from oneclaw_search.data import index_queries
+from oneclaw_search.data.index_queries import MAX_TRIGRAMS, trigram_match
+from oneclaw_search.data.postings import BULK_LEVEL, segment_terms
 from oneclaw_search.data.postings_reader import PostingsReader
 from oneclaw_search.data.index_docs import MESSAGES, SESSIONS, IndexedDoc
 from oneclaw_search.data.side_index import SideIndex
@@ -247,3 +249,28 @@ def test_turns_before_lend_their_words_at_weights_falling_with_distance_until_th
     with index.peewee.atomic():
         index.forget(MESSAGES, [1])
     assert keyword_hits(index, MESSAGES, query, 0, 10**6, 10).scores == {}
+
+
+@pytest.mark.parametrize("seed", [4, 5])
+def test_one_column_lists_count_pairs_as_the_general_path_does(seed):
+    rng = random.Random(seed)
+    cells = [rng.choices(WORDS, k=rng.randint(0, 15)) for _ in range(200)]
+    one = segment_terms(cells, 1)
+    two = segment_terms([cell for words in cells for cell in (words, [])], 2)  # the same words, an empty second column
+    assert one.names == two.names and one.rows.tolist() == two.rows.tolist() and one.starts.tolist() == two.starts.tolist()
+    assert one.counts[:, 0].tolist() == two.counts[:, 0].tolist() and not two.counts[:, 1].any()
+    assert one.sizes.tolist() == [len(words) for words in cells]
+
+
+def test_trigram_lookups_take_the_two_rarest_and_more_only_while_many_rows_could_match(tmp_path, monkeypatch):
+    common = [doc(rowid, "alpha beta gamma") for rowid in range(1, 65)]
+    index = side_index(tmp_path, [common, [doc(65, "zeta quux"), doc(66, "zeta quux alpha")]])
+    monkeypatch.setattr(index_queries, "ENOUGH_ROWS", 10)
+    # no sampled row holds "ux " or "x a": those two narrow to the one row, and nothing more is asked
+    rare = trigram_match(index, MESSAGES, ["quux alpha"])
+    assert set(rare.split(" AND ")) == {'"ux "', '"x a"'}
+    assert index_queries._gram_rows(index, MESSAGES, rare).tolist() == [66]
+    # a text whose every trigram is common could match most rows: up to six trigrams are asked for
+    assert trigram_match(index, MESSAGES, ["alpha beta gamma"]).count(" AND ") == MAX_TRIGRAMS - 1
+    config = dict(index.execute("SELECT k, v FROM m_grams_config"))
+    assert config["automerge"] == 16 and config["crisismerge"] == 64
