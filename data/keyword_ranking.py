@@ -92,7 +92,7 @@ class _Scorer:
     def windowed(self, found: TermList, rows: np.ndarray, around: list[tuple[np.ndarray, np.ndarray]]) -> np.ndarray:
         """What `found`'s term adds to each of `rows` when the own text of the turns `around` them
         (rows, weights) counts as further columns, weighted like the row's own text times `weights`."""
-        frequency = counts_of(found, rows) @ self._weights
+        frequency = _weighted(counts_of(found, rows), self._weights)
         for near, weights in around:
             frequency = frequency + weights * self._weights[0] * counts_of(found, near)[:, 0]
         norm = K1 * (1 - B) + self._length_weight * self._sizes[rows]
@@ -101,9 +101,18 @@ class _Scorer:
     def add(self, found: TermList) -> None:
         if not len(found.docs):
             return
-        frequency = found.counts @ self._weights
+        frequency = _weighted(found.counts, self._weights)
         norm = K1 * (1 - B) + self._length_weight * self._sizes[found.docs]
         self.total[found.docs] += self.idf(len(found.docs)) * frequency * (K1 + 1) / (frequency + norm)
+
+
+def _weighted(counts: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """`counts @ weights`, column by column: a fifth faster than the matrix product on a 300K-row
+    list (which casts the bytes first), and it never wakes BLAS's threads beside the other sources."""
+    total = counts[:, 0] * weights[0]
+    for column in range(1, counts.shape[1]):
+        total = total + counts[:, column] * weights[column]
+    return total
 
 
 def _together(parts: list[TermList]) -> TermList:
