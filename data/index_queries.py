@@ -1,7 +1,8 @@
 """The side index's trigram questions: which rows may hold this text, or these quoted phrases.
 
-Answers are history row ids inside a time window (or index rows); the caller re-reads those rows
-from the history and re-checks them, so the index can narrow the search but never invent a hit.
+Answers are index rows (inside a time window, for the spec's LIKE test); the caller maps them to
+history ids, re-reads those rows from the history and re-checks them, so the index can narrow the
+search but never invent a hit.
 """
 from __future__ import annotations
 
