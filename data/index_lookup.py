@@ -13,7 +13,7 @@ import numpy as np
 import peewee as pw
 
 from oneclaw_search.data.index_queries import literal_docs
-from oneclaw_search.data.postings_lookups import doc_ids
+from oneclaw_search.data.postings_lookups import ids_in_order
 from oneclaw_search.data.index_sync import IndexSync
 from oneclaw_search.data.index_docs import DocKind
 from oneclaw_search.data.side_index import SideIndex
@@ -78,12 +78,11 @@ class IndexLookup:
         docs = self.literal_docs(kind, needle, after, before, most, deadline)  # one lookup serves both pages
         if docs is None:
             return None
-        hits = [hit for hit in fetch(self._ids(kind, docs[:first]), after, before, deadline=deadline) if holds(hit)]
-        if len(hits) < limit and len(docs) > first:
-            hits += [hit for hit in fetch(self._ids(kind, docs[first:]), after, before, deadline=deadline) if holds(hit)]
-        return sorted(hits, key=lambda hit: (-hit.at_ms, hit.id))[:limit]
 
-    def _ids(self, kind: DocKind, docs: np.ndarray) -> list[str]:
-        """History ids of a page of index rows, in the page's order; each costs a lookup in the map."""
-        ids = doc_ids(self.index, kind, docs)
-        return [ids[doc] for doc in docs.tolist() if doc in ids]
+        def checked(page: np.ndarray) -> list:  # a page's rows become history ids only when it is read
+            return [hit for hit in fetch(ids_in_order(self.index, kind, page), after, before, deadline=deadline) if holds(hit)]
+
+        hits = checked(docs[:first])
+        if len(hits) < limit and len(docs) > first:
+            hits += checked(docs[first:])
+        return sorted(hits, key=lambda hit: (-hit.at_ms, hit.id))[:limit]

@@ -66,7 +66,7 @@ def literal_docs(
 ) -> np.ndarray | None:
     """Index rows (newest first) of up to `limit` live rows in the time window that may contain
     the folded text `literal` (to be re-checked); None when it is too short to look up. Rows, not
-    ids: a caller resolves only the page it reads (postings_lookups.doc_ids)."""
+    ids: a caller resolves only the page it reads (postings_lookups.ids_in_order)."""
     if len(literal) < TRIGRAM and is_cjk(literal):
         # One or two CJK characters are index terms themselves (every character and pair is indexed).
         return newest_docs_with_terms(index, kind, [plain(literal)], kind.gram_word_columns, after, before, limit)

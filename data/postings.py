@@ -39,9 +39,13 @@ def table_names(prefix: str) -> tuple[str, ...]:
     return (f"{prefix}_dead", f"{prefix}_post", f"{prefix}_seg")
 
 
+def next_row_sql(prefix: str) -> str:
+    """A query for the number the next indexed row gets: segments cover rows 1 … next_row - 1, never reused."""
+    return f"SELECT coalesce(max(first + count), 1) FROM {prefix}_seg"
+
+
 def next_row(execute, prefix: str) -> int:
-    """The number the next indexed row gets: segments cover rows 1 … next_row - 1, never reused."""
-    return execute(f"SELECT coalesce(max(first + count), 1) FROM {prefix}_seg")[0][0]
+    return execute(next_row_sql(prefix))[0][0]
 
 
 class SegmentTerms(NamedTuple):

@@ -20,13 +20,8 @@ def doc_ids(index: SideIndex, kind: DocKind, docs: np.ndarray) -> dict[int, str]
     return found
 
 
-def newest_with_terms(
-    index: SideIndex, kind: DocKind, terms: list[str], columns: tuple[int, ...], after: int, before: int, limit: int,
-    within: np.ndarray | None = None,
-) -> list[str]:
-    """Ids of the newest `limit` live rows in the time window holding every one of `terms` in one
-    of `columns` (and among `within`, ascending, when given)."""
-    docs = newest_docs_with_terms(index, kind, terms, columns, after, before, limit, within)
+def ids_in_order(index: SideIndex, kind: DocKind, docs: np.ndarray) -> list[str]:
+    """History ids of index rows, in the rows' order (rows no longer in the map are left out)."""
     ids = doc_ids(index, kind, docs)
     return [ids[doc] for doc in docs.tolist() if doc in ids]
 
@@ -35,7 +30,8 @@ def newest_docs_with_terms(
     index: SideIndex, kind: DocKind, terms: list[str], columns: tuple[int, ...], after: int, before: int, limit: int,
     within: np.ndarray | None = None,
 ) -> np.ndarray:
-    """The index rows `newest_with_terms` names, newest first."""
+    """The newest `limit` live rows in the time window (newest first) holding every one of `terms`
+    in one of `columns` (and among `within`, ascending, when given)."""
     reader = index.postings(kind)
     table = reader.rows()
     lists = reader.lists([fts_term(term) for term in terms], table, derived=False)

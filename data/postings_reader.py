@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from oneclaw_search.data.entities import marks, sql_batches
-from oneclaw_search.data.postings import next_row
+from oneclaw_search.data.postings import next_row_sql
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,9 +55,11 @@ class PostingsReader:
     def rows(self) -> RowTable:
         """The row table as the index now stands. Segments only ever add rows at the end (merges
         keep each row's values), so a table that grew reads just the new segments."""
-        generation = self._execute("SELECT value FROM meta WHERE key = ?", (f"{self._prefix}.generation",))
-        end = next_row(self._execute, self._prefix)
-        dead = self._execute(f"SELECT count(*), max(doc) FROM {self._prefix}_dead")[0]
+        # One statement: a search asks for the table several times (keyword, literal and trigram lookups).
+        generation, end, *dead = self._execute(
+            f"SELECT (SELECT value FROM meta WHERE key = ?), ({next_row_sql(self._prefix)}), count(*), max(doc)"
+            f" FROM {self._prefix}_dead", (f"{self._prefix}.generation",)
+        )[0]
         with self._lock:
             if (generation, end, dead) != self._key:
                 same = self._key is not None and self._key[0] == generation and end >= len(self._table.sizes)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import uuid
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 import peewee as pw
@@ -125,25 +125,21 @@ class SideIndex:
             terms = postings.segment_terms([text.split() for d in docs for text in d.terms], kind.stored_columns)
         start = postings.next_row(self.execute, kind.prefix)
         connection = self.peewee.connection()
-
-        def numbered() -> Iterator[tuple[int, IndexedDoc]]:
-            return zip(range(start, start + len(docs)), docs)
-
-        # Parameters are generated row by row: a million kept tuples kept the collector busy.
+        # Parameters are generated row by row, never kept as lists of a batch's tuples.
         connection.executemany(
             f"INSERT INTO {kind.table('docs')} (doc, src, id, at, fp) VALUES (?, ?, ?, ?, ?)",
-            ((doc, d.source_rowid, d.id, d.at, d.fingerprint) for doc, d in numbered()),
+            ((doc, d.source_rowid, d.id, d.at, d.fingerprint) for doc, d in enumerate(docs, start)),
         )
         connection.executemany(
             f"INSERT INTO {kind.table('vec')} (doc, v) VALUES (?, ?)",
-            ((doc, d.vector) for doc, d in numbered() if d.vector is not None),
+            ((doc, d.vector) for doc, d in enumerate(docs, start) if d.vector is not None),
         )
         columns = kind.gram_columns
         connection.executemany(
             f"INSERT INTO {kind.table('grams')} (rowid, {', '.join(columns)}) VALUES (?, {', '.join('?' * len(columns))})",
-            ((doc, *d.folded) for doc, d in numbered()),
+            ((doc, *d.folded) for doc, d in enumerate(docs, start)),
         )
-        self._sample_grams(kind, [d.folded for doc, d in numbered() if doc % GRAM_SAMPLE == 1])
+        self._sample_grams(kind, [d.folded for doc, d in enumerate(docs, start) if doc % GRAM_SAMPLE == 1])
         postings.write_segment(connection, kind.prefix, start, terms, [d.at for d in docs],
                                self._previous_rows(kind, start, docs), largest_merge, bulk)
         return len(docs)

@@ -11,7 +11,7 @@ import pytest
 
 from oneclaw_search.data import turn_window
 from oneclaw_search.data.keyword_ranking import keyword_hits
-from oneclaw_search.data.postings_lookups import newest_with_terms
+from oneclaw_search.data.postings_lookups import ids_in_order, newest_docs_with_terms
 from oneclaw_search.data import index_queries
 from oneclaw_search.data.index_queries import MAX_TRIGRAMS, trigram_match
 from oneclaw_search.data.postings import BULK_LEVEL, segment_terms
@@ -130,7 +130,7 @@ def test_a_deleted_row_is_never_returned_and_its_number_is_never_reused(tmp_path
     query = HistoryQuery("beta", "beta", (), ("beta",))
     assert list(keyword_hits(index, MESSAGES, query, 0, 10**6, 10).scores) == ["r3"]
     assert index.execute("SELECT doc FROM m_docs WHERE src = 3")[0][0] == 3
-    assert newest_with_terms(index, MESSAGES, ["alpha"], (0,), 0, 10**6, 10) == ["r1"]
+    assert ids_in_order(index, MESSAGES, newest_docs_with_terms(index, MESSAGES, ["alpha"], (0,), 0, 10**6, 10)) == ["r1"]
 
 
 def test_a_word_only_in_the_turn_before_needs_a_second_query_word_there(tmp_path):
@@ -148,7 +148,7 @@ def test_sessions_match_in_either_column_and_times_bound_every_kind(tmp_path):
     query = HistoryQuery("trip", "trip", (), ("trip",))
     assert set(keyword_hits(index, SESSIONS, query, 0, 10**6, 10).scores) == {"r1", "r2", "r3"}
     assert set(keyword_hits(index, SESSIONS, query, 150, 250, 10).scores) == {"r2"}
-    assert newest_with_terms(index, SESSIONS, ["trip"], (0, 1), 0, 250, 10) == ["r2", "r1"]
+    assert ids_in_order(index, SESSIONS, newest_docs_with_terms(index, SESSIONS, ["trip"], (0, 1), 0, 250, 10)) == ["r2", "r1"]
 
 
 def test_a_compound_is_scored_on_rows_holding_all_its_words_and_flagged_as_unsure(tmp_path):
