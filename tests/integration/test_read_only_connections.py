@@ -13,6 +13,7 @@ import pytest
 from oneclaw_ddl import create_oneclaw_database
 
 from oneclaw_search.data.database import HistoryDatabase
+from oneclaw_search.data.sqlite_files import change_token
 
 pytestmark = pytest.mark.spec("BR-11", "Q-11")
 INSERT = "INSERT INTO messages (id, session_id, type, content, created_at) VALUES (?, 's', 'USER', ?, 1)"
@@ -59,3 +60,18 @@ def test_a_connection_that_takes_locks_is_closed_after_each_unit_of_work(tmp_pat
         writer.execute("COMMIT")
         second, _ = read(database)
         assert second is not first
+
+
+def test_the_change_token_moves_with_every_commit_and_with_a_wal_appearing_and_never_matches_a_missing_file(tmp_path):
+    path = history(tmp_path, wal=False)
+    token = change_token(path)
+    assert change_token(path) == token
+    write(path, "m2", "second")  # rollback journal: the header's change counter moves
+    assert change_token(path) != token
+    with closing(sqlite3.connect(path, isolation_level=None)) as writer:
+        writer.execute("PRAGMA journal_mode=WAL")
+        before = change_token(path)
+        writer.execute(INSERT, ("m3", "third"))
+        assert change_token(path) != before  # the commit sits in the -wal, the main file unchanged
+    gone = tmp_path / "gone.db"
+    assert change_token(gone) != change_token(gone)
