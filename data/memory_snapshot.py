@@ -13,7 +13,7 @@ from datetime import tzinfo
 
 import numpy as np
 
-from oneclaw_search.data.embedding import decode_embedding
+from oneclaw_search.data.embedding import decode_embedding, no_blas_products
 from oneclaw_search.data.memory_bm25 import MemoryBM25
 from oneclaw_search.domain.local_time import content_time_ms
 from oneclaw_search.domain.models import MemoryChunk
@@ -104,4 +104,4 @@ class MemorySnapshot:
         norm = float(np.linalg.norm(query_vector))
         if norm == 0:
             return np.zeros(len(self.chunks))
-        return np.maximum(self.vectors @ (query_vector / norm), 0.0).astype(np.float64)
+        return np.maximum(no_blas_products(self.vectors, query_vector / norm), 0.0).astype(np.float64)

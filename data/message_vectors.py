@@ -9,6 +9,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from oneclaw_search.data.embedding import no_blas_products
 from oneclaw_search.data.entities import marks, sql_batches
 from oneclaw_search.data.index_docs import MESSAGES
 from oneclaw_search.data.side_index import SideIndex
@@ -61,6 +62,6 @@ class MessageVectors:
                 f"SELECT d.id, v.v FROM {docs} d JOIN {table} v ON v.doc = d.doc WHERE d.id IN ({marks(chunk)})", chunk
             )
             if rows:
-                scores = dequantize([row[1] for row in rows], MESSAGE_DIMENSIONS) @ query
+                scores = no_blas_products(dequantize([row[1] for row in rows], MESSAGE_DIMENSIONS), query)
                 found.update((row[0], float(score)) for row, score in zip(rows, scores))
         return found

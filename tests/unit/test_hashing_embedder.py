@@ -6,7 +6,7 @@ import struct
 import numpy as np
 import pytest
 
-from oneclaw_search.data.embedding import HashingEmbedder, decode_embedding, encode_embedding
+from oneclaw_search.data.embedding import HashingEmbedder, decode_embedding, encode_embedding, no_blas_products
 
 
 def cosine(first: str, second: str) -> float:
@@ -64,3 +64,10 @@ def test_text_without_words_gives_a_zero_vector(text):
     [vector] = HashingEmbedder().embed([text])
     assert len(vector) == 384
     assert not np.any(vector)
+
+
+def test_row_products_without_blas_equal_the_matrix_product_and_take_no_rows():
+    rng = np.random.default_rng(3)
+    rows, vector = rng.standard_normal((500, 384)).astype(np.float32), rng.standard_normal(384).astype(np.float32)
+    assert np.allclose(no_blas_products(rows, vector), rows @ vector, rtol=1e-5, atol=1e-4)
+    assert no_blas_products(np.zeros((0, 384), dtype=np.float32), vector).shape == (0,)
