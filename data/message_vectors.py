@@ -33,11 +33,13 @@ def quantize(vectors: np.ndarray) -> list[bytes]:
 
 def dequantize(blobs: Sequence[bytes], dimension: int) -> np.ndarray:
     """Unit float32 rows back from `quantize`'s blobs (zero rows for blobs of another size)."""
+    width = _SCALE.itemsize + dimension
+    sized = np.fromiter((len(blob) == width for blob in blobs), dtype=bool, count=len(blobs))
     rows = np.zeros((len(blobs), dimension), dtype=np.float32)
-    for row, blob in enumerate(blobs):
-        if len(blob) == _SCALE.itemsize + dimension:
-            scale = np.frombuffer(blob[:_SCALE.itemsize], dtype=_SCALE)[0]
-            rows[row] = np.frombuffer(blob[_SCALE.itemsize:], dtype=np.int8) * scale
+    if sized.any():  # one buffer for all: row by row cost half a millisecond a search
+        packed = np.frombuffer(b"".join(blob for blob, fits in zip(blobs, sized) if fits), dtype=np.uint8).reshape(-1, width)
+        scales = packed[:, :_SCALE.itemsize].copy().view(_SCALE)
+        rows[sized] = packed[:, _SCALE.itemsize:].view(np.int8) * scales
     norms = np.linalg.norm(rows, axis=1, keepdims=True)
     return np.divide(rows, norms, out=np.zeros_like(rows), where=norms > 0)
 
