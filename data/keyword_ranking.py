@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from oneclaw_search.data.postings_lookups import doc_ids
-from oneclaw_search.data.postings_reader import RowTable, TermList, counts_of
+from oneclaw_search.data.postings_reader import RowTable, TermList
 from oneclaw_search.data.turn_window import Admission, TurnWindow
 from oneclaw_search.data.index_docs import DocKind, fts_term
 from oneclaw_search.data.side_index import SideIndex
@@ -47,8 +47,10 @@ def keyword_hits(
         score.add(found)
 
     def eligible(rows: np.ndarray) -> np.ndarray:
-        at = table.ats[rows]
-        keep = table.alive[rows] & (at >= after) & (at <= before)
+        keep = table.alive[rows]
+        if after > table.span[0] or before < table.span[1]:
+            at = table.ats[rows]
+            keep &= (at >= after) & (at <= before)
         return keep & np.isin(rows, allowed) if allowed is not None else keep
 
     rows, totals = score.totals()
@@ -70,8 +72,8 @@ def _best_admitted(candidates: np.ndarray, scores: np.ndarray, limit: int, admis
     wanted = 4 * limit
     while True:
         at = _best(candidates, scores, wanted)
-        pool, pooled, neighbours = window.widen(candidates[at]) if window else (candidates[at], scores[at], [])
-        admitted, sure = admission(pool, neighbours)
+        pool, pooled, neighbours, around = window.widen(candidates[at]) if window else (candidates[at], scores[at], [], None)
+        admitted, sure = admission(pool, neighbours, around)
         if admitted.sum() >= limit or wanted >= len(candidates):
             pool, pooled, sure = pool[admitted], pooled[admitted], sure[admitted]
             order = np.lexsort((-pool, -pooled))[:limit]
@@ -90,12 +92,13 @@ class _Scorer:
     def idf(self, hits: int) -> float:
         return max(math.log((self._rows - hits + 0.5) / (hits + 0.5)), 1e-6)
 
-    def windowed(self, found: TermList, rows: np.ndarray, around: list[tuple[np.ndarray, np.ndarray]]) -> np.ndarray:
-        """What `found`'s term adds to each of `rows` when the own text of the turns `around` them
-        (rows, weights) counts as further columns, weighted like the row's own text times `weights`."""
-        frequency = _weighted(counts_of(found, rows), self._weights)
-        for near, weights in around:
-            frequency = frequency + weights * self._weights[0] * counts_of(found, near)[:, 0]
+    def windowed(self, found: TermList, rows: np.ndarray, counts: np.ndarray, weights: list[np.ndarray]) -> np.ndarray:
+        """What `found`'s term adds to each of `rows` when the own text of the turns around them
+        counts as further columns, weighted like the row's own text times `weights`. `counts`:
+        turn_window.counts_around(found, rows, those turns)."""
+        frequency = _weighted(counts[0], self._weights)
+        for near, weight in zip(counts[1:], weights):
+            frequency = frequency + weight * self._weights[0] * near[:, 0]
         norm = K1 * (1 - B) + self._length_weight * self._sizes[rows]
         return self.idf(len(found.docs)) * frequency * (K1 + 1) / (frequency + norm)
 

@@ -30,6 +30,7 @@ class RowTable:
     nexts: np.ndarray
     own: np.ndarray  # sizes over the stored columns
     average_size: float = 0.0  # over `rows`: summed once per table, not per search (1 ms at a million)
+    span: tuple[int, int] = (0, 0)  # earliest and latest time of any row: a window covering both needs no time test
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,7 +89,9 @@ class PostingsReader:
         alive = self._alive(end)
         # A deleted turn lends no length, as it lends no words (_with_context); row 0 is never alive.
         sizes = own + own[prevs] * alive[prevs] if self._context else own
-        return RowTable(sizes, ats, alive, end - 1, prevs, nexts, own, float(sizes.sum()) / (end - 1) if end > 1 else 0.0)
+        rows = end - 1
+        return RowTable(sizes, ats, alive, rows, prevs, nexts, own, float(sizes.sum()) / rows if rows else 0.0,
+                        (int(ats[1:].min()), int(ats[1:].max())) if rows else (0, 0))
 
     def _fill(self, sizes: np.ndarray, ats: np.ndarray, prevs: np.ndarray, nexts: np.ndarray, since: int) -> None:
         for first, count, size_blob, at_blob, prev_blob in self._execute(
