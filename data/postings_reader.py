@@ -150,14 +150,25 @@ def _with_context(found: TermList, table: RowTable) -> TermList:
     own = found.counts[:, 0]
     following = table.nexts[found.docs]
     linked = (following > 0) & table.alive[found.docs]
-    after = following[linked]
-    both = np.concatenate([found.docs, after])
-    both.sort(kind="stable")  # two runs, mostly in order already
-    docs = both[np.r_[True, both[1:] != both[:-1]]] if len(both) else both
-    counts = np.zeros((len(docs), found.counts.shape[1] + 1), dtype=np.uint8)
-    counts[np.searchsorted(docs, found.docs), :-1] = found.counts
-    counts[np.searchsorted(docs, after), -1] = own[linked]
-    return TermList(docs, counts)
+    both = np.concatenate([found.docs, following[linked]])
+    # Where each entry lands in the merged list, from one stable sort: finding them by binary
+    # search was two thirds of the time (9.5 → 6.8 ms for a 112K-row list, 1.65 → 1.23 for 19K).
+    order = np.argsort(both, kind="stable")
+    ordered = both[order]
+    first = np.ones(len(both), dtype=bool)
+    np.not_equal(ordered[1:], ordered[:-1], out=first[1:])
+    rank = np.cumsum(first, dtype=np.int32)
+    rank -= 1
+    at = np.empty(len(both), dtype=np.int32)
+    at[order] = rank
+    mine, width = at[:len(found.docs)], found.counts.shape[1]
+    counts = np.zeros((len(rank) and int(rank[-1]) + 1, width + 1), dtype=np.uint8)
+    if width == 1:
+        counts[:, 0][mine] = own  # one column at a time: a fifth faster than whole rows
+    else:
+        counts[mine, :-1] = found.counts
+    counts[:, -1][at[len(found.docs):]] = own[linked]
+    return TermList(ordered[first], counts)
 
 
 def _blank(end: int) -> list[np.ndarray]:
