@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import logging
 import threading
+from contextlib import closing
 
 import numpy as np
 import peewee as pw
 
-from oneclaw_search.data.index_queries import literal_docs
+from oneclaw_search.data.index_queries import literal_pages
 from oneclaw_search.data.postings_lookups import ids_in_order
 from oneclaw_search.data.index_sync import IndexSync
 from oneclaw_search.data.index_docs import DocKind
@@ -61,28 +62,22 @@ class IndexLookup:
         self._fresh_for = deadline
         return True
 
-    def literal_docs(
-        self, kind: DocKind, literal: str, after: int, before: int, limit: int, deadline: Deadline | None
-    ) -> np.ndarray | None:
-        """Index rows that may hold `literal`, newest indexed first; None when the index cannot say."""
-        if not self.ensure_fresh(deadline):
-            return None
-        return literal_docs(self.index, kind, literal, after, before, limit)
-
     def verified_literal(self, kind: DocKind, needle: str, after: int, before: int, limit: int,
                          deadline: Deadline | None, fetch, holds) -> list | None:
         """Up to `limit` rows holding `needle`, newest first: index candidates, re-read by `fetch`
         and re-checked by `holds`. A first small page usually suffices; a larger one follows only
         when too many candidates failed the check. None when the index cannot say."""
         first, most = limit + _SLACK, max(limit * _CANDIDATES_PER_HIT, _MIN_CANDIDATES)
-        docs = self.literal_docs(kind, needle, after, before, most, deadline)  # one lookup serves both pages
-        if docs is None:
+        pages = literal_pages(self.index, kind, needle, after, before, (first, most - first)) if self.ensure_fresh(deadline) else None
+        if pages is None:
             return None
 
         def checked(page: np.ndarray) -> list:  # a page's rows become history ids only when it is read
             return [hit for hit in fetch(ids_in_order(self.index, kind, page), after, before, deadline=deadline) if holds(hit)]
 
-        hits = checked(docs[:first])
-        if len(hits) < limit and len(docs) > first:
-            hits += checked(docs[first:])
+        with closing(pages):  # an unread second page leaves no statement open
+            page = next(pages)
+            hits = checked(page)
+            if len(hits) < limit and len(page) == first:
+                hits += checked(next(pages))
         return sorted(hits, key=lambda hit: (-hit.at_ms, hit.id))[:limit]

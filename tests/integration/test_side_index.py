@@ -291,6 +291,21 @@ WORDS_FOR_LITERALS = ["Sushi", "sushi", "RAMEN", "memoryIndex", "max_results", "
                       "src/main.kt", "3f2c", "naïve", "ſushi", "K", "e-mail", "(note)", "x.y", "déjà-vu"]
 
 
+@pytest.mark.spec("Q-14", "P-01")
+@pytest.mark.parametrize("needle", ["xyzab", "xyz ab q"], ids=["trigrams-only", "inner-word"])
+def test_a_literal_lookup_reads_a_second_page_when_the_newest_candidates_are_look_alikes(history, tmp_path, needle):
+    # The newest 70 messages hold every trigram (and inner word) of the needle but never the needle
+    # itself; the first page (limit + 50 candidates) is all look-alikes, so the older hits come from the second.
+    lookalike = "xyza zab" if needle == "xyzab" else "xyz abba xyz z ab qq b q"
+    texts = [f"{needle} number {i}" for i in range(8)] + [f"{lookalike} {i}" for i in range(70)]
+    database = HistoryDatabase.open_read_only(chat(history, texts))
+    index = SideIndex(tmp_path / "side.sqlite")
+    indexed = PeeweeMessageDao(database, IndexLookup(index, IndexSync(database, index)))
+    hits = indexed.search_content(needle, limit=5)
+    assert [hit.id for hit in hits] == ["m7", "m6", "m5", "m4", "m3"]
+    assert hits == PeeweeMessageDao(database).search_content(needle, limit=5)
+
+
 @pytest.mark.spec("Q-15", "P-01")
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_literal_lookups_through_inner_words_find_what_the_scan_finds(history, tmp_path, seed):
