@@ -115,9 +115,24 @@ def test_words_forgotten_when_too_many_are_learned_again_with_the_same_vectors(m
     pooled = mocker.spy(word_sums.WordSums, "encode")
     reference = StaticEmbedder().embed(TEXTS)
     assert "東京で寿司を食べた" in pooled.call_args.args[1] and "ab\x01cd joined by a dropped control" not in pooled.call_args.args[1]
-    monkeypatch.setattr(word_sums, "_MAX_BYTES", 6 * 4 * 384)  # six words of 384 float32 columns
+    monkeypatch.setattr(word_sums, "_MAX_BYTES", 6 * 2 * 384)  # six words of 384 int16 columns
     forgetful = StaticEmbedder()
     assert np.array_equal(forgetful.embed(TEXTS[:3]), reference[:3])
     cleared = mocker.spy(word_sums.WordSums, "_clear")
     assert np.array_equal(forgetful.embed(TEXTS), reference)
     assert cleared.call_count == 1  # more new words than fit: it started over
+
+
+@pytest.mark.spec("Q-09")
+def test_a_word_whose_summed_rows_leave_int16_takes_the_tokenizers_path_with_the_same_vectors(mocker):
+    from model2vec import StaticModel
+
+    # Ideographic spaces split BERT's words but not our chunks: 300 pieces of one row reaching 110
+    # sum to 33,000 in one chunk, past int16, though the text stays under the 512-piece limit.
+    texts = ["é " + "\u3000".join(["moravian"] * 300), "é moravian\u3000moravian", "plain words"]
+    import oneclaw_search.data.word_sums as word_sums
+
+    pooled = mocker.spy(word_sums.WordSums, "encode")
+    vectors = StaticEmbedder().embed(texts)
+    assert pooled.spy_return[1] == [0]  # the first text is left to the tokenizer, the others pooled by words
+    assert np.array_equal(vectors, StaticModel.from_pretrained(str(MODEL_DIR)).encode(texts, use_multiprocessing=False))
