@@ -24,8 +24,10 @@ SUFFIX = ".search-index.sqlite"
 GRAM_SAMPLE = 32  # every 32nd row's trigrams are counted: rarity estimates for trigram lookups
 _GRAMS = "tokenize = 'trigram case_sensitive 1', content = '', columnsize = 0, detail = none"
 # FTS5 merges 4 segments of a level by default: at 16 (and 64 before a write must merge) a build
-# spends a sixth less time on trigrams, and a 200K-row lookup stays at about 1 ms.
-_GRAM_MERGES = (("automerge", 16), ("crisismerge", 64))
+# spends a sixth less time on trigrams, and a 200K-row lookup stays at about 1 ms. It writes its
+# pending trigrams out every 1 MB by default: a 64 MB table lets a build's batch go out whole,
+# 8 % less trigram time at a million messages (a commit writes out the rest in any case).
+_GRAM_OPTIONS = (("automerge", 16), ("crisismerge", 64), ("hashsize", 64 * 1024 * 1024))
 
 
 def default_index_path(database_path: Path) -> Path:
@@ -87,7 +89,7 @@ class SideIndex:
         self.execute(f"CREATE TABLE {kind.table('vec')} (doc INTEGER PRIMARY KEY, v BLOB NOT NULL)")
         grams = kind.table("grams")
         self.execute(f"CREATE VIRTUAL TABLE {grams} USING fts5({', '.join(kind.gram_columns)}, {_GRAMS})")
-        for option, value in _GRAM_MERGES:
+        for option, value in _GRAM_OPTIONS:
             self.execute(f"INSERT INTO {grams} ({grams}, rank) VALUES (?, ?)", (option, value))
         self.execute(f"CREATE TABLE {kind.table('gsample')} (term TEXT PRIMARY KEY, n INTEGER NOT NULL) WITHOUT ROWID")
         postings.create_tables(self.execute, kind.prefix)

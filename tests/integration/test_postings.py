@@ -273,4 +273,4 @@ def test_trigram_lookups_take_the_two_rarest_and_more_only_while_many_rows_could
     # a text whose every trigram is common could match most rows: up to six trigrams are asked for
     assert trigram_match(index, MESSAGES, ["alpha beta gamma"]).count(" AND ") == MAX_TRIGRAMS - 1
     config = dict(index.execute("SELECT k, v FROM m_grams_config"))
-    assert config["automerge"] == 16 and config["crisismerge"] == 64
+    assert config["automerge"] == 16 and config["crisismerge"] == 64 and config["hashsize"] == 64 * 1024 * 1024
