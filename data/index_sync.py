@@ -51,6 +51,7 @@ class IndexSync:
             embedder = self._embedder.name if self._embedder is not None else "none"
             self._index.ensure_schema(str(self._history.info.path.resolve()), embedder)
             self._messages.create_tables()
+            self._index.restore_lookup_indexes(MESSAGES)  # a first build that stopped midway left them out
             self._schema_checked = True
         # A search waits on this catch-up: bigger merges are left to `oneclaw-search index`.
         self._largest_merge = None if deadline is None else SEARCH_MERGE_ROWS
@@ -83,6 +84,10 @@ class IndexSync:
         # The next batch is prepared elsewhere while this one is written (data/batch_preparer.py).
         preparer = BatchPreparer(self._embedder, top - done if deadline is None else 0)
         size = BULK_BATCH_ROWS if preparer.uses_process else BATCH_ROWS
+        deferred = preparer.uses_process and done == 0  # a first build: nobody can look anything up yet
+        if deferred:
+            with self._index.peewee.atomic("IMMEDIATE"):
+                self._index.defer_lookup_indexes(MESSAGES)
         try:
             batch = self._messages.next_batch(history, done, size, preparer)
             while batch is not None:
@@ -98,6 +103,9 @@ class IndexSync:
                 batch = following if done == batch.last else self._messages.next_batch(history, done, size, preparer)
         finally:
             preparer.shutdown()
+            if deferred:
+                with self._index.peewee.atomic("IMMEDIATE"):
+                    self._index.restore_lookup_indexes(MESSAGES)
         if batches > 1:  # a build leaves a WAL as big as its biggest batch; give the space back
             self._index.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         return True
