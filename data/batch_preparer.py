@@ -5,7 +5,9 @@ builds (issue 3).
 Preparing is Python that holds the GIL, and SQLite hands the GIL back and takes it again on every
 row it steps; sharing one interpreter, the two halved the writer's speed (a 100K-message build
 spent 6.1 s in executemany next to a preparing thread, 2.6 s without one). A spawned process
-costs about half a second to start, so only a backlog of PROCESS_ROWS or more gets one.
+costs about half a second to start, so only a backlog of PROCESS_ROWS or more gets one. The
+writer makes a batch itself whenever it has waited for the process as long as a batch takes, so
+neither side idles while the other is the slower.
 """
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ import logging
 import multiprocessing
 import pickle
 import sys
+import time
 import types
 import zlib
 from collections.abc import Sequence
@@ -109,6 +112,9 @@ class BatchPreparer:
             self._process = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"),
                                                 initializer=_adopt, initargs=(embedder,))
         self._submitted = 0
+        # Seconds this process spent waiting for the preparing one, and its own latest batch took:
+        # once it has waited as long as a batch takes, it makes the next one itself.
+        self._waited, self._cost = 0.0, float("inf")
 
     @property
     def uses_process(self) -> bool:
@@ -116,9 +122,11 @@ class BatchPreparer:
 
     def submit(self, texts: list[str]) -> Pending:
         self._submitted += 1
-        if self._process is not None and self._submitted == 1:
-            # Made here when first needed: by then the next batch is on its way to the process,
-            # which starts meanwhile, and no preparing thread contends with this one's reads.
+        if self._process is not None and (self._submitted == 1 or self._waited >= self._cost):
+            # Made here when first needed: the first while the process starts, then one each time
+            # this process has waited as long as a batch takes (read two batches ahead, the process
+            # still has one queued meanwhile). No preparing thread contends with this one's reads.
+            self._waited = max(self._waited - self._cost, 0.0)
             return Pending(self, texts, None)
         if self._process is not None:
             try:
@@ -129,10 +137,15 @@ class BatchPreparer:
         return Pending(self, texts, self._thread.submit(prepare, texts, self._embedder))
 
     def finish(self, pending: Pending) -> Prepared:
+        started = time.perf_counter()  # elapsed time only, to share work: no clock of the domain's
         if pending.future is None:
-            return prepare(pending.texts, self._embedder)
+            prepared = prepare(pending.texts, self._embedder)
+            self._cost = time.perf_counter() - started
+            return prepared
         try:
-            return pending.future.result()
+            prepared = pending.future.result()
+            self._waited += time.perf_counter() - started
+            return prepared
         except (BrokenProcessPool, pickle.PicklingError, OSError) as error:
             self._give_up_process(error)
             return prepare(pending.texts, self._embedder)

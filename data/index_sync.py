@@ -11,7 +11,7 @@ from oneclaw_search.data.batch_preparer import BatchPreparer, fingerprint, term_
 from oneclaw_search.data.database import HistoryDatabase
 from oneclaw_search.data.entities import marks, sql_batches
 from oneclaw_search.data.message_indexer import (
-    LAST_TURNS, MESSAGE_COLUMNS as _MESSAGE_COLUMNS, SEARCHABLE_TYPES as _TYPES, MessageIndexer, MessageRow,
+    LAST_TURNS, MESSAGE_COLUMNS as _MESSAGE_COLUMNS, SEARCHABLE_TYPES as _TYPES, MessageIndexer, MessageRow, ReadAhead,
 )
 from oneclaw_search.data.index_docs import MESSAGES, SESSIONS, DocKind, IndexedDoc
 from oneclaw_search.data.side_index import SideIndex
@@ -89,18 +89,16 @@ class IndexSync:
             with self._index.peewee.atomic("IMMEDIATE"):
                 self._index.defer_lookup_indexes(MESSAGES)
         try:
-            batch = self._messages.next_batch(history, done, size, preparer)
-            while batch is not None:
+            ahead = ReadAhead(self._messages, history, top, size, preparer, depth=2 if preparer.uses_process else 1)
+            while (batch := ahead.take(done)) is not None:
                 if deadline is not None and deadline.expired():
                     return False
-                following = self._messages.next_batch(history, batch.last, size, preparer) if batch.last < top else None
                 with self._index.peewee.atomic("IMMEDIATE"):
                     if self._index.meta_int("m.max_src") == done:  # else another process got there first
                         self._messages.add(batch.searchable, prepared=batch.prepared.result(),
                                            largest_merge=self._largest_merge, bulk=preparer.uses_process)
                         self._index.set_meta(m__max_src=batch.last, m__rows=self._index.meta_int("m.rows") + batch.size)
                 done, batches = self._index.meta_int("m.max_src"), batches + 1
-                batch = following if done == batch.last else self._messages.next_batch(history, done, size, preparer)
         finally:
             preparer.shutdown()
             if deferred:

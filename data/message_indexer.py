@@ -7,6 +7,7 @@ indexed turn of every session is kept in the side index for the next batch.
 """
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Sequence
 from typing import NamedTuple
 
@@ -87,3 +88,34 @@ class MessageIndexer:
             rows = self._index.execute(f"SELECT session, src, at FROM {LAST_TURNS} WHERE session IN ({marks(chunk)})", chunk)
             found.update((row[0], tuple(row[1:])) for row in rows)
         return found
+
+
+class ReadAhead:
+    """Batches read and handed to the preparer `depth` ahead of the one being written. With two,
+    the preparing process still has a batch queued while this one prepares a batch itself."""
+
+    def __init__(self, indexer: MessageIndexer, history, top: int, size: int, preparer: BatchPreparer, depth: int) -> None:
+        self._indexer, self._history, self._top, self._size = indexer, history, top, size
+        self._preparer, self._depth = preparer, depth
+        self._ahead: deque[tuple[int, MessageBatch]] = deque()  # each batch with the rowid it was read after
+
+    def take(self, done: int) -> MessageBatch | None:
+        """The batch after history rowid `done` (batches read ahead from elsewhere are dropped:
+        another process indexed them meanwhile), with the next ones already on their way."""
+        if self._ahead and self._ahead[0][0] != done:
+            self._ahead.clear()
+        self._fill(done, 1)
+        if not self._ahead:
+            return None
+        _, batch = self._ahead.popleft()
+        self._fill(batch.last, self._depth)
+        return batch
+
+    def _fill(self, after: int, count: int) -> None:
+        last = self._ahead[-1][1].last if self._ahead else after
+        while len(self._ahead) < count and last < self._top:
+            batch = self._indexer.next_batch(self._history, last, self._size, self._preparer)
+            if batch is None:
+                return
+            self._ahead.append((last, batch))
+            last = batch.last

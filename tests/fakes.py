@@ -127,3 +127,16 @@ class ParentOnlyEmbedder(KeywordEmbedder):
         if os.getpid() != self.parent:
             os._exit(3)
         return super().embed(texts)
+
+
+class SlowChildEmbedder(KeywordEmbedder):
+    """Picklable; in any process but the one that made it, each batch takes `delay` seconds longer."""
+
+    def __init__(self, vocabulary: list[str], delay: float) -> None:
+        super().__init__(vocabulary)
+        self.parent, self.delay = os.getpid(), delay
+
+    def embed(self, texts):
+        if os.getpid() != self.parent:
+            time.sleep(self.delay)
+        return super().embed(texts)

@@ -11,12 +11,13 @@ from datetime import datetime, timedelta
 import numpy as np
 import pytest
 from builders import new_message, new_session
-from fakes import ParentOnlyEmbedder
+from fakes import KeywordEmbedder, ParentOnlyEmbedder, SlowChildEmbedder
 
 from oneclaw_search.data import batch_preparer, index_sync, postings
 from oneclaw_search.data.batch_preparer import BatchPreparer, prepare
 from oneclaw_search.data.database import HistoryDatabase
 from oneclaw_search.data.index_sync import IndexSync
+from oneclaw_search.data.message_indexer import MessageIndexer, ReadAhead
 from oneclaw_search.data.side_index import SideIndex
 from oneclaw_search.data.static_embedder import StaticEmbedder
 
@@ -157,3 +158,30 @@ def test_a_first_build_goes_without_lookup_indexes_and_restores_them_even_when_i
     fail = False
     assert IndexSync(HistoryDatabase.open_read_only(path), failed).catch_up()
     assert lookup_indexes(failed) == LOOKUP_INDEXES
+
+
+@pytest.mark.spec("Q-11")
+def test_when_the_process_falls_behind_this_one_prepares_batches_too_and_the_index_is_the_same(history, tmp_path, monkeypatch, mocker):
+    path = two_sessions(history)
+    made_here = mocker.spy(batch_preparer, "prepare")  # this process's batches only
+    slow = build(path, tmp_path / "slow.sqlite", SlowChildEmbedder(["sushi", "ramen"], 0.3), monkeypatch, process=True)
+    assert made_here.call_count >= 2  # the first batch, and more once it had waited for the process
+    expected = build(path, tmp_path / "thread.sqlite", KeywordEmbedder(["sushi", "ramen"]), monkeypatch, process=False)
+    assert contents(slow) == contents(expected)
+
+
+@pytest.mark.spec("Q-11")
+def test_reading_ahead_drops_batches_another_process_indexed_meanwhile(history, tmp_path):
+    path = two_sessions(history)  # 24 messages, rowids 1-24
+    indexer = MessageIndexer(SideIndex(tmp_path / "side.sqlite"), None)
+    preparer = BatchPreparer(None, backlog=0)
+    try:
+        with HistoryDatabase.open_read_only(path).connected() as database:
+            ahead = ReadAhead(indexer, database, top=24, size=5, preparer=preparer, depth=2)
+            first = ahead.take(0)
+            assert [row.rowid for row in first.searchable] == [1, 2, 3, 4, 5]
+            assert [row.rowid for row in ahead.take(15).searchable] == [16, 17, 18, 19, 20]  # 6-15 done elsewhere
+            assert [row.rowid for row in ahead.take(20).searchable] == [21, 22, 23, 24]
+            assert ahead.take(24) is None
+    finally:
+        preparer.shutdown()
