@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from oneclaw_search.data.postings_lookups import doc_ids
-from oneclaw_search.data.postings_reader import RowTable, TermList
+from oneclaw_search.data.term_lists import RowTable, TermList
 from oneclaw_search.data.turn_window import Admission, TurnWindow
 from oneclaw_search.data.index_docs import DocKind, fts_term
 from oneclaw_search.data.side_index import SideIndex

@@ -2,41 +2,19 @@
 
 Row sizes, times, liveness and neighbouring turns sit in arrays indexed by row number, read again
 only when the segments or the dead rows change; a term's list is read per query, one blob per
-segment. A kind whose context is its turn before gets that column derived here from the turn's own
-counts (the index stores each message's words once: half the postings to build and keep).
+segment. A kind whose context is its turn before gets that column derived from the turn's own
+counts (term_lists.with_context: the index stores each message's words once, half the postings).
 """
 from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 
 import numpy as np
 
 from oneclaw_search.data.entities import marks, sql_batches
 from oneclaw_search.data.postings import next_row_sql
-
-
-@dataclass(frozen=True, slots=True)
-class RowTable:
-    """Per row number (0 unused): its size in terms, its time, whether the history still has it,
-    and the rows of the turns before and after it in its session (0: none indexed)."""
-
-    sizes: np.ndarray  # over every column, derived ones included: what BM25 divides by
-    ats: np.ndarray
-    alive: np.ndarray
-    rows: int  # rows the lists hold, dead ones included, as FTS5 counts them
-    prevs: np.ndarray
-    nexts: np.ndarray
-    own: np.ndarray  # sizes over the stored columns
-    average_size: float = 0.0  # over `rows`: summed once per table, not per search (1 ms at a million)
-    span: tuple[int, int] = (0, 0)  # earliest and latest time of any row: a window covering both needs no time test
-
-
-@dataclass(frozen=True, slots=True)
-class TermList:
-    docs: np.ndarray  # int32 row numbers, ascending
-    counts: np.ndarray  # uint8 [row, column]
+from oneclaw_search.data.term_lists import RowTable, TermList, with_context
 
 
 _EMPTY_TABLE = RowTable(np.zeros(1), np.zeros(1, dtype=np.int64), np.zeros(1, dtype=bool), 0,
@@ -87,7 +65,7 @@ class PostingsReader:
 
     def _table_of(self, own: np.ndarray, ats: np.ndarray, prevs: np.ndarray, nexts: np.ndarray, end: int) -> RowTable:
         alive = self._alive(end)
-        # A deleted turn lends no length, as it lends no words (_with_context); row 0 is never alive.
+        # A deleted turn lends no length, as it lends no words (term_lists.with_context); row 0 is never alive.
         sizes = own + own[prevs] * alive[prevs] if self._context else own
         rows = end - 1
         return RowTable(sizes, ats, alive, rows, prevs, nexts, own, float(sizes.sum()) / rows if rows else 0.0,
@@ -129,7 +107,7 @@ class PostingsReader:
             rows = np.frombuffer(b"".join(docs), dtype=np.int32)
             kept = int(np.searchsorted(rows, end))
             stored = TermList(rows[:kept], np.frombuffer(b"".join(counts), dtype=np.uint8).reshape(-1, self._width)[:kept])
-            found[term] = _with_context(stored, table) if self._context and derived else stored
+            found[term] = with_context(stored, table) if self._context and derived else stored
         return found
 
     def frequencies(self, terms: Sequence[str]) -> dict[str, int]:
@@ -143,42 +121,6 @@ class PostingsReader:
         return found
 
 
-def _with_context(found: TermList, table: RowTable) -> TermList:
-    """`found` with one more column: for each row, the count in its turn before, unless that turn
-    was deleted. A turn is the turn before of one row at most (data/message_indexer.py), so the
-    rows after the list's rows carry it."""
-    own = found.counts[:, 0]
-    following = table.nexts[found.docs]
-    linked = (following > 0) & table.alive[found.docs]
-    both = np.concatenate([found.docs, following[linked]])
-    # Where each entry lands in the merged list, from one stable sort: finding them by binary
-    # search was two thirds of the time (9.5 → 6.8 ms for a 112K-row list, 1.65 → 1.23 for 19K).
-    order = np.argsort(both, kind="stable")
-    ordered = both[order]
-    first = np.ones(len(both), dtype=bool)
-    np.not_equal(ordered[1:], ordered[:-1], out=first[1:])
-    rank = np.cumsum(first, dtype=np.int32)
-    rank -= 1
-    at = np.empty(len(both), dtype=np.int32)
-    at[order] = rank
-    mine, width = at[:len(found.docs)], found.counts.shape[1]
-    counts = np.zeros((len(rank) and int(rank[-1]) + 1, width + 1), dtype=np.uint8)
-    if width == 1:
-        counts[:, 0][mine] = own  # one column at a time: a fifth faster than whole rows
-    else:
-        counts[mine, :-1] = found.counts
-    counts[:, -1][at[len(found.docs):]] = own[linked]
-    return TermList(ordered[first], counts)
-
-
 def _blank(end: int) -> list[np.ndarray]:
     """Empty sizes, times, previous and next rows for rows 0 … end - 1."""
     return [np.zeros(end), np.zeros(end, dtype=np.int64), np.zeros(end, dtype=np.int32), np.zeros(end, dtype=np.int32)]
-
-
-def counts_of(found: TermList, docs: np.ndarray) -> np.ndarray:
-    """The list's counts for each of `docs` (zeros where the list does not hold it)."""
-    if not len(found.docs):
-        return np.zeros((len(docs), found.counts.shape[1]), dtype=np.uint8)
-    at = np.minimum(np.searchsorted(found.docs, docs), len(found.docs) - 1)
-    return np.where((found.docs[at] == docs)[:, None], found.counts[at], 0)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from oneclaw_search.data.postings_reader import RowTable, TermList, counts_of
+from oneclaw_search.data.term_lists import RowTable, TermList, counts_of
 
 MAX_PAIRED_TERMS = 8  # the turns around a row must hold two query terms; pairs among the first eight suffice
 # Turns after (+) and before (-) a message whose own words count towards it, and by how much; the
