@@ -38,9 +38,9 @@ class WordSums:
     """Per distinct word: the sum of its known pieces' rows of an int8 table, and its counts.
 
     A word's sums are int16 and a text's are int32: gathering half the bytes of float32 made
-    pooling a third faster, and a word of up to 258 pieces always fits (127 × 258 < 2**15). A
-    rarer, longer word whose sums leave int16 counts as too many pieces, so the texts holding it
-    take the tokenizer's own path.
+    pooling a third faster, and a word of up to 255 pieces always fits (128 × 255 < 2**15). A
+    rarer, longer word (a space-free run of CJK or punctuation) whose sums leave int16 counts as
+    too many pieces, so the texts holding it take the tokenizer's own path.
     """
 
     def __init__(self, tokenizer, table: np.ndarray, unknown: int | None, max_tokens: int | None) -> None:
@@ -95,7 +95,7 @@ class WordSums:
 
     def _learn(self, new: set[str]) -> None:
         """Tokenizes the new words together and sums all their rows in one gather: word by word,
-        this took a sixth of a build's embedding (a batch meets thousands of new ids and hashes)."""
+        this took a fifth of a fresh batch's embedding (a batch meets thousands of new words)."""
         if not new:
             return
         words = sorted(new)
