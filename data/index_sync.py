@@ -51,7 +51,7 @@ class IndexSync:
             embedder = self._embedder.name if self._embedder is not None else "none"
             self._index.ensure_schema(str(self._history.info.path.resolve()), embedder)
             self._messages.create_tables()
-            self._index.restore_lookup_indexes(MESSAGES)  # a first build that stopped midway left them out
+            self._index.restore_secondary_indexes(MESSAGES)  # a first build that stopped midway left them out
             self._schema_checked = True
         # A search waits on this catch-up: bigger merges are left to `oneclaw-search index`.
         self._largest_merge = None if deadline is None else SEARCH_MERGE_ROWS
@@ -87,7 +87,7 @@ class IndexSync:
         deferred = preparer.uses_process and done == 0  # a first build: nobody can look anything up yet
         if deferred:
             with self._index.peewee.atomic("IMMEDIATE"):
-                self._index.defer_lookup_indexes(MESSAGES)
+                self._index.defer_secondary_indexes(MESSAGES)
         try:
             ahead = ReadAhead(self._messages, history, top, size, preparer, depth=2 if preparer.uses_process else 1)
             while (batch := ahead.take(done)) is not None:
@@ -103,7 +103,7 @@ class IndexSync:
             preparer.shutdown()
             if deferred:
                 with self._index.peewee.atomic("IMMEDIATE"):
-                    self._index.restore_lookup_indexes(MESSAGES)
+                    self._index.restore_secondary_indexes(MESSAGES)
         if batches > 1:  # a build leaves a WAL as big as its biggest batch; give the space back
             self._index.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         return True

@@ -30,13 +30,13 @@ def create_tables(execute, prefix: str) -> None:
     # A rowid table: its pages hold rows of up to 4 KB, where WITHOUT ROWID spills blobs over 1 KB
     # to half-empty overflow pages (a quarter of the space, at a million messages).
     execute(f"CREATE TABLE {prefix}_post (seg INTEGER NOT NULL, term TEXT NOT NULL, docs BLOB NOT NULL, tfs BLOB NOT NULL)")
-    execute(f"CREATE INDEX {prefix}_post_seg ON {prefix}_post (seg)")
     execute(f"CREATE TABLE {prefix}_dead (doc INTEGER PRIMARY KEY)")
 
 
-def term_index(prefix: str) -> tuple[str, str]:
-    """The name and columns of the index a term's lists are found by (SideIndex creates it)."""
-    return f"{prefix}_post_term", f"{prefix}_post (term, seg)"
+def secondary_indexes(prefix: str) -> tuple[tuple[str, str], ...]:
+    """Names and columns of the indexes a term's lists and a segment's rows are found by
+    (SideIndex creates them, and a first build only at its end)."""
+    return (f"{prefix}_post_term", f"{prefix}_post (term, seg)"), (f"{prefix}_post_seg", f"{prefix}_post (seg)")
 
 
 def table_names(prefix: str) -> tuple[str, ...]:
