@@ -7,6 +7,7 @@ batch is one IMMEDIATE transaction, so two processes never index the same rows t
 """
 from __future__ import annotations
 
+from oneclaw_search.data import index_schema
 from oneclaw_search.data.batch_preparer import BatchPreparer, fingerprint, term_text
 from oneclaw_search.data.database import HistoryDatabase
 from oneclaw_search.data.entities import marks, sql_batches
@@ -49,9 +50,9 @@ class IndexSync:
         """
         if not self._schema_checked:
             embedder = self._embedder.name if self._embedder is not None else "none"
-            self._index.ensure_schema(str(self._history.info.path.resolve()), embedder)
+            index_schema.ensure_schema(self._index, str(self._history.info.path.resolve()), embedder)
             self._messages.create_tables()
-            self._index.restore_secondary_indexes(MESSAGES)  # a first build that stopped midway left them out
+            index_schema.restore_secondary_indexes(self._index, MESSAGES)  # a first build that stopped midway left them out
             self._schema_checked = True
         # A search waits on this catch-up: bigger merges are left to `oneclaw-search index`.
         self._largest_merge = None if deadline is None else SEARCH_MERGE_ROWS
@@ -87,7 +88,7 @@ class IndexSync:
         deferred = preparer.uses_process and done == 0  # a first build: nobody can look anything up yet
         if deferred:
             with self._index.peewee.atomic("IMMEDIATE"):
-                self._index.defer_secondary_indexes(MESSAGES)
+                index_schema.defer_secondary_indexes(self._index, MESSAGES)
         try:
             ahead = ReadAhead(self._messages, history, top, size, preparer, depth=2 if preparer.uses_process else 1)
             while (batch := ahead.take(done)) is not None:
@@ -103,7 +104,7 @@ class IndexSync:
             preparer.shutdown()
             if deferred:
                 with self._index.peewee.atomic("IMMEDIATE"):
-                    self._index.restore_secondary_indexes(MESSAGES)
+                    index_schema.restore_secondary_indexes(self._index, MESSAGES)
         if batches > 1:  # a build leaves a WAL as big as its biggest batch; give the space back
             self._index.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         return True
@@ -186,7 +187,7 @@ class IndexSync:
 
     def _reset(self, kind: DocKind) -> None:
         with self._index.peewee.atomic("IMMEDIATE"):
-            self._index.drop_kind(kind)
-            self._index.create_kind(kind)
+            index_schema.drop_kind(self._index, kind)
+            index_schema.create_kind(self._index, kind)
             if kind is MESSAGES:
                 self._index.execute(f"DELETE FROM {LAST_TURNS}")

@@ -2,12 +2,12 @@
 
 Per kind of row (messages, sessions): postings of index terms for BM25 (data/postings.py), an
 FTS5 trigram table over folded text for the spec's substring test, a sample of trigram counts,
-and a map from index rows back to history rows. The history database itself is only ever read.
+and a map from index rows back to history rows (their tables: data/index_schema.py). The history
+database itself is only ever read.
 """
 from __future__ import annotations
 
 import os
-import uuid
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -16,18 +16,11 @@ import peewee as pw
 
 from oneclaw_search.data import postings
 from oneclaw_search.data.entities import marks, sql_batches
-from oneclaw_search.data.index_docs import MESSAGES, SESSIONS, DocKind, IndexedDoc, trigrams
+from oneclaw_search.data.index_docs import DocKind, IndexedDoc, trigrams
 from oneclaw_search.data.postings_reader import PostingsReader
 
-FORMAT_VERSION = "11"  # bump whenever terms, tables or tokenizers change: old files are rebuilt
 SUFFIX = ".search-index.sqlite"
 GRAM_SAMPLE = 32  # every 32nd row's trigrams are counted: rarity estimates for trigram lookups
-_GRAMS = "tokenize = 'trigram case_sensitive 1', content = '', columnsize = 0, detail = none"
-# FTS5 merges 4 segments of a level by default: at 16 (and 64 before a write must merge) a build
-# spends a sixth less time on trigrams, and a 200K-row lookup stays at about 1 ms. It writes its
-# pending trigrams out every 1 MB by default: a 64 MB table lets a build's batch go out whole,
-# 8 % less trigram time at a million messages (a commit writes out the rest in any case).
-_GRAM_OPTIONS = (("automerge", 16), ("crisismerge", 64), ("hashsize", 64 * 1024 * 1024))
 
 
 def default_index_path(database_path: Path) -> Path:
@@ -58,60 +51,6 @@ class SideIndex:
         if kind.prefix not in self._readers:
             self._readers[kind.prefix] = PostingsReader(self.execute, kind.prefix, kind.stored_columns, kind.context_from_prevs)
         return self._readers[kind.prefix]
-
-    def ensure_schema(self, source: str, embedder: str) -> None:
-        """Create the tables, or start over when the file was made by another format, for another
-        history, or with vectors from another embedder."""
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        with self.peewee.atomic("IMMEDIATE"):
-            self.execute("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
-            identity = {"format": FORMAT_VERSION, "source": source, "embedder": embedder}
-            if all(self.meta(key) == value for key, value in identity.items()):
-                return
-            self._drop_everything_but_meta()
-            self.execute("DELETE FROM meta")
-            for kind in (MESSAGES, SESSIONS):
-                self.create_kind(kind)
-            self.set_meta(**identity)
-
-    def _drop_everything_but_meta(self) -> None:
-        """Tables of any earlier format go too; virtual tables first, as they take their shadow tables along."""
-        listed = "SELECT name FROM sqlite_master WHERE type = 'table' AND name != 'meta' AND name NOT LIKE 'sqlite%'"
-        for name, in self.execute(listed + " AND sql LIKE 'CREATE VIRTUAL%'") + self.execute(listed):
-            self.execute(f'DROP TABLE IF EXISTS "{name}"')
-
-    def create_kind(self, kind: DocKind) -> None:
-        self.execute(
-            f"CREATE TABLE {kind.table('docs')} (doc INTEGER PRIMARY KEY, src INTEGER NOT NULL UNIQUE,"
-            " id TEXT NOT NULL, at INTEGER NOT NULL, fp INTEGER NOT NULL)"
-        )
-        self.execute(f"CREATE TABLE {kind.table('vec')} (doc INTEGER PRIMARY KEY, v BLOB NOT NULL)")
-        grams = kind.table("grams")
-        self.execute(f"CREATE VIRTUAL TABLE {grams} USING fts5({', '.join(kind.gram_columns)}, {_GRAMS})")
-        for option, value in _GRAM_OPTIONS:
-            self.execute(f"INSERT INTO {grams} ({grams}, rank) VALUES (?, ?)", (option, value))
-        self.execute(f"CREATE TABLE {kind.table('gsample')} (term TEXT PRIMARY KEY, n INTEGER NOT NULL) WITHOUT ROWID")
-        postings.create_tables(self.execute, kind.prefix)
-        self.restore_secondary_indexes(kind)
-        # Readers compare it to tell a rebuilt table from one that only grew.
-        self.set_meta(**{f"{kind.prefix}__generation": uuid.uuid4().hex})
-
-    def defer_secondary_indexes(self, kind: DocKind) -> None:
-        """Drops the indexes that find rows by id, lists by term and segments' lists by segment,
-        for a first build to restore once at the end: filling them row by row (the term index in
-        random key order) took about 10 of a million-message build's seconds more than building
-        each whole afterwards."""
-        for name, _ in _secondary_indexes(kind):
-            self.execute(f"DROP INDEX IF EXISTS {name}")
-
-    def restore_secondary_indexes(self, kind: DocKind) -> None:
-        for name, on in _secondary_indexes(kind):
-            self.execute(f"CREATE INDEX IF NOT EXISTS {name} ON {on}")
-
-    def drop_kind(self, kind: DocKind) -> None:
-        for table in (*(kind.table(role) for role in ("gsample", "grams", "vec", "docs")), *postings.table_names(kind.prefix)):
-            self.execute(f"DROP TABLE IF EXISTS {table}")
-        self.execute("DELETE FROM meta WHERE key LIKE ?", (f"{kind.prefix}.%",))
 
     def meta(self, key: str, default: str | None = None) -> str | None:
         rows = self.execute("SELECT value FROM meta WHERE key = ?", (key,))
@@ -193,7 +132,3 @@ class SideIndex:
         removed = connection.total_changes - before
         self.set_meta(**{f"{kind.prefix}__orphans": self.meta_int(f"{kind.prefix}.orphans") + removed})
         return removed
-
-
-def _secondary_indexes(kind: DocKind) -> tuple[tuple[str, str], ...]:
-    return ((kind.table("docs_id"), f"{kind.table('docs')} (id)"), *postings.secondary_indexes(kind.prefix))

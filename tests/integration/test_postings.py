@@ -17,6 +17,7 @@ from oneclaw_search.data.index_queries import MAX_TRIGRAMS, trigram_match
 from oneclaw_search.data.postings import BULK_LEVEL, segment_terms
 from oneclaw_search.data.postings_reader import PostingsReader
 from oneclaw_search.data.index_docs import MESSAGES, SESSIONS, IndexedDoc
+from oneclaw_search.data.index_schema import create_kind, drop_kind, ensure_schema
 from oneclaw_search.data.side_index import SideIndex
 from oneclaw_search.domain.history_query import HistoryQuery
 
@@ -54,7 +55,7 @@ def context_of(docs, dead=()):
 
 def side_index(tmp_path, batches):
     index = SideIndex(tmp_path / "x.search-index.sqlite")
-    index.ensure_schema("history", "none")
+    ensure_schema(index, "history", "none")
     for batch in batches:
         with index.peewee.atomic():
             index.add(MESSAGES, batch)
@@ -142,7 +143,7 @@ def test_a_word_only_in_the_turn_before_needs_a_second_query_word_there(tmp_path
 
 def test_sessions_match_in_either_column_and_times_bound_every_kind(tmp_path):
     index = SideIndex(tmp_path / "x.search-index.sqlite")
-    index.ensure_schema("history", "none")
+    ensure_schema(index, "history", "none")
     with index.peewee.atomic():
         index.add(SESSIONS, [session(1, "trip", "", 100), session(2, "plans", "trip", 200), session(3, "trip", "", 300)])
     query = HistoryQuery("trip", "trip", (), ("trip",))
@@ -214,8 +215,8 @@ def test_a_reader_follows_growth_deletes_and_a_rebuild_as_a_fresh_reader_would(t
         index.forget(MESSAGES, [3, 40])
     assert same_as_fresh() and not reader.rows().alive[3]
     with index.peewee.atomic():
-        index.drop_kind(MESSAGES)
-        index.create_kind(MESSAGES)
+        drop_kind(index, MESSAGES)
+        create_kind(index, MESSAGES)
         index.add(MESSAGES, random_docs(rng, 60, start=100))
     assert same_as_fresh() and reader.rows().rows == 60 and reader.rows().alive[3]
 

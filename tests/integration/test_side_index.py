@@ -30,7 +30,8 @@ from oneclaw_search.data.memory_index_dao import PeeweeMemoryIndexDao
 from oneclaw_search.data.memory_snapshot import MemorySnapshot
 from oneclaw_search.data.message_dao import PeeweeMessageDao
 from oneclaw_search.data.schema import open_writable
-from oneclaw_search.data.side_index import FORMAT_VERSION, SUFFIX, SideIndex
+from oneclaw_search.data.index_schema import FORMAT_VERSION
+from oneclaw_search.data.side_index import SUFFIX, SideIndex
 from oneclaw_search.di import create_injector
 from oneclaw_search.domain.search_terms import index_terms, query_terms, stem
 
