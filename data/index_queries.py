@@ -105,7 +105,7 @@ def _newest_matching(index: SideIndex, kind: DocKind, match: str, after: int, be
             while kept < size and (page := cursor.fetchmany(max(size, 256))):
                 rows = np.fromiter((row[0] for row in page), dtype=np.int64, count=len(page))
                 rows = rows[rows < len(table.ats)]  # rows added since the table was read wait for the next search
-                rows = rows[table.alive[rows] & (table.ats[rows] >= after) & (table.ats[rows] <= before)]
+                rows = rows[table.live_within(rows, after, before)]
                 found.append(rows)
                 kept += len(rows)
             rows = np.concatenate(found)

@@ -47,10 +47,7 @@ def keyword_hits(
         score.add(found)
 
     def eligible(rows: np.ndarray) -> np.ndarray:
-        keep = table.alive[rows]
-        if after > table.span[0] or before < table.span[1]:
-            at = table.ats[rows]
-            keep &= (at >= after) & (at <= before)
+        keep = table.live_within(rows, after, before)
         return keep & np.isin(rows, allowed) if allowed is not None else keep
 
     rows, totals = score.totals()

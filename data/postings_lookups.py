@@ -46,4 +46,4 @@ def newest_docs_with_terms(
     docs = found[0] if len(found) == 1 else np.unique(np.concatenate(found))
     if within is not None:
         docs = np.intersect1d(docs, within, assume_unique=True)
-    return docs[table.alive[docs] & (table.ats[docs] >= after) & (table.ats[docs] <= before)][::-1][:limit]
+    return docs[table.live_within(docs, after, before)][::-1][:limit]

@@ -26,6 +26,14 @@ class RowTable:
     average_size: float = 0.0  # over `rows`: summed once per table, not per search (1 ms at a million)
     span: tuple[int, int] = (0, 0)  # earliest and latest time of any row: a window covering both needs no time test
 
+    def live_within(self, rows: np.ndarray, after: int, before: int) -> np.ndarray:
+        """Which of `rows` the history still has, created in [after, before]."""
+        keep = self.alive[rows]
+        if after > self.span[0] or before < self.span[1]:
+            at = self.ats[rows]
+            keep &= (at >= after) & (at <= before)
+        return keep
+
 
 @dataclass(frozen=True, slots=True)
 class TermList:
