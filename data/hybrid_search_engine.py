@@ -22,6 +22,7 @@ from oneclaw_search.domain.models import MemorySearchResult
 from oneclaw_search.domain.ports import Embedder, MemoryFilter, MemoryIndexDao
 from oneclaw_search.domain.ranking import DECAY_LAMBDA_PER_DAY
 from oneclaw_search.domain.local_time import MS_PER_DAY
+from oneclaw_search.data.index.analyzer import stem
 from oneclaw_search.domain.search_terms import query_terms
 
 _NonNegativeIdfBM25 = MemoryBM25  # the name the core issue's conformance tests know it by
@@ -61,6 +62,9 @@ class HybridSearchEngine:
             return ("keyword (rank-bm25)", self._no_vectors)
         return ("keyword (rank-bm25)", f"semantic ({self._embedder.name})")
 
+    def stem(self, word: str) -> str:
+        return stem(word)
+
     def frequencies(self, terms: Sequence[str]) -> dict[str, int]:
         return {term: self.frequency(term) for term in terms}
 
@@ -80,7 +84,7 @@ class HybridSearchEngine:
         snapshot = self._current(deadline)
         if not snapshot.chunks or top_k <= 0:
             return []
-        bm25 = _normalised(snapshot.bm25_scores(query_terms(query)))
+        bm25 = _normalised(snapshot.bm25_scores(query_terms(query, stem)))
         if deadline is not None:
             deadline.check()
         cosine = snapshot.cosine(self._embedder, query)

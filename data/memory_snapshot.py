@@ -18,7 +18,7 @@ from oneclaw_search.data.memory_bm25 import MemoryBM25
 from oneclaw_search.domain.local_time import content_time_ms
 from oneclaw_search.domain.models import MemoryChunk
 from oneclaw_search.domain.ports import Embedder
-from oneclaw_search.domain.search_terms import index_terms
+from oneclaw_search.data.index.analyzer import memory_terms
 
 
 class _StoredChunks(Sequence[MemoryChunk]):
@@ -52,7 +52,7 @@ class MemorySnapshot:
 
     @classmethod
     def build(cls, version: object, chunks: list[MemoryChunk], dimension: int, zone: tzinfo) -> MemorySnapshot:
-        corpus = [index_terms(chunk.chunk_text) for chunk in chunks]
+        corpus = [memory_terms(chunk.chunk_text) for chunk in chunks]
         bm25 = MemoryBM25(corpus) if any(corpus) else None
         vectors = np.zeros((len(chunks), dimension), dtype=np.float32)
         has_vector = np.zeros(len(chunks), dtype=bool)

@@ -12,9 +12,9 @@ from collections.abc import Sequence
 import peewee as pw
 
 from oneclaw_search.data.database import HistoryDatabase
-from oneclaw_search.data.index_lookup import IndexLookup
-from oneclaw_search.data.index_docs import MESSAGES
 from oneclaw_search.data.entities import MessageEntity, RowsById, SessionEntity
+from oneclaw_search.data.index.lookup import KeywordLookup
+from oneclaw_search.data.index.schema import MESSAGES
 from oneclaw_search.domain.clock import Deadline
 from oneclaw_search.domain.models import SEARCHABLE_MESSAGE_TYPES, MessageHit
 from oneclaw_search.domain.ports import NO_UPPER_BOUND
@@ -23,7 +23,7 @@ from oneclaw_search.domain.text import fold
 
 
 class PeeweeMessageDao:
-    def __init__(self, database: HistoryDatabase, lookup: IndexLookup | None = None) -> None:
+    def __init__(self, database: HistoryDatabase, lookup: KeywordLookup | None = None) -> None:
         self._database = database
         self._lookup = lookup
 
@@ -42,30 +42,40 @@ class PeeweeMessageDao:
         if self._lookup is not None:
             hits = self._lookup.verified_literal(
                 MESSAGES, needle, created_after, created_before, limit, deadline,
-                self.hits_by_id, lambda hit: needle in fold(hit.content),
+                lambda rowids, *window, deadline: list(self.hits_by_rowid(rowids, *window, deadline=deadline).values()),
+                lambda hit: needle in fold(hit.content),
+                lambda above, scan_deadline: self._scan(needle, created_after, created_before, limit, scan_deadline, above),
             )
             if hits is not None:
                 return hits
+        return self._scan(needle, created_after, created_before, limit, deadline)
+
+    def _scan(self, needle: str, created_after: int, created_before: int, limit: int, deadline: Deadline | None,
+              above_rowid: int = 0) -> list[MessageHit]:
+        """The spec's scan, newest first, of the rows above `above_rowid`."""
         matching = pw.fn.instr(pw.fn.oc_fold(MessageEntity.content), needle) > 0
+        if above_rowid:
+            matching &= pw.SQL('"t1"."rowid" > ?', (above_rowid,))
         select = _live_messages(matching, created_after, created_before).order_by(
             MessageEntity.created_at.desc(), MessageEntity.id
         ).limit(limit)
         with self._database.connected(deadline) as database:
             return [MessageHit(*row) for row in select.bind(database).tuples()]
 
-    def hits_by_id(
-        self, ids: Sequence[str], created_after: int, created_before: int, *, deadline: Deadline | None = None
-    ) -> list[MessageHit]:
-        """The messages among `ids` that search_content could return for some query (index hits)."""
+    def hits_by_rowid(
+        self, rowids: Sequence[int], created_after: int, created_before: int, *, deadline: Deadline | None = None
+    ) -> dict[int, MessageHit]:
+        """The messages among `rowids` that search_content could return for some query (index hits)."""
         with self._database.connected(deadline) as database:
-            return [MessageHit(*row) for row in _BY_ID.fetch(database, ids, created_after, created_before)]
+            return {row[-1]: MessageHit(*row[:-1]) for row in _BY_ROWID.fetch(database, rowids, created_after, created_before)}
 
 
-def _live_messages(condition, created_after: int, created_before: int) -> pw.ModelSelect:
+def _live_messages(condition, created_after: int, created_before: int, *extra) -> pw.ModelSelect:
     """USER and AI_RESPONSE messages of live sessions, created in the window, meeting `condition`."""
     message, session = MessageEntity, SessionEntity
     return (
-        message.select(message.id, message.session_id, session.title, message.type, message.content, message.created_at)
+        message.select(message.id, message.session_id, session.title, message.type, message.content, message.created_at,
+                       *extra)
         .join(session, pw.JOIN.LEFT_OUTER, on=(session.id == message.session_id))
         .where(
             message.type.in_([kind.value for kind in SEARCHABLE_MESSAGE_TYPES])
@@ -76,4 +86,5 @@ def _live_messages(condition, created_after: int, created_before: int) -> pw.Mod
     )
 
 
-_BY_ID = RowsById(lambda ids, after, before: _live_messages(MessageEntity.id.in_(ids), after, before))
+_ROWID = pw.SQL('"t1"."rowid"')
+_BY_ROWID = RowsById(lambda rowids, after, before: _live_messages(pw.NodeList((_ROWID, pw.SQL("IN"), rowids)), after, before, _ROWID))

@@ -11,9 +11,9 @@ from collections.abc import Sequence
 import peewee as pw
 
 from oneclaw_search.data.database import HistoryDatabase
-from oneclaw_search.data.index_lookup import IndexLookup
-from oneclaw_search.data.index_docs import SESSIONS
 from oneclaw_search.data.entities import RowsById, SessionEntity
+from oneclaw_search.data.index.lookup import KeywordLookup
+from oneclaw_search.data.index.schema import SESSIONS
 from oneclaw_search.domain.clock import Deadline
 from oneclaw_search.domain.models import SessionHit
 from oneclaw_search.domain.ports import NO_UPPER_BOUND
@@ -22,7 +22,7 @@ from oneclaw_search.domain.text import fold
 
 
 class PeeweeSessionDao:
-    def __init__(self, database: HistoryDatabase, lookup: IndexLookup | None = None) -> None:
+    def __init__(self, database: HistoryDatabase, lookup: KeywordLookup | None = None) -> None:
         self._database = database
         self._lookup = lookup
 
@@ -41,7 +41,9 @@ class PeeweeSessionDao:
         if self._lookup is not None:
             hits = self._lookup.verified_literal(
                 SESSIONS, needle, updated_after, updated_before, limit, deadline,
-                self.hits_by_id, lambda hit: needle in fold(hit.title) or needle in fold(hit.last_message_preview or ""),
+                lambda rowids, *window, deadline: list(self.hits_by_rowid(rowids, *window, deadline=deadline).values()),
+                lambda hit: needle in fold(hit.title) or needle in fold(hit.last_message_preview or ""),
+                lambda above, scan_deadline: [],  # sessions are indexed whole before any search
             )
             if hits is not None:
                 return hits
@@ -54,22 +56,25 @@ class PeeweeSessionDao:
         with self._database.connected(deadline) as database:
             return [SessionHit(*row) for row in select.bind(database).tuples()]
 
-    def hits_by_id(
-        self, ids: Sequence[str], updated_after: int, updated_before: int, *, deadline: Deadline | None = None
-    ) -> list[SessionHit]:
-        """The live sessions among `ids` last active in the window (index hits, checked at the source)."""
+    def hits_by_rowid(
+        self, rowids: Sequence[int], updated_after: int, updated_before: int, *, deadline: Deadline | None = None
+    ) -> dict[int, SessionHit]:
+        """The live sessions among `rowids` last active in the window (index hits, checked at the source)."""
         with self._database.connected(deadline) as database:
-            return [SessionHit(*row) for row in _BY_ID.fetch(database, ids, updated_after, updated_before)]
+            return {row[-1]: SessionHit(*row[:-1]) for row in _BY_ROWID.fetch(database, rowids, updated_after, updated_before)}
 
 
-def _live_sessions(condition, updated_after: int, updated_before: int, *, by_id: bool = False) -> pw.ModelSelect:
+def _live_sessions(condition, updated_after: int, updated_before: int, *extra, by_id: bool = False) -> pw.ModelSelect:
     session = SessionEntity
     # Looking rows up by id, SQLite would still pick OneClaw's deleted_at index and walk every live
     # session (3 ms a page at 10K sessions); wrapping the column keeps that index out of the plan.
     live = pw.fn.coalesce(session.deleted_at, None).is_null() if by_id else session.deleted_at.is_null()
     return session.select(
-        session.id, session.title, session.message_count, session.last_message_preview, session.created_at, session.updated_at
+        session.id, session.title, session.message_count, session.last_message_preview, session.created_at, session.updated_at,
+        *extra,
     ).where(live & session.updated_at.between(updated_after, updated_before) & condition)
 
 
-_BY_ID = RowsById(lambda ids, after, before: _live_sessions(SessionEntity.id.in_(ids), after, before, by_id=True))
+_ROWID = pw.SQL('"t1"."rowid"')
+_BY_ROWID = RowsById(lambda rowids, after, before: _live_sessions(pw.NodeList((_ROWID, pw.SQL("IN"), rowids)), after, before,
+                                                                  _ROWID, by_id=True))

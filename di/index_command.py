@@ -1,30 +1,43 @@
-"""`oneclaw-search index`: build or catch up the side index now, instead of on the first search.
+"""`oneclaw-search index`: build or catch up the keyword index now, instead of in the background of
+the first searches, with a progress bar on a terminal.
 
-Prints where the index lives, how many rows it holds and how long the work took (issue 3).
+Prints where the index lives, how many rows it holds, its size and how long the work took.
 """
 from __future__ import annotations
 
+import sys
 import time
 from pathlib import Path
 
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+from oneclaw_search.data.index.keyword_index import WriterBusy
+from oneclaw_search.data.index.schema import MESSAGES, SESSIONS
 from oneclaw_search.di import create_injector
 from oneclaw_search.di.index_module import IndexParts
-from oneclaw_search.data.index_docs import MESSAGES, SESSIONS
 
 
 def run_index(db: Path, time_zone: str | None, index_path: str | None) -> int:
     settings = {"time_zone": time_zone} if index_path is None else {"time_zone": time_zone, "index_path": index_path}
-    lookup = create_injector(db, **settings).get(IndexParts).lookup
-    if lookup is None:
+    parts = create_injector(db, **settings).get(IndexParts)
+    if parts.lookup is None or parts.side is None:
         print("no side index: search runs the spec's scans")
         return 0
+    sync, keyword = parts.lookup.sync, parts.lookup.keyword
     started = time.perf_counter()
-    if not lookup.ensure_fresh(None):
-        print(f"could not update the side index at {lookup.index.path} (see the log); searches will scan")
-        return 1
+    columns = (TextColumn("indexing messages"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+    with Progress(*columns, transient=True, disable=not sys.stderr.isatty()) as progress:
+        read, top = sync.backlog()
+        task = progress.add_task("messages", total=top, completed=read)
+        try:
+            sync.catch_up(progress=lambda done, total: progress.update(task, completed=done, total=total))
+        except WriterBusy:
+            print(f"another process is writing the index at {keyword.folder}; try again when it is done", file=sys.stderr)
+            return 1
     seconds = time.perf_counter() - started
-    counts = [lookup.index.execute(f"SELECT count(*) FROM {kind.table('docs')}")[0][0] for kind in (MESSAGES, SESSIONS)]
-    size = sum(path.stat().st_size for path in lookup.index.path.parent.glob(lookup.index.path.name + "*"))
-    print(f"side index {lookup.index.path}: {counts[0]} messages, {counts[1]} sessions, "
+    counts = [keyword.searcher(kind).num_docs for kind in (MESSAGES, SESSIONS)]
+    files = [parts.side.path, *parts.side.path.parent.glob(parts.side.path.name + "-*"), *keyword.folder.rglob("*")]
+    size = sum(path.stat().st_size for path in files if path.is_file())
+    print(f"side index {parts.side.path}: {counts[0]} messages, {counts[1]} sessions, "
           f"{size / 1e6:.1f} MB, up to date in {seconds:.2f} s")
     return 0

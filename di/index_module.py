@@ -1,7 +1,8 @@
-"""IndexModule: message and session search over the side index, or the spec's scan without one.
+"""IndexModule: message and session search over the keyword index, or the spec's scan without one.
 
-`index_path="auto"` puts the index file beside a history this project created and in the user's
-cache for any other; a path puts it there; None keeps the spec's literal scans (issue 3).
+`index_path="auto"` puts the side file (and the tantivy folder named after it) beside a history
+this project created and in the user's cache for any other; a path puts it there; None keeps the
+spec's literal scans.
 """
 from __future__ import annotations
 
@@ -13,12 +14,11 @@ from pathlib import Path
 from injector import Module, provider, singleton
 
 from oneclaw_search.data.database import OWN_ORIGIN, HistoryDatabase
-from oneclaw_search.data.index_sync import IndexSync
-from oneclaw_search.data.index_vocabulary import IndexVocabulary
-from oneclaw_search.data.index_lookup import IndexLookup
-from oneclaw_search.data.indexed_search import IndexedMessageSearch, IndexedSessionSearch
+from oneclaw_search.data.index.indexed_search import IndexedMessageSearch, IndexedSessionSearch
+from oneclaw_search.data.index.lookup import KeywordLookup
+from oneclaw_search.data.index.vectors import MessageVectors
+from oneclaw_search.data.index.vocabulary import KeywordVocabulary
 from oneclaw_search.data.message_dao import PeeweeMessageDao
-from oneclaw_search.data.message_vectors import MessageVectors
 from oneclaw_search.data.session_dao import PeeweeSessionDao
 from oneclaw_search.data.side_index import SUFFIX, SideIndex, default_index_path, user_cache
 from oneclaw_search.di.core_module import chosen_embedder
@@ -29,10 +29,11 @@ from oneclaw_search.domain.ports import MessageDao, MessageSearch, SessionDao, S
 
 @dataclass(frozen=True)
 class IndexParts:
-    """The side index's lookup, or None when search runs the spec's scans alone."""
+    """The keyword index's lookup and its side file, or None when search runs the spec's scans alone."""
 
-    lookup: IndexLookup | None
+    lookup: KeywordLookup | None
     vectors: MessageVectors | None
+    side: SideIndex | None = None
 
 
 @dataclass(frozen=True)
@@ -63,10 +64,10 @@ class IndexModule(Module):
         location = index_location(settings, database)
         if location is None:
             return IndexParts(None, None)
-        index = SideIndex(location)
+        side = SideIndex(location)
         embedder = chosen_embedder(settings)
-        vectors = MessageVectors(index, embedder) if embedder is not None else None
-        return IndexParts(IndexLookup(index, IndexSync(database, index, embedder)), vectors)
+        vectors = MessageVectors(side, embedder) if embedder is not None else None
+        return IndexParts(KeywordLookup.open(database, side, vectors), vectors, side)
 
     @singleton
     @provider
@@ -77,7 +78,7 @@ class IndexModule(Module):
         return SearchBackends(
             IndexedMessageSearch(parts.lookup, message_dao, parts.vectors),
             IndexedSessionSearch(parts.lookup, session_dao),
-            IndexVocabulary(parts.lookup),
+            KeywordVocabulary(parts.lookup),
         )
 
     @singleton

@@ -27,7 +27,7 @@ class MemoryModule(Module):
         self, dao: MemoryIndexDao, database: HistoryDatabase, settings: Settings, clock: Clock, zone: tzinfo,
         index: IndexParts,
     ) -> HybridSearchEngine:
-        store = SnapshotStore(index.lookup.index) if index.lookup is not None else None
+        store = SnapshotStore(index.side) if index.side is not None else None
         return HybridSearchEngine(dao, clock, zone, chosen_embedder(settings), database.info.embedder, store)
 
     @singleton

@@ -9,6 +9,7 @@ from datetime import tzinfo
 
 from injector import Module, multiprovider, provider, singleton
 
+from oneclaw_search.data.index.analyzer import stem
 from oneclaw_search.di.settings import Settings
 from oneclaw_search.domain.clock import Clock
 from oneclaw_search.domain.local_time import local_date
@@ -48,7 +49,7 @@ class ToolModule(Module):
     @singleton
     @provider
     def provide_search_history_tool(self, use_case: SearchHistoryUseCase, clock: Clock, zone: tzinfo) -> SearchHistoryTool:
-        return SearchHistoryTool(use_case, today=lambda: local_date(clock.now_ms(), zone))
+        return SearchHistoryTool(use_case, today=lambda: local_date(clock.now_ms(), zone), stem=stem)
 
     @singleton
     @provider

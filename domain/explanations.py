@@ -3,9 +3,9 @@ explanations): hosts read these from the JSON format; the spec's text output nev
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 
+from oneclaw_search.domain.history_query import HistoryQuery
 from oneclaw_search.domain.search_terms import index_terms
 from oneclaw_search.domain.text import fold
 
@@ -40,12 +40,11 @@ class SourceReport:
     seconds: float
 
 
-def held_terms(terms: Sequence[str], text: str) -> tuple[str, ...]:
-    """Which of the query's index `terms` (HistoryQuery.all_terms) `text` holds, in their order.
-    Named only when a host asks for JSON: most searches print text, and splitting each shown row
-    again would cost them."""
-    held = set(index_terms(text))
-    return tuple(term for term in terms if term in held)
+def held_terms(query: HistoryQuery, text: str) -> tuple[str, ...]:
+    """Which of the query's index terms `text` holds, in their order. Named only when a host asks
+    for JSON: most searches print text, and splitting each shown row again would cost them."""
+    held = set(index_terms(text, query.stem))
+    return tuple(term for term in query.all_terms if term in held)
 
 
 def holds_phrase(query: str, text: str) -> bool:

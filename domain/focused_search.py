@@ -16,7 +16,7 @@ from oneclaw_search.domain.literal_search import session_literal_scores
 from oneclaw_search.domain.message_filter import MessageFilter
 from oneclaw_search.domain.models import MessageHit, Relevance, ScoredMessage, ScoredSession, SessionHit
 from oneclaw_search.domain.ranking import average_word_count, phrase_match_score
-from oneclaw_search.domain.search_terms import index_terms
+from oneclaw_search.domain.search_terms import Stem, index_terms
 from oneclaw_search.domain.text import fold
 
 FOCUSED_RETRIEVERS = ("keyword (filtered scan)",)
@@ -79,7 +79,7 @@ class FocusedSearch:
 def relevances(query: HistoryQuery, texts: Sequence[str]) -> list[Relevance | None]:
     """Each text's relevance, or None when it neither holds the whole query nor enough of its words."""
     terms = query.all_terms
-    counted = [_counts(text, terms) for text in texts]
+    counted = [_counts(text, terms, query.stem) for text in texts]
     rows = max(len(texts), 1)
     frequency = {t: sum(1 for counts, _ in counted if counts.get(t)) for t in terms}
     idf = {t: math.log(1 + (rows - df + 0.5) / (df + 0.5)) for t, df in frequency.items()}
@@ -97,8 +97,8 @@ def relevances(query: HistoryQuery, texts: Sequence[str]) -> list[Relevance | No
     return out
 
 
-def _counts(text: str, terms: Sequence[str]) -> tuple[dict[str, int], int]:
-    words = index_terms(text)
+def _counts(text: str, terms: Sequence[str], stem: Stem) -> tuple[dict[str, int], int]:
+    words = index_terms(text, stem)
     wanted = set(terms)
     counts: dict[str, int] = {}
     for word in words:

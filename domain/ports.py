@@ -134,6 +134,8 @@ class SessionSearch(Protocol):
 
 
 class Vocabulary(Protocol):
+    def stem(self, word: str) -> str:
+        """A folded word as this vocabulary's terms spell it (its stem)."""
     def frequency(self, term: str) -> int:
         """How many searchable rows hold this index term; 0 when the history never uses it."""
 

@@ -31,6 +31,7 @@ from oneclaw_search.domain.search_request import SearchRequest
 from oneclaw_search.domain.search_window import RECENT_MESSAGE_BUFFER_MS, SearchWindow, search_window
 from oneclaw_search.domain.session_reading import SessionReader
 from oneclaw_search.domain.source_searches import SourceHits, memory_results, message_results, session_results
+from oneclaw_search.domain.search_terms import unchanged
 from oneclaw_search.domain.spelling import correct_query, spelling_terms
 
 DEFAULT_BUDGET_SECONDS = 30.0
@@ -75,8 +76,9 @@ class SearchHistoryUseCase:
         narrowed = narrowing(request, self._focused)
         outcome = self._search_once(request, request.query, deadline, narrowed)
         if not outcome.results and self._vocabulary is not None and not deadline.expired():
-            counts = self._vocabulary.frequencies(sorted(spelling_terms(request.query)))
-            respelled = correct_query(request.query, lambda term: counts.get(term, 0))
+            stem = self._vocabulary.stem
+            counts = self._vocabulary.frequencies(sorted(spelling_terms(request.query, stem)))
+            respelled = correct_query(request.query, lambda term: counts.get(term, 0), stem)
             retried = self._search_once(request, respelled, deadline, narrowed) if respelled else outcome
             outcome = replace(retried, corrected_query=respelled) if retried.results else outcome
         return replace(outcome, results=tuple(with_context(outcome.results, self._turns, request.context)))
@@ -84,7 +86,7 @@ class SearchHistoryUseCase:
     def _search_once(self, request: SearchRequest, text: str, deadline: Deadline, narrowed: Narrowing | None) -> SearchOutcome:
         now_ms = self._clock.now_ms()
         window = search_window(request, now_ms, self._zone, self._recent_buffer_ms)
-        query = HistoryQuery.parse(text)
+        query = HistoryQuery.parse(text, self._vocabulary.stem if self._vocabulary is not None else unchanged)
         # Each source ranks a few times what can be shown: enough for the merge, decay and dedup to
         # choose from, and never so few that a whole-query hit which fits could be missed.
         limit = min(self._candidate_limit, max(CANDIDATES_PER_RESULT * request.max_results, MIN_CANDIDATES))

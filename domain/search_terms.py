@@ -1,17 +1,17 @@
-"""Index terms for keyword search: accent-free caseless words, Porter stems, split identifiers, CJK grams.
+"""Words as lexical matching compares them: accent-free and caseless, identifiers split, CJK as grams.
 
-Both sides of every lexical match (stored rows and the agent's query) go through `index_terms`,
-so they agree by construction. Beyond the spec's phrase-only LIKE (issue 3, "tokens people
-actually search for").
+Both sides of a match (stored text and the agent's query) go through `index_terms` with the same
+`stem`, so they agree by construction; the stemmer itself is an adapter's (data/index/analyzer.py),
+and without one words are compared whole.
 """
 from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable
 from functools import lru_cache
 from itertools import chain
 
-from oneclaw_search.domain.stemmer import porter_stem
 from oneclaw_search.domain.stopwords import STOPWORDS
 
 _WORD = re.compile(r"\w+")
@@ -39,16 +39,23 @@ def plain(text: str) -> str:
     return unicodedata.normalize("NFC", "".join(kept))
 
 
-def index_terms(text: str) -> list[str]:
+Stem = Callable[[str], str]
+
+
+def unchanged(word: str) -> str:
+    return word
+
+
+def index_terms(text: str, stem: Stem = unchanged) -> list[str]:
     """The terms a text is found by, in order, with stopwords left out."""
     words = (_ASCII_WORD if text.isascii() else _WORD).findall(text)
-    return list(chain.from_iterable(map(_word_terms, words)))  # no Python loop: indexing calls this per message
+    return list(chain.from_iterable(_word_terms(word, stem) for word in words))
 
 
 @lru_cache(maxsize=65536)
-def _word_terms(word: str) -> tuple[str, ...]:
+def _word_terms(word: str, stem: Stem) -> tuple[str, ...]:
     if _CJK_RUN.search(word):
-        return tuple(_mixed_script_terms(word))
+        return tuple(_mixed_script_terms(word, stem))
     whole = plain(word)
     found = [] if whole in STOPWORDS else [stem(whole)]
     if "_" in word or _CAMEL_HUMP.search(word):
@@ -58,15 +65,15 @@ def _word_terms(word: str) -> tuple[str, ...]:
     return tuple(found)
 
 
-def _mixed_script_terms(word: str) -> list[str]:
+def _mixed_script_terms(word: str, stem: Stem) -> list[str]:
     """CJK runs become single characters and overlapping pairs: 東京都 → 東 京 都 東京 京都."""
     found: list[str] = []
     position = 0
     for run in _CJK_RUN.finditer(word):
-        found.extend(index_terms(word[position:run.start()].replace("_", " ")))
+        found.extend(index_terms(word[position:run.start()].replace("_", " "), stem))
         found.extend(cjk_grams(run.group()))
         position = run.end()
-    found.extend(index_terms(word[position:].replace("_", " ")))
+    found.extend(index_terms(word[position:].replace("_", " "), stem))
     return found
 
 
@@ -83,22 +90,22 @@ def cjk_grams(run: str) -> list[str]:
 _COMPOUND = re.compile(r"\w+(?:[^\w\s]+\w+)+")
 
 
-def query_compounds(text: str) -> tuple[list[str], list[tuple[str, ...]]]:
+def query_compounds(text: str, stem: Stem = unchanged) -> tuple[list[str], list[tuple[str, ...]]]:
     """A query's loose terms, and its compounds (paths, dotted keys, "C:\\temp") as term sequences
     that must stand together, since the agent typed them as one thing."""
     loose: list[str] = []
     compounds: list[tuple[str, ...]] = []
     for chunk in text.split():
         core = re.sub(r"^\W+|\W+$", "", chunk)
-        parts = query_terms(core) if _COMPOUND.fullmatch(core) and not _CJK_RUN.search(core) else []
+        parts = query_terms(core, stem) if _COMPOUND.fullmatch(core) and not _CJK_RUN.search(core) else []
         if len(parts) > 1:
             compounds.append(tuple(parts))
         else:
-            loose.extend(query_terms(chunk))
+            loose.extend(query_terms(chunk, stem))
     return list(dict.fromkeys(loose)), list(dict.fromkeys(compounds))
 
 
-def query_terms(text: str) -> list[str]:
+def query_terms(text: str, stem: Stem = unchanged) -> list[str]:
     """Terms of a query: CJK words as their pairs only (a pair pins the words down better), and
     an identifier as itself only, since the agent typed that exact name."""
     terms: list[str] = []
@@ -107,17 +114,8 @@ def query_terms(text: str) -> list[str]:
             chars = [plain(c) for c in word]
             terms.extend(a + b for a, b in zip(chars, chars[1:]))
         elif _CJK_RUN.search(word):
-            terms.extend(_word_terms(word))
+            terms.extend(_word_terms(word, stem))
         else:
             whole = plain(word)
             terms.extend([] if whole in STOPWORDS else [stem(whole)])
     return list(dict.fromkeys(terms))
-
-
-@lru_cache(maxsize=65536)
-def stem(word: str) -> str:
-    """Porter's English stem ('adopted', 'adopts', 'adopting' → 'adopt'; 'married', 'marry' →
-    'marri'); numbers, words with digits and non-Latin words are left alone."""
-    if not word.isascii() or not word.isalpha():
-        return word
-    return porter_stem(word)

@@ -9,7 +9,7 @@ import re
 import string
 from collections.abc import Callable, Sequence
 
-from oneclaw_search.domain.search_terms import plain, stem
+from oneclaw_search.domain.search_terms import Stem, plain, unchanged
 
 MIN_FUZZY_LENGTH = 5
 MAX_FUZZY_LENGTH = 24  # longer "words" are ids, hashes or noise, not misspellings
@@ -26,8 +26,9 @@ def one_edit_away(word: str) -> set[str]:
     return (deletes | swaps | replaces | inserts) - {word}
 
 
-def correct_word(word: str, frequency: Callable[[str], int]) -> str | None:
-    """The most frequent known spelling one edit from an unknown long word, or None."""
+def correct_word(word: str, frequency: Callable[[str], int], stem: Stem = unchanged) -> str | None:
+    """The most frequent known spelling one edit from an unknown long word, or None; `frequency`
+    counts rows holding a term, `stem` makes a word a term as the counting index does."""
     folded = plain(word)
     if not _eligible(folded) or frequency(stem(folded)) > 0:
         return None
@@ -43,7 +44,7 @@ def _eligible(folded: str) -> bool:
     return MIN_FUZZY_LENGTH <= len(folded) <= MAX_FUZZY_LENGTH and folded.isalpha()
 
 
-def spelling_terms(query: str) -> set[str]:
+def spelling_terms(query: str, stem: Stem = unchanged) -> set[str]:
     """Every term correct_query may ask the vocabulary about, so it can be asked all at once."""
     terms: set[str] = set()
     for word in _WORD.findall(query):
@@ -53,13 +54,13 @@ def spelling_terms(query: str) -> set[str]:
     return terms
 
 
-def correct_query(query: str, frequency: Callable[[str], int]) -> str | None:
+def correct_query(query: str, frequency: Callable[[str], int], stem: Stem = unchanged) -> str | None:
     """The query with its unknown long words respelled, or None when nothing changed."""
     changed = False
     pieces: list[str] = []
     position = 0
     for match in _WORD.finditer(query):
-        replacement = correct_word(match.group(), frequency)
+        replacement = correct_word(match.group(), frequency, stem)
         pieces += [query[position:match.start()], replacement or match.group()]
         changed = changed or replacement is not None
         position = match.end()
@@ -72,6 +73,10 @@ class SummedVocabulary:
 
     def __init__(self, parts: Sequence[object]) -> None:
         self._parts = [part for part in parts if hasattr(part, "frequency")]
+
+    def stem(self, word: str) -> str:
+        """The sources share one stemmer (the keyword index's); without a source, words stay whole."""
+        return self._parts[0].stem(word) if self._parts and hasattr(self._parts[0], "stem") else word
 
     def frequency(self, term: str) -> int:
         return sum(part.frequency(term) for part in self._parts)

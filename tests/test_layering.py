@@ -13,9 +13,9 @@ ROOT = Path(__file__).resolve().parent.parent
 STDLIB = set(sys.stdlib_module_names)
 RULES = {
     "domain": ({"oneclaw_search.domain"}, set()),
-    "data": ({"oneclaw_search.domain", "oneclaw_search.data"}, {"peewee", "numpy", "rank_bm25", "model2vec", "tokenizers"}),
+    "data": ({"oneclaw_search.domain", "oneclaw_search.data"}, {"peewee", "numpy", "rank_bm25", "model2vec", "tokenizers", "tantivy", "Stemmer"}),
     "tools": ({"oneclaw_search.domain", "oneclaw_search.tools"}, set()),
-    "di": ({"oneclaw_search.domain", "oneclaw_search.data", "oneclaw_search.tools", "oneclaw_search.di"}, {"injector", "mcp", "anyio"}),
+    "di": ({"oneclaw_search.domain", "oneclaw_search.data", "oneclaw_search.tools", "oneclaw_search.di"}, {"injector", "mcp", "anyio", "rich"}),
 }
 
 

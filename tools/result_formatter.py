@@ -13,6 +13,7 @@ from oneclaw_search.domain.explanations import held_terms, holds_phrase
 from oneclaw_search.domain.history_query import HistoryQuery
 from oneclaw_search.domain.models import SearchOutcome, SourceType, UnifiedSearchResult
 from oneclaw_search.domain.search_request import SearchRequest, parse_choice
+from oneclaw_search.domain.search_terms import Stem, unchanged
 
 NO_RESULTS = "No matching results found. Try broader keywords or a different scope."
 INVALID_FORMAT = "Invalid format '{value}'. Must be one of: text, json"
@@ -29,9 +30,10 @@ def parse_output_format(value: object) -> OutputFormat:
     return parse_choice(value, OutputFormat, OutputFormat.TEXT, INVALID_FORMAT)
 
 
-def render(request: SearchRequest, outcome: SearchOutcome, output_format: OutputFormat) -> str:
+def render(request: SearchRequest, outcome: SearchOutcome, output_format: OutputFormat, stem: Stem = unchanged) -> str:
+    """`stem`: how the search made terms of words, so JSON can name the terms each result holds."""
     if output_format is OutputFormat.JSON:
-        return format_json(request, outcome)
+        return format_json(request, outcome, stem)
     return format_text(request, outcome)
 
 
@@ -89,8 +91,8 @@ def correction_note(query: str, corrected: str) -> str:
     return f"No exact match for '{query}'; showing results for '{corrected}'"
 
 
-def format_json(request: SearchRequest, outcome: SearchOutcome) -> str:
-    searched = HistoryQuery.parse(outcome.corrected_query or request.query)  # the query the results are for
+def format_json(request: SearchRequest, outcome: SearchOutcome, stem: Stem = unchanged) -> str:
+    searched = HistoryQuery.parse(outcome.corrected_query or request.query, stem)  # the query the results are for
     document = {
         "query": request.query,
         "scope": str(request.scope),
@@ -124,7 +126,7 @@ def _result_object(result: UnifiedSearchResult, searched: HistoryQuery, fuzzy: b
         "text": result.text,
         "matches": [list(span) for span in result.matches],
         **({"context": [_turn_object(turn, result.id) for turn in result.context]} if result.context else {}),
-        "why": {"terms": list(held_terms(searched.all_terms, result.searched_text)),
+        "why": {"terms": list(held_terms(searched, result.searched_text)),
                 "phrase": result.why.phrase if result.why.phrase is not None else holds_phrase(searched.raw, result.searched_text),
                 "fuzzy": fuzzy, "vector": None if result.why.vector is None else round(result.why.vector, 4)},
         "score_parts": _score_parts(result),

@@ -13,6 +13,7 @@ from oneclaw_search.domain.date_ranges import ACCEPTED as DATE_RANGE_FORMS
 from oneclaw_search.domain.focused_search import FilterUnavailable
 from oneclaw_search.domain.models import SearchOutcome
 from oneclaw_search.domain.search_request import InvalidSearchRequest, SearchRequest, parse_search_request
+from oneclaw_search.domain.search_terms import Stem, unchanged
 from oneclaw_search.tools.result_formatter import parse_output_format, render
 from oneclaw_search.tools.tool import ToolDefinition, ToolResult
 
@@ -74,9 +75,10 @@ class HistorySearch(Protocol):
 
 
 class SearchHistoryTool:
-    def __init__(self, use_case: HistorySearch, today: Callable[[], date] | None = None) -> None:
+    def __init__(self, use_case: HistorySearch, today: Callable[[], date] | None = None, stem: Stem = unchanged) -> None:
         self._use_case = use_case
         self._today = today  # the user's local date, which date_range counts from
+        self._stem = stem  # the search's stemmer, so JSON names the terms each result holds
 
     @property
     def definition(self) -> ToolDefinition:
@@ -97,4 +99,4 @@ class SearchHistoryTool:
             return ToolResult.error("validation_error", str(problem))
         except Exception as failure:  # noqa: BLE001 - any failure is reported to the model, never raised
             return ToolResult.error("search_error", f"Search failed: {failure or type(failure).__name__}")
-        return ToolResult.success(render(request, outcome, output_format))
+        return ToolResult.success(render(request, outcome, output_format, self._stem))

@@ -1,4 +1,4 @@
-"""The side index and memory's BM25 model on real SQLite files (issue 3, Q-11..Q-15).
+"""The keyword index (tantivy folders beside a side SQLite file) and memory's BM25 model, on real files (Q-11..Q-15).
 
 Queries here are single words or phrases, so no message is found through the turn before it.
 """
@@ -21,19 +21,19 @@ from rank_bm25 import BM25Okapi
 from oneclaw_search.data.database import HistoryDatabase
 from oneclaw_search.data.history_writer import HistoryWriter
 from oneclaw_search.data.hybrid_search_engine import HybridSearchEngine
-from oneclaw_search.data.index_lookup import IndexLookup
-from oneclaw_search.data import index_sync
-from oneclaw_search.data.index_sync import TAIL_ROWS, IndexSync
-from oneclaw_search.data.index_vocabulary import IndexVocabulary
+from oneclaw_search.data.index import edits
+from oneclaw_search.data.index.analyzer import stem
+from oneclaw_search.data.index.edits import TAIL_ROWS
+from oneclaw_search.data.index.lookup import KeywordLookup
+from oneclaw_search.data.index.vocabulary import KeywordVocabulary
 from oneclaw_search.data.memory_bm25 import MemoryBM25
 from oneclaw_search.data.memory_index_dao import PeeweeMemoryIndexDao
 from oneclaw_search.data.memory_snapshot import MemorySnapshot
 from oneclaw_search.data.message_dao import PeeweeMessageDao
 from oneclaw_search.data.schema import open_writable
-from oneclaw_search.data.index_schema import FORMAT_VERSION
-from oneclaw_search.data.side_index import SUFFIX, SideIndex
+from oneclaw_search.data.side_index import FORMAT_VERSION, SUFFIX, SideIndex
 from oneclaw_search.di import create_injector
-from oneclaw_search.domain.search_terms import index_terms, query_terms, stem
+from oneclaw_search.domain.search_terms import index_terms, query_terms
 
 CLOCK = FixedClock(ms("2026-03-01T12:00"))
 
@@ -55,6 +55,12 @@ def messages(container, query):
 
 def beside(path):
     return path.with_name(path.name + SUFFIX)
+
+
+def lookup_for(database, index, embedder=None):
+    from oneclaw_search.data.index.vectors import MessageVectors
+
+    return KeywordLookup.open(database, index, MessageVectors(index, embedder) if embedder else None)
 
 
 def digest(path):
@@ -124,7 +130,7 @@ def test_an_old_message_changed_in_place_is_caught_up(history):
 
 @pytest.mark.spec("Q-11")
 def test_old_messages_are_swept_for_edits_a_slice_per_commit(history, monkeypatch):
-    monkeypatch.setattr(index_sync, "SWEEP_ROWS", 10)
+    monkeypatch.setattr(edits, "SWEEP_ROWS", 10)
     path = chat(history, [f"note {i}" for i in range(30)] + [f"tail {i}" for i in range(TAIL_ROWS)])
     container = open_index(path)
     assert messages(container, "walrus") == []
@@ -230,7 +236,7 @@ def test_a_reply_names_the_scan_when_the_index_cannot_be_written(history, tmp_pa
     (tmp_path / "a-file").write_text("not a folder")
     container = open_index(chat(history, ["a walrus"]), index_path=tmp_path / "a-file" / "side.sqlite")
     retrievers = json.loads(call(container, query="zeppelin", format="json").result)["retrievers"]
-    assert "phrase (LIKE scan)" in retrievers and "keyword (BM25)" not in retrievers
+    assert "phrase (LIKE scan)" in retrievers and not any(name.startswith("keyword (BM25") for name in retrievers)
 
 
 @pytest.mark.spec("Q-15", "Q-08")
@@ -238,10 +244,10 @@ def test_the_daos_answer_from_the_index_as_from_the_scan_and_the_vocabulary_coun
     texts = ["Sushi at noon", "sushi again, SUSHI!", "ramen", "a 100% sure thing", "École", "東京で寿司"]
     database = HistoryDatabase.open_read_only(chat(history, texts))
     index = SideIndex(tmp_path / "side.sqlite")
-    lookup = IndexLookup(index, IndexSync(database, index))
+    lookup = lookup_for(database, index)
     for query in ("sushi", "ushi a", "100%", "école", "寿司", "x", "nothing here"):
         assert PeeweeMessageDao(database, lookup).search_content(query) == PeeweeMessageDao(database).search_content(query)
-    vocabulary = IndexVocabulary(lookup)
+    vocabulary = KeywordVocabulary(lookup)
     assert vocabulary.frequency(stem("sushi")) >= 2 and vocabulary.frequency(stem("ramen")) >= 1
     assert vocabulary.frequency("zeppelin") == 0
 
@@ -281,7 +287,8 @@ def test_memory_bm25_scores_are_rank_bm25_okapi_scores_with_oneclaws_idf():
 @pytest.mark.spec("Q-14")
 def test_a_memory_snapshot_scores_index_terms_with_the_same_model():
     chunks = [chunk("a", "Sushi restaurants in Ginza"), chunk("b", "The restaurant closed"), chunk("c", "Hiking in Hakone")]
-    terms, reference = query_terms("sushi restaurant"), OkapiWithOneClawIdf([index_terms(c.chunk_text) for c in chunks], k1=1.2, b=0.75)
+    terms = query_terms("sushi restaurant", stem)
+    reference = OkapiWithOneClawIdf([index_terms(c.chunk_text, stem) for c in chunks], k1=1.2, b=0.75)
     assert np.allclose(MemorySnapshot.build("v1", chunks, 0, TOKYO).bm25_scores(terms), reference.get_scores(terms))
     assert MemorySnapshot.build("v2", [chunk("x", "the and of")], 0, TOKYO).bm25 is None
 
@@ -301,7 +308,7 @@ def test_a_literal_lookup_reads_a_second_page_when_the_newest_candidates_are_loo
     texts = [f"{needle} number {i}" for i in range(8)] + [f"{lookalike} {i}" for i in range(70)]
     database = HistoryDatabase.open_read_only(chat(history, texts))
     index = SideIndex(tmp_path / "side.sqlite")
-    indexed = PeeweeMessageDao(database, IndexLookup(index, IndexSync(database, index)))
+    indexed = PeeweeMessageDao(database, lookup_for(database, index))
     hits = indexed.search_content(needle, limit=5)
     assert [hit.id for hit in hits] == ["m7", "m6", "m5", "m4", "m3"]
     assert hits == PeeweeMessageDao(database).search_content(needle, limit=5)
@@ -314,23 +321,14 @@ def test_literal_lookups_through_inner_words_find_what_the_scan_finds(history, t
     texts = [" ".join(rng.choices(WORDS_FOR_LITERALS, k=rng.randint(1, 9))) for _ in range(120)]
     database = HistoryDatabase.open_read_only(chat(history, texts))
     index = SideIndex(tmp_path / "side.sqlite")
-    lookup = IndexLookup(index, IndexSync(database, index))
+    lookup = lookup_for(database, index)
     for _ in range(40):
         text = rng.choice(texts)
         start = rng.randrange(len(text))
         query = text[start:start + rng.randint(3, 30)]
         expected = PeeweeMessageDao(database).search_content(query, limit=200)
         assert PeeweeMessageDao(database, lookup).search_content(query, limit=200) == expected
-    assert lookup.usable
-
-
-def test_inner_words_are_those_with_a_separator_on_both_sides():
-    from oneclaw_search.data.index_queries import interior_terms
-
-    assert interior_terms("sushi restaurant tokyo") == ["restaur"]
-    assert interior_terms("ushi at the restaurants in tok") == ["restaur"]  # stopwords hold no term
-    assert interior_terms(" memoryindex ") == ["memoryindex"] and interior_terms("memoryindex") == []
-    assert interior_terms("a café b") == []  # not ASCII: case folding may change the words
+    assert lookup.state_now.usable
 
 
 @pytest.mark.spec("Q-15", "P-02")
@@ -338,7 +336,7 @@ def test_ascii_queries_still_find_text_that_folds_to_ascii_only_in_python(histor
     texts = ["the \u212aelvin scale", "ſushi for lunch", "a ﬁle on disk", "KELVIN in capitals", "plain sushi", "no match"]
     database = HistoryDatabase.open_read_only(chat(history, texts))
     index = SideIndex(tmp_path / "side.sqlite")
-    indexed = PeeweeMessageDao(database, IndexLookup(index, IndexSync(database, index)))
+    indexed = PeeweeMessageDao(database, lookup_for(database, index))
     for query, expected in (("kelvin", {"m0", "m3"}), ("sushi", {"m1", "m4"}), ("file on", {"m2"})):
         assert {hit.id for hit in indexed.search_content(query)} == expected
         assert indexed.search_content(query) == PeeweeMessageDao(database).search_content(query)
@@ -352,24 +350,28 @@ def test_ascii_queries_find_session_titles_that_fold_to_ascii_only_in_python(his
                 new_session("x", "something else", "2026-02-03T09:00")]
     database = HistoryDatabase.open_read_only(history(sessions, []))
     index = SideIndex(tmp_path / "side.sqlite")
-    indexed = PeeweeSessionDao(database, IndexLookup(index, IndexSync(database, index)))
+    indexed = PeeweeSessionDao(database, lookup_for(database, index))
     assert [hit.id for hit in indexed.search_by_title_or_preview("kelvin")] == ["p", "k"]
     assert indexed.search_by_title_or_preview("kelvin") == PeeweeSessionDao(database).search_by_title_or_preview("kelvin")
 
 
 @pytest.mark.spec("Q-11", "Q-09")
 def test_a_build_in_many_batches_embeds_each_batch_once_and_indexes_every_message(history, tmp_path, monkeypatch):
-    import oneclaw_search.data.index_sync as index_sync
     from fakes import KeywordEmbedder
 
-    monkeypatch.setattr(index_sync, "BATCH_ROWS", 4)
+    from oneclaw_search.data.index import sync, vectors
+    from oneclaw_search.data.index.schema import MESSAGES
+
+    monkeypatch.setattr(sync, "BATCH_ROWS", 4)
+    monkeypatch.setattr(vectors, "BATCH_ROWS", 4)
     embedder = KeywordEmbedder(["sushi", "ramen", "walrus"])
     embedded = []
     original = embedder.embed
     monkeypatch.setattr(embedder, "embed", lambda texts: embedded.append(len(texts)) or original(texts))
     database = HistoryDatabase.open_read_only(chat(history, [f"note {i} about sushi" for i in range(9)] + ["a walrus"]))
     index = SideIndex(tmp_path / "side.sqlite")
-    assert IndexSync(database, index, embedder).catch_up()
-    assert embedded == [4, 4, 2]  # three batches, each embedded once, on the side
-    assert index.execute("SELECT count(*) FROM m_vec")[0][0] == 10 == index.meta_int("m.rows")
-    assert PeeweeMessageDao(database, IndexLookup(index, IndexSync(database, index, embedder))).search_content("walrus")[0].id == "m9"
+    lookup = lookup_for(database, index, embedder)
+    assert lookup.sync.catch_up()
+    assert embedded == [4, 4, 2]  # three batches, each embedded once
+    assert index.execute("SELECT count(*) FROM vec")[0][0] == 10 == lookup.keyword.searcher(MESSAGES).num_docs
+    assert PeeweeMessageDao(database, lookup).search_content("walrus")[0].id == "m9"

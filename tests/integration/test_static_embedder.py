@@ -61,7 +61,7 @@ def test_messages_are_embedded_when_indexed_and_only_the_query_per_search(histor
     container = create_injector(path, clock=CLOCK, time_zone="Asia/Tokyo")
     assert call(container, query="restaurant dinner meal", scope="sessions").is_success
     with sqlite3.connect(path.with_name(path.name + SUFFIX)) as index:
-        assert index.execute("SELECT count(*) FROM m_vec").fetchone()[0] == 10  # every message, at index time
+        assert index.execute("SELECT count(*) FROM vec").fetchone()[0] == 10  # every message, at index time
     embed.reset_mock()
     call(container, query="restaurant dinner meal", scope="sessions")
     assert [len(c.args[1]) for c in embed.call_args_list] == [1]  # the query alone, not the history

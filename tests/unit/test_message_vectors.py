@@ -1,9 +1,9 @@
-"""Message vectors as the side index stores them: a float32 scale then int8 codes (data/message_vectors.py, issue 3)."""
+"""Message vectors as the side index stores them: a float32 scale then int8 codes (data/index/vectors.py)."""
 from __future__ import annotations
 
 import numpy as np
 
-from oneclaw_search.data.message_vectors import MESSAGE_DIMENSIONS, dequantize, quantize
+from oneclaw_search.data.index.vectors import MESSAGE_DIMENSIONS, dequantize, quantize
 
 
 def test_quantized_vectors_come_back_as_unit_rows_close_to_the_originals():

@@ -1,14 +1,15 @@
 """Index terms, query parsing and the typo fallback (issue 3), on plain strings.
 
 Covers the term rules behind Q-01, Q-03, Q-05, Q-06, Q-07 and Q-08: accent-free caseless words,
-Porter stems, split identifiers, CJK grams, quoted phrases, and respelling of long unknown words.
+Snowball stems (the keyword index's, data/index/analyzer.py), split identifiers, CJK grams, quoted phrases, and respelling of long unknown words.
 """
 from collections import Counter
 
 import pytest
 
 from oneclaw_search.domain.history_query import HistoryQuery
-from oneclaw_search.domain.search_terms import index_terms, plain, query_terms, stem
+from oneclaw_search.data.index.analyzer import stem
+from oneclaw_search.domain.search_terms import index_terms, plain, query_terms
 from oneclaw_search.domain.spelling import SummedVocabulary, correct_query, correct_word, one_edit_away
 
 
@@ -60,40 +61,40 @@ def test_stem_leaves_short_non_alphabetic_non_latin_and_double_s_words_alone(wor
     ("HTTPServer", ["httpserver", "http", "server"]),
 ])
 def test_index_terms_keep_an_identifier_whole_and_add_its_parts(identifier, expected):
-    assert index_terms(identifier) == expected
+    assert index_terms(identifier, stem) == expected
 
 
 @pytest.mark.spec("Q-07")
 def test_index_terms_split_paths_into_their_segments():
-    assert index_terms("src/main/kotlin") == ["src", "main", "kotlin"]
+    assert index_terms("src/main/kotlin", stem) == ["src", "main", "kotlin"]
 
 
 @pytest.mark.spec("Q-01")
 def test_index_terms_drop_stopwords_and_fold_every_word():
-    terms = index_terms("Where did THE Cafés go, and why?")
-    assert terms == index_terms("cafe go") and len(terms) == 2
+    terms = index_terms("Where did THE Cafés go, and why?", stem)
+    assert terms == index_terms("cafe go", stem) and len(terms) == 2
 
 
 @pytest.mark.spec("Q-06")
 def test_index_terms_give_cjk_runs_unigrams_and_bigrams():
-    assert index_terms("東京都") == ["東", "京", "都", "東京", "京都"]
-    assert {"서울", "서", "울"} <= set(index_terms("서울에서"))
+    assert index_terms("東京都", stem) == ["東", "京", "都", "東京", "京都"]
+    assert {"서울", "서", "울"} <= set(index_terms("서울에서", stem))
 
 
 @pytest.mark.spec("Q-07")
 def test_query_terms_keep_identifiers_as_typed():
-    assert query_terms("memorySearch max_results") == ["memorysearch", "max_results"]
+    assert query_terms("memorySearch max_results", stem) == ["memorysearch", "max_results"]
 
 
 @pytest.mark.spec("Q-06")
 def test_query_terms_give_cjk_words_as_bigrams_and_single_characters_as_themselves():
-    assert query_terms("東京都") == ["東京", "京都"]
-    assert query_terms("寿") == ["寿"]
+    assert query_terms("東京都", stem) == ["東京", "京都"]
+    assert query_terms("寿", stem) == ["寿"]
 
 
 @pytest.mark.spec("Q-01")
 def test_query_terms_stem_drop_stopwords_and_repeat_nothing():
-    assert query_terms("the restaurants and a Restaurant") == ["restaur"]
+    assert query_terms("the restaurants and a Restaurant", stem) == ["restaur"]
 
 
 @pytest.mark.spec("Q-03")
@@ -101,7 +102,7 @@ def test_parse_reads_quoted_phrases_folded_beside_the_whole_literal_and_terms():
     query = HistoryQuery.parse('"Blue Flowerpot" key')
     assert query.phrases == ("blue flowerpot",)
     assert query.literal == '"blue flowerpot" key'
-    assert query.terms == ("blue", "flowerpot", "kei")
+    assert query.terms == ("blue", "flowerpot", "key")  # whole words: stemming is the index's
 
 
 @pytest.mark.spec("Q-03")
@@ -122,13 +123,13 @@ def test_one_edit_away_covers_deletes_swaps_replaces_and_inserts_but_not_the_wor
 
 @pytest.mark.spec("Q-08")
 def test_correct_word_respells_an_unknown_five_letter_word_to_a_known_one():
-    assert correct_word("resturant", counts(restaurant=3)) == "restaurant"
-    assert correct_word("sushu", counts(sushi=1)) == "sushi"
+    assert correct_word("resturant", counts(restaurant=3), stem) == "restaurant"
+    assert correct_word("sushu", counts(sushi=1), stem) == "sushi"
 
 
 @pytest.mark.spec("Q-08")
 def test_correct_word_picks_the_most_frequent_candidate():
-    assert correct_word("blant", counts(plant=5, bland=2, slant=9)) == "slant"
+    assert correct_word("blant", counts(plant=5, bland=2, slant=9), stem) == "slant"
 
 
 @pytest.mark.spec("Q-08")
@@ -140,20 +141,20 @@ def test_correct_word_picks_the_most_frequent_candidate():
     ("zzzzzz", {"restaurant": 1}),               # nothing known one edit away
 ])
 def test_correct_word_leaves_short_long_known_and_hopeless_words_alone(word, known):
-    assert correct_word(word, counts(**known)) is None
+    assert correct_word(word, counts(**known), stem) is None
 
 
 @pytest.mark.spec("Q-08")
 def test_correct_word_accepts_twenty_four_letters_and_compares_stems():
-    assert correct_word("b" * 23 + "x", counts(**{"b" * 24: 1})) == "b" * 24
-    assert correct_word("resturants", counts(restaurant=1)) == "restaurants"
+    assert correct_word("b" * 23 + "x", counts(**{"b" * 24: 1}), stem) == "b" * 24
+    assert correct_word("resturants", counts(restaurant=1), stem) == "restaurants"
 
 
 @pytest.mark.spec("Q-08")
 def test_correct_query_respells_only_unknown_long_words_and_keeps_the_rest_as_typed():
     frequency = counts(restaurant=2, sushi=1, ramen=1)
-    assert correct_query('Sushi "resturant", ramn!', frequency) == 'Sushi "restaurant", ramn!'
-    assert correct_query("sushi ramn", frequency) is None
+    assert correct_query('Sushi "resturant", ramn!', frequency, stem) == 'Sushi "restaurant", ramn!'
+    assert correct_query("sushi ramn", frequency, stem) is None
 
 
 @pytest.mark.spec("Q-08")

@@ -1,24 +1,25 @@
-"""MessageVectors: message embeddings kept in the side index, one int8 row per indexed message.
+"""MessageVectors: message embeddings kept in the side file, one int8 row per message, by history rowid.
 
-Vectors are made when a message is indexed, never per query (issue 3); a search compares the
-query with its candidates' vectors only.
+Vectors are made when a message is indexed, after its words (keyword search is ready first), never
+per query; a search compares the query with its candidates' vectors only.
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
 from oneclaw_search.data.embedding import no_blas_products
 from oneclaw_search.data.entities import marks, sql_batches
-from oneclaw_search.data.index_docs import MESSAGES
-from oneclaw_search.data.side_index import SideIndex
+from oneclaw_search.data.index.documents import MESSAGE_COLUMNS, SEARCHABLE_TYPES, MessageRow
+from oneclaw_search.data.side_index import VECTORS, SideIndex
 from oneclaw_search.domain.ports import Embedder
 
 _SCALE = np.dtype("<f4")
 # Messages keep the leading components only: the shipped table is PCA-ordered, so these carry
 # most of the meaning, and a million messages then cost 130 MB rather than 390 MB.
 MESSAGE_DIMENSIONS = 128
+BATCH_ROWS = 5_000
 
 
 def quantize(vectors: np.ndarray) -> list[bytes]:
@@ -57,15 +58,46 @@ class MessageVectors:
         norm = float(np.linalg.norm(vector))
         return vector / norm if norm > 0 else vector
 
-    def similarity(self, ids: Sequence[str], query: np.ndarray) -> dict[str, float]:
-        """Cosine between the query and each listed message that has a vector."""
-        found: dict[str, float] = {}
-        table, docs = MESSAGES.table("vec"), MESSAGES.table("docs")
-        for chunk in sql_batches(ids):
-            rows = self._index.execute(
-                f"SELECT d.id, v.v FROM {docs} d JOIN {table} v ON v.doc = d.doc WHERE d.id IN ({marks(chunk)})", chunk
-            )
+    def similarity(self, rowids: Sequence[int], query: np.ndarray) -> dict[int, float]:
+        """Cosine between the query and each listed message (by history rowid) that has a vector."""
+        found: dict[int, float] = {}
+        for chunk in sql_batches(list(rowids)):
+            rows = self._index.execute(f"SELECT rowid, v FROM {VECTORS} WHERE rowid IN ({marks(chunk)})", chunk)
             if rows:
                 scores = no_blas_products(dequantize([row[1] for row in rows], MESSAGE_DIMENSIONS), query)
                 found.update((row[0], float(score)) for row, score in zip(rows, scores))
         return found
+
+    def catch_up(self, history, stop: Callable[[], bool]) -> bool:
+        """Embed the messages past the last one embedded; False when `stop` said so first."""
+        done, batch = self._index.meta_int("v.read"), BATCH_ROWS
+        while not stop():
+            with history.connected() as database:
+                rows = database.execute_sql(
+                    f"SELECT {MESSAGE_COLUMNS} FROM messages WHERE rowid > ? ORDER BY rowid LIMIT ?", (done, batch)
+                ).fetchall()
+            if not rows:
+                return True
+            self._store([MessageRow(*row) for row in rows if row[3] in SEARCHABLE_TYPES], v__read=rows[-1][0])
+            done = rows[-1][0]
+        return False
+
+    def replace(self, rows: Sequence[MessageRow]) -> None:
+        """Embed edited messages again."""
+        self._store(rows)
+
+    def _store(self, rows: Sequence[MessageRow], **meta: object) -> None:
+        blobs = vectors([row.content for row in rows], self._embedder) if rows else []
+        with self._index.peewee.atomic("IMMEDIATE"):
+            self._index.peewee.connection().executemany(
+                f"INSERT OR REPLACE INTO {VECTORS} (rowid, v) VALUES (?, ?)", zip((row.rowid for row in rows), blobs)
+            )
+            if meta:
+                self._index.set_meta(**meta)
+
+
+def vectors(texts: Sequence[str], embedder: Embedder) -> list[bytes]:
+    """Each text's vector, quantized; an embedder that can skip the unkept columns does."""
+    leading = getattr(embedder, "embed_leading", None)
+    made = leading(list(texts), MESSAGE_DIMENSIONS) if leading else embedder.embed(list(texts))
+    return quantize(np.asarray(made, dtype=np.float32))

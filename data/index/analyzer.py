@@ -1,0 +1,84 @@
+"""The words keyword search sees: one tantivy analyzer for messages and sessions, and the same
+Snowball stemmer (PyStemmer) for memory chunks and spelling, so every side stems alike.
+
+Beyond FEAT-032's phrase-only LIKE: case, accents and word endings are ignored ("École" by
+"ecole", "married" by "marry"), CJK text is found by its characters and identifiers by their parts.
+tantivy's simple tokenizer does the splitting: its regex tokenizer cost five times as much per
+message. So CJK characters are spaced apart here first (a CJK word is then a phrase of its
+characters), and the words inside camelCase names are handed over as a field of their own.
+"""
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+import Stemmer
+import tantivy
+
+from oneclaw_search.domain.search_terms import index_terms
+
+WORDS = "oneclaw_words"
+GRAMS = "oneclaw_grams"
+LONGEST_TOKEN = 40  # longer runs are hashes, keys and base64, never typed as search words
+_CJK_RUN = re.compile("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af\u1100-\u11ff\u3130-\u318f]+")
+_HUMP = re.compile(r"[a-z][A-Z]")  # one class pair: found fast (an acronym head, "HTTPServer", stays whole)
+_NAME = re.compile(r"\w+")
+_NAME_PART = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
+_SNOWBALL = Stemmer.Stemmer("english")
+
+
+def words_analyzer() -> tantivy.TextAnalyzer:
+    return (tantivy.TextAnalyzerBuilder(tantivy.Tokenizer.simple())
+            .filter(tantivy.Filter.remove_long(LONGEST_TOKEN))
+            .filter(tantivy.Filter.lowercase())
+            .filter(tantivy.Filter.ascii_fold())
+            .filter(tantivy.Filter.stemmer("english"))
+            .build())
+
+
+def grams_analyzer() -> tantivy.TextAnalyzer:
+    """Every three characters of an already folded text, spaces included: the literal reading's candidates."""
+    return tantivy.TextAnalyzerBuilder(tantivy.Tokenizer.ngram(3, 3, False)).build()
+
+
+def register(index: tantivy.Index) -> None:
+    """tantivy forgets custom analyzers between opens: every opened index gets them again."""
+    index.register_tokenizer(WORDS, words_analyzer())
+    index.register_tokenizer(GRAMS, grams_analyzer())
+
+
+def spaced(text: str) -> str:
+    """The text as the words analyzer should split it: each CJK character a word of its own."""
+    return text if text.isascii() else _CJK_RUN.sub(_spread, text)
+
+
+def _spread(run: re.Match) -> str:
+    return " " + " ".join(run.group()) + " "
+
+
+def name_parts(text: str) -> str:
+    """The words inside the text's camelCase names ('memorySearch' → 'memory Search'), else ''."""
+    if not _HUMP.search(text):
+        return ""
+    names = (name for name in _NAME.findall(text) if _HUMP.search(name))
+    return " ".join(part for name in names for part in _NAME_PART.findall(name))
+
+
+_QUERY_ANALYZER = words_analyzer()
+
+
+@lru_cache(maxsize=65536)
+def analyze(text: str) -> tuple[str, ...]:
+    """The index terms of `text`, in order, exactly as the keyword index stores them."""
+    return tuple(_QUERY_ANALYZER.analyze(spaced(text)))
+
+
+@lru_cache(maxsize=65536)
+def stem(word: str) -> str:
+    """Snowball's English stem of a folded word, as the keyword index's analyzer stems it."""
+    return _SNOWBALL.stemWord(word) if word.isascii() and word.isalpha() else word
+
+
+def memory_terms(text: str) -> list[str]:
+    """Terms of a memory chunk for the memory source: words stemmed like the index's."""
+    return index_terms(text, stem)

@@ -1,0 +1,121 @@
+"""Reconciler: finds what changed in place in the history (deleted and edited messages, any change
+to sessions) and makes the keyword index agree, keyed by history rowid.
+
+Documents are compared by their fingerprints, read from tantivy's fast fields a rowid range at a time.
+"""
+from __future__ import annotations
+
+import tantivy
+
+from oneclaw_search.data.entities import marks
+from oneclaw_search.data.index.documents import (
+    MESSAGE_COLUMNS, SEARCHABLE_TYPES, SESSION_COLUMNS, MessageRow, SessionRow, fingerprint, message_document,
+    session_document, session_fingerprint,
+)
+from oneclaw_search.data.index.keyword_index import KeywordIndex
+from oneclaw_search.data.index.analyzer import spaced
+from oneclaw_search.data.index.schema import FINGERPRINT, NEAR_TURNS, ROWID, IndexKind
+from oneclaw_search.data.side_index import SideIndex
+
+TAIL_ROWS = 64  # the newest messages, checked on every catch-up: streamed replies are edited in place
+SWEEP_ROWS = 500  # older messages checked per catch-up, in turn, wrapping around
+RANGE_ROWS = 50_000  # rowids compared at a time when rows went missing
+_IN_TYPES = f"type IN ({marks(SEARCHABLE_TYPES)})"
+
+
+def indexed(keyword: KeywordIndex, kind: IndexKind, low: int, high: int) -> dict[int, int]:
+    """rowid → fingerprint of the documents with rowids in [low, high]."""
+    searcher = keyword.searcher(kind)
+    query = tantivy.Query.range_query(kind.schema, ROWID, tantivy.FieldType.Unsigned, low, high)
+    hits = searcher.search(query, max(min(high - low + 1, searcher.num_docs), 1), count=False).hits
+    addresses = [address for _, address in hits]
+    return dict(zip(searcher.fast_field_values(ROWID, addresses), searcher.fast_field_values(FINGERPRINT, addresses)))
+
+
+class Reconciler:
+    def __init__(self, history, keyword: KeywordIndex, side: SideIndex, kind: IndexKind) -> None:
+        self._history, self._keyword, self._side, self._kind = history, keyword, side, kind
+
+    def _rows(self, sql: str, params=()) -> list[tuple]:
+        return self._history.execute_sql(sql, params).fetchall()
+
+    def sessions(self) -> None:
+        state = "/".join(map(str, self._rows("SELECT max(rowid), count(*), max(updated_at) FROM sessions")[0]))
+        if state == self._side.meta("s.state"):
+            return
+        current = {row.rowid: row for row in map(SessionRow._make, self._rows(f"SELECT {SESSION_COLUMNS} FROM sessions"))}
+        known = indexed(self._keyword, self._kind, 0, 2**63 - 1)
+        stale = [rowid for rowid, fp in known.items() if rowid not in current or session_fingerprint(current[rowid]) != fp]
+        fresh = [row for rowid, row in current.items() if rowid not in known or rowid in stale]
+        self._replace(stale, [session_document(row) for row in fresh])
+        with self._side.peewee.atomic("IMMEDIATE"):
+            self._side.set_meta(s__state=state)
+
+    def deleted_messages(self, read: int) -> None:
+        """Rows gone since the last look (or never indexed) are compared a rowid range at a time."""
+        count = self._rows("SELECT count(*) FROM messages WHERE rowid <= ?", (read,))[0][0]
+        if str(count) == self._side.meta("m.count", "0"):
+            return
+        for low in range(0, read + 1, RANGE_ROWS):
+            high = min(low + RANGE_ROWS - 1, read)
+            live = {row[0]: row for row in self._message_rows("rowid BETWEEN ? AND ?", (low, high))}
+            known = indexed(self._keyword, self._kind, low, high)
+            gone = [rowid for rowid in known if rowid not in live]
+            missing = [row for rowid, row in live.items() if rowid not in known]
+            if gone or missing:
+                self._replace(gone, [message_document(row, self._turns_before(row)) for row in missing])
+        with self._side.peewee.atomic("IMMEDIATE"):
+            self._side.set_meta(m__count=count)
+
+    def edited_messages(self, read: int, vectors=None) -> None:
+        """The newest messages, and the next few older ones in turn, re-indexed where their text changed."""
+        tail = self._message_rows("rowid <= ? ORDER BY rowid DESC LIMIT ?", (read, TAIL_ROWS))
+        swept = self._side.meta_int("m.swept")
+        sweep = self._message_rows("rowid > ? AND rowid <= ? ORDER BY rowid LIMIT ?", (swept, read, SWEEP_ROWS))
+        changed = []
+        for rows in (tail, sweep):
+            if rows:
+                known = indexed(self._keyword, self._kind, min(r.rowid for r in rows), max(r.rowid for r in rows))
+                changed += [row for row in rows if row.rowid in known and known[row.rowid] != fingerprint(row.content)]
+        changed = list({row.rowid: row for row in changed}.values())
+        if changed:
+            self._replace([row.rowid for row in changed], [message_document(row, self._turns_before(row)) for row in changed])
+            if vectors is not None:
+                vectors.replace(changed)
+        with self._side.peewee.atomic("IMMEDIATE"):
+            self._side.set_meta(m__swept=sweep[-1].rowid if len(sweep) == SWEEP_ROWS else 0)
+
+    def _message_rows(self, condition: str, params: tuple) -> list[MessageRow]:
+        sql = f"SELECT {MESSAGE_COLUMNS} FROM messages WHERE {_IN_TYPES} AND {condition}"
+        return [MessageRow(*row) for row in self._rows(sql, (*SEARCHABLE_TYPES, *params))]
+
+    def _turns_before(self, row: MessageRow) -> tuple[str, ...]:
+        found = self._rows(
+            f"SELECT content FROM messages WHERE session_id = ? AND {_IN_TYPES} AND rowid != ?"
+            " AND (created_at < ? OR (created_at = ? AND rowid < ?)) ORDER BY created_at DESC, rowid DESC LIMIT ?",
+            (row.session_id, *SEARCHABLE_TYPES, row.rowid, row.created_at, row.created_at, row.rowid, 1 + NEAR_TURNS),
+        )
+        return tuple(spaced(content) for content, in found)
+
+    def _replace(self, rowids: list[int], documents: list) -> None:
+        if not rowids and not documents:
+            return
+        writer = self._keyword.writer(self._kind)
+        for low, high in _runs(sorted(rowids)):
+            # A range, not a term: tantivy-py makes a Python int a signed term, which never meets a u64 field.
+            writer.delete_documents_by_query(tantivy.Query.range_query(self._kind.schema, ROWID, tantivy.FieldType.Unsigned, low, high))
+        for document in documents:
+            writer.add_document(document)
+        writer.commit()
+        writer.wait_merging_threads()
+
+
+def _runs(rowids: list[int]) -> list[tuple[int, int]]:
+    """Sorted rowids as (first, last) runs of consecutive ones."""
+    runs: list[tuple[int, int]] = []
+    for rowid in rowids:
+        if runs and rowid == runs[-1][1] + 1:
+            runs[-1] = (runs[-1][0], rowid)
+        else:
+            runs.append((rowid, rowid))
+    return runs

@@ -1,0 +1,101 @@
+"""Message and session search on the keyword index, with the spec's literal reading beside it.
+
+Implements the domain's MessageSearch and SessionSearch ports: the DAO's own literal test finds
+whole-query hits (from trigram candidates), tantivy's BM25 adds keyword hits, message vectors weigh
+how close each is in meaning, and every hit is re-read from the history, which decides what is live.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from oneclaw_search.data.index.keyword_search import keyword_hits
+from oneclaw_search.data.index.lookup import KeywordLookup
+from oneclaw_search.data.index.schema import MESSAGES, SESSIONS, IndexKind
+from oneclaw_search.data.index.vectors import MessageVectors
+from oneclaw_search.data.message_dao import PeeweeMessageDao
+from oneclaw_search.data.session_dao import PeeweeSessionDao
+from oneclaw_search.domain.clock import Deadline
+from oneclaw_search.domain.history_query import HistoryQuery
+from oneclaw_search.domain.literal_search import LiteralMessageSearch, LiteralSessionSearch
+from oneclaw_search.domain.models import Relevance, ScoredMessage, ScoredSession
+
+INDEXED_RETRIEVERS = ("keyword (BM25, tantivy)", "phrase (trigram candidates)")
+# A row matching only words that are everywhere (a name in every title) is no hit.
+MIN_KEYWORD_COVERAGE = 0.1
+_KEYWORD_OVERFETCH = 2  # rows of deleted sessions are dropped when re-read
+
+
+class _IndexedSearch:
+    """Whole-query hits from the DAO, keyword (and meaning) hits from the index, re-read and re-checked."""
+
+    kind: IndexKind
+    scored: Callable
+
+    def __init__(self, lookup: KeywordLookup, literal, hits_by_rowid, text_of, vectors: MessageVectors | None = None) -> None:
+        self._lookup = lookup
+        self._literal = literal
+        self._hits_by_rowid = hits_by_rowid
+        self._text_of = text_of
+        self._vectors = vectors
+        self._indexed_retrievers = INDEXED_RETRIEVERS + (() if vectors is None else (f"semantic ({vectors.name})",))
+
+    @property
+    def retrievers(self) -> tuple[str, ...]:
+        """What the latest search ran: the index, or the spec's scan when the index could not serve."""
+        return self._indexed_retrievers if self._lookup.state_now.usable else self._literal.retrievers
+
+    def search(self, query: HistoryQuery, after: int, before: int, limit: int, *, deadline: Deadline | None = None):
+        literal = self._literal.search(query, after, before, limit, deadline=deadline)
+        if not self._lookup.state(deadline).usable:
+            return literal
+        keyword = keyword_hits(self._lookup.keyword, self.kind, query, after, before, limit * _KEYWORD_OVERFETCH)
+        rows = self._hits_by_rowid(list(keyword), after, before, deadline=deadline)
+        found = {item.hit.id: item for item in literal}
+        by_id = {hit.id: (rowid, hit) for rowid, hit in rows.items()}
+        semantic = self._semantic(query, [rowid for rowid, _ in by_id.values()])
+        scored = []
+        for hit_id, (rowid, hit) in by_id.items():
+            if hit_id in found or not query.admits(self._text_of(hit)):
+                continue
+            scored.append(self.scored(hit, Relevance(keyword[rowid], 0.0, semantic.get(rowid))))
+        for hit_id, item in found.items():
+            rowid = by_id.get(hit_id, (None,))[0]
+            scored.append(self.scored(item.hit, Relevance(keyword.get(rowid, 0.0), item.relevance.literal,
+                                                          semantic.get(rowid))))
+        scored = [item for item in scored if _relevant(item.relevance)]
+        # Whole-query hits first, then by keyword score: the order the merge will rank them in.
+        return sorted(scored, key=lambda item: (item.relevance.literal <= 0, -item.relevance.keyword))[:limit]
+
+    def _semantic(self, query: HistoryQuery, rowids: list[int]) -> dict[int, float]:
+        """How close in meaning each candidate is to the query (when messages have vectors).
+
+        Vectors re-rank what the words found rather than add rows of their own: on LoCoMo, rows
+        found by meaning alone added 0.1 points of R@10 and many false friends ("Roppongi" →
+        "Shibuya"), and a scan of every vector would not fit a million messages in the budget.
+        """
+        if self._vectors is None or not rowids:
+            return {}
+        vector = self._vectors.query_vector(query.raw)
+        return {rowid: max(score, 0.0) for rowid, score in self._vectors.similarity(rowids, vector).items()}
+
+
+def _relevant(relevance: Relevance) -> bool:
+    """A hit holds the whole query, or enough of its keywords."""
+    return relevance.literal > 0 or relevance.keyword >= MIN_KEYWORD_COVERAGE
+
+
+class IndexedMessageSearch(_IndexedSearch):
+    kind = MESSAGES
+    scored = ScoredMessage
+
+    def __init__(self, lookup: KeywordLookup, dao: PeeweeMessageDao, vectors: MessageVectors | None = None) -> None:
+        super().__init__(lookup, LiteralMessageSearch(dao), dao.hits_by_rowid, lambda hit: hit.content, vectors)
+
+
+class IndexedSessionSearch(_IndexedSearch):
+    kind = SESSIONS
+    scored = ScoredSession
+
+    def __init__(self, lookup: KeywordLookup, dao: PeeweeSessionDao) -> None:
+        super().__init__(lookup, LiteralSessionSearch(dao), dao.hits_by_rowid,
+                         lambda hit: f"{hit.title}\n{hit.last_message_preview or ''}")

@@ -1,0 +1,82 @@
+"""KeywordIndex: the tantivy indexes (messages/, sessions/) of one history, in one folder.
+
+Opened once per process, with our analyzers registered on every open. One writer per index at a
+time, across processes (tantivy's lock): a process that cannot get it only reads, and sees the
+writer's commits when it reloads.
+"""
+from __future__ import annotations
+
+import shutil
+import threading
+from pathlib import Path
+
+import tantivy
+
+from oneclaw_search.data.index.analyzer import register
+from oneclaw_search.data.index.schema import MESSAGES, ROWID, SESSIONS, IndexKind
+
+FORMAT = "tantivy-1"  # bump whenever fields or analyzers change: older folders are built anew
+_FORMAT_FILE = "FORMAT"
+WRITER_HEAP = 256_000_000
+WRITER_THREADS = 2
+
+
+class WriterBusy(Exception):
+    """Another writer (another process, usually) holds this index's lock."""
+
+
+class KeywordIndex:
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self._lock = threading.Lock()
+        self._indexes: dict[str, tantivy.Index] = {}
+
+    def open(self, kind: IndexKind) -> tantivy.Index:
+        with self._lock:
+            if kind.name not in self._indexes:
+                self._indexes[kind.name] = self._open(kind)
+            return self._indexes[kind.name]
+
+    def _open(self, kind: IndexKind) -> tantivy.Index:
+        folder = self.folder / kind.name
+        marker = self.folder / _FORMAT_FILE
+        if marker.exists() and marker.read_text() != FORMAT:
+            shutil.rmtree(self.folder, ignore_errors=True)
+        folder.mkdir(parents=True, exist_ok=True)
+        if not marker.exists():
+            marker.write_text(FORMAT)
+        index = tantivy.Index(kind.schema, path=str(folder), reuse=True)
+        register(index)
+        return index
+
+    def searcher(self, kind: IndexKind) -> tantivy.Searcher:
+        """A searcher over the latest commit, this process's or another's."""
+        index = self.open(kind)
+        index.reload()
+        return index.searcher()
+
+    def writer(self, kind: IndexKind) -> tantivy.IndexWriter:
+        """This index's one writer; raises WriterBusy when another holds the lock."""
+        try:
+            return self.open(kind).writer(heap_size=WRITER_HEAP, num_threads=WRITER_THREADS)
+        except ValueError as error:
+            if "lock" in str(error).lower():
+                raise WriterBusy(str(error)) from error
+            raise
+
+    def highest_rowid(self, kind: IndexKind) -> int:
+        """The newest history row the index holds (0 when empty): where a build resumes."""
+        searcher = self.searcher(kind)
+        if searcher.num_docs == 0:
+            return 0
+        hits = searcher.search(tantivy.Query.all_query(), 1, count=False, order_by_field=ROWID).hits
+        return int(hits[0][0]) if hits else 0
+
+    def drop(self) -> None:
+        """Forget every index (another history, or a broken folder): the next open starts afresh."""
+        with self._lock:
+            self._indexes.clear()
+            shutil.rmtree(self.folder, ignore_errors=True)
+
+
+KINDS = (MESSAGES, SESSIONS)

@@ -1,0 +1,128 @@
+"""Questions put to the keyword index: keyword hits ranked by tantivy's BM25, and the candidates of
+the spec's literal reading (rows holding every trigram of the folded query), newest first.
+
+Answers are history rowids; callers re-read those rows from the history and re-check them, so the
+index narrows a search but never invents a hit.
+"""
+from __future__ import annotations
+
+import math
+import re
+
+import tantivy
+
+from oneclaw_search.data.index.analyzer import analyze
+from oneclaw_search.data.index.keyword_index import KeywordIndex
+from oneclaw_search.data.index.schema import AT, LITERAL, ROWID, IndexKind
+from oneclaw_search.domain.history_query import HistoryQuery
+from oneclaw_search.domain.ports import NO_UPPER_BOUND
+from oneclaw_search.domain.search_terms import is_cjk, plain
+from oneclaw_search.domain.stopwords import STOPWORDS
+
+TRIGRAM = 3
+MAX_TRIGRAMS = 4  # the rarest few narrow as well as all of them, at a fraction of the reading
+Clause = tuple[str, ...]  # index terms that must stand together (one term, or a phrase)
+_EDGES = re.compile(r"^\W+|\W+$")
+
+
+def clauses(raw: str) -> list[Clause]:
+    """The query's keywords, each typed word one clause: a word of several terms (a path, a
+    camelCase name) is a phrase of them, a CJK word its character pairs; stopwords alone drop out."""
+    found: list[Clause] = []
+    for chunk in raw.replace('"', " ").split():
+        terms = analyze(chunk)
+        if len(terms) == 1 and plain(_EDGES.sub("", chunk)) in STOPWORDS:
+            continue
+        if len(terms) > 1 and all(is_cjk(term) for term in terms):
+            found += [pair for pair in zip(terms, terms[1:])]
+        elif terms:
+            found.append(terms)
+    return list(dict.fromkeys(found))
+
+
+def _match(kind: IndexKind, field: str, clause: Clause) -> tantivy.Query:
+    if len(clause) == 1:
+        return tantivy.Query.term_query(kind.schema, field, clause[0], index_option="freq")
+    if field not in kind.phrase_fields:  # a field without positions: the words need only be there
+        return tantivy.Query.boolean_query([(tantivy.Occur.Must, _match(kind, field, (term,))) for term in clause])
+    return tantivy.Query.phrase_query(kind.schema, field, list(clause))
+
+
+def _any(queries: list[tantivy.Query], at_least: int = 1) -> tantivy.Query:
+    return tantivy.Query.boolean_query([(tantivy.Occur.Should, query) for query in queries], at_least)
+
+
+def _window(kind: IndexKind, after: int, before: int) -> list[tuple]:
+    if after <= 0 and before >= NO_UPPER_BOUND:
+        return []
+    window = tantivy.Query.range_query(kind.schema, AT, tantivy.FieldType.Integer, after, before)
+    return [(tantivy.Occur.Must, window)]
+
+
+def _weighted(kind: IndexKind, field: str, weight: float, clause: Clause) -> tantivy.Query:
+    query = _match(kind, field, clause)
+    return query if weight == 1.0 else tantivy.Query.boost_query(query, weight)
+
+
+def _keyword_query(kind: IndexKind, found: list[Clause], phrases: list[Clause]) -> tantivy.Query:
+    """Each keyword scores once, in the field where it weighs most (its row's own words, else the
+    turns around it); the sum over keywords ranks."""
+    own = [[_weighted(kind, field, weight, clause) for field, weight in kind.fields] for clause in found]
+    around = [[_weighted(kind, field, weight, clause) for field, weight in kind.context] for clause in found]
+    best = [tantivy.Query.disjunction_max_query(mine + theirs) for mine, theirs in zip(own, around)]
+    must = [(tantivy.Occur.Must, _any([_match(kind, field, phrase) for field in kind.phrase_fields])) for phrase in phrases]
+    if kind.context:
+        # A message found only through the turns around it needs two of the query's words there.
+        in_own = _any([query for queries in own for query in queries])
+        gate = _any([in_own, _any([_any(queries) for queries in around], 2)]) if len(found) > 1 else in_own
+        must.append((tantivy.Occur.Must, tantivy.Query.const_score_query(gate, 0.0)))
+    return tantivy.Query.boolean_query([*must, (tantivy.Occur.Should, _any(best))])
+
+
+def keyword_hits(keyword: KeywordIndex, kind: IndexKind, query: HistoryQuery, after: int, before: int,
+                 limit: int) -> dict[int, float]:
+    """The best `limit` rows (rowid → coverage: BM25 divided by what a row holding each keyword
+    once would score), best first; every quoted phrase's words must stand together in the row."""
+    found = clauses(query.raw)
+    if not found or limit <= 0:
+        return {}
+    phrases = [tuple(terms) for phrase in query.phrases if (terms := analyze(phrase))]
+    searcher = keyword.searcher(kind)
+    total = searcher.num_docs
+    if total == 0:
+        return {}
+    main = kind.main_field
+    ideal = sum(_idf(total, searcher.doc_freq(main, term)) for clause in found for term in clause) or 1.0
+    query_ = tantivy.Query.boolean_query([(tantivy.Occur.Must, _keyword_query(kind, found, phrases)),
+                                          *_window(kind, after, before)])
+    hits = searcher.search(query_, limit, count=False).hits
+    rowids = searcher.fast_field_values(ROWID, [address for _, address in hits])
+    return {rowid: score / ideal for (score, _), rowid in zip(hits, rowids)}
+
+
+def _idf(total: int, holding: int) -> float:
+    """tantivy's BM25 idf, so a row holding each keyword once at average length scores their sum."""
+    return math.log(1 + (total - holding + 0.5) / (holding + 0.5))
+
+
+def literal_rowids(keyword: KeywordIndex, kind: IndexKind, needle: str, after: int, before: int,
+                   limit: int, offset: int = 0) -> list[int] | None:
+    """Rowids, newest first, of rows that may hold the folded text `needle` (to be re-checked);
+    None when it is too short for trigrams and not CJK (the caller then scans)."""
+    searcher = keyword.searcher(kind)
+    if len(needle) < TRIGRAM:
+        if not is_cjk(needle):
+            return None
+        terms = analyze(needle)
+        match = _any([_match(kind, field, terms) for field in kind.phrase_fields])
+    else:
+        grams = {needle[i:i + TRIGRAM] for i in range(len(needle) - TRIGRAM + 1)}
+        counts = sorted((searcher.doc_freq(LITERAL, gram), gram) for gram in grams)
+        if counts[0][0] == 0:
+            return []
+        match = tantivy.Query.boolean_query([
+            (tantivy.Occur.Must, tantivy.Query.term_query(kind.schema, LITERAL, gram, index_option="basic"))
+            for _, gram in counts[:MAX_TRIGRAMS]])
+    query = tantivy.Query.boolean_query([(tantivy.Occur.Must, match), *_window(kind, after, before)])
+    hits = searcher.search(query, limit, count=False, order_by_field=AT, offset=offset).hits
+    return searcher.fast_field_values(ROWID, [address for _, address in hits])

@@ -1,0 +1,134 @@
+"""KeywordLookup: the keyword index as searches see it. Before a search it is caught up in place
+when little is new, or built in the background when much is; a search never waits for a build
+and reads the index as far as its last commit, saying how far that is.
+
+It also answers the DAOs' literal test (AC-07, AC-08) from trigram candidates re-checked against the
+history, with the rows the index has not read yet scanned directly for at most a second.
+"""
+from __future__ import annotations
+
+import logging
+import threading
+from dataclasses import dataclass
+
+import peewee as pw
+
+from oneclaw_search.data.index.background import BackgroundBuild
+from oneclaw_search.data.index.edits import Reconciler
+from oneclaw_search.data.index.keyword_index import KeywordIndex, WriterBusy
+from oneclaw_search.data.index.keyword_search import literal_rowids
+from oneclaw_search.data.index.schema import MESSAGES, SESSIONS, IndexKind
+from oneclaw_search.data.index.sync import IndexSync
+from oneclaw_search.data.side_index import SideIndex
+from oneclaw_search.domain.clock import Deadline, SearchTimedOut
+
+_log = logging.getLogger(__name__)
+SYNC_ROWS = 20_000  # a backlog this small is indexed before the search: well under a second
+TAIL_SCAN_SECONDS = 1.0  # the rows a build has not reached yet are scanned for at most this long
+# Candidates read beyond the hits wanted: trigram candidates rarely fail the re-check, and the
+# second, larger page keeps "newest first" exact unless a text is nearly everywhere.
+_SLACK, _CANDIDATES_PER_HIT, _MIN_CANDIDATES = 50, 4, 1_000
+
+
+@dataclass(frozen=True)
+class IndexState:
+    read: int  # the history rowid the message index has read up to
+    top: int  # the history's highest rowid
+    sessions_ready: bool = True
+    usable: bool = True  # False: the index could not be opened or written; searches scan
+
+    @property
+    def complete(self) -> bool:
+        return self.usable and self.read >= self.top and self.sessions_ready
+
+    def describe(self) -> str | None:
+        """None when complete, else how far the index has read ('building 37 %')."""
+        if self.complete or not self.usable:
+            return None
+        return f"building {int(100 * self.read / self.top) if self.top else 0} %"
+
+
+class KeywordLookup:
+    @classmethod
+    def open(cls, history, side: SideIndex, vectors=None) -> KeywordLookup:
+        """The lookup of `history`'s keyword index, kept beside `side` (vectors: its MessageVectors)."""
+        keyword = KeywordIndex(side.keyword_folder)
+        return cls(keyword, IndexSync(history, keyword, side, vectors), history)
+
+    def __init__(self, keyword: KeywordIndex, sync: IndexSync, history) -> None:
+        self.keyword = keyword
+        self.sync = sync
+        self._history = history
+        self.builder = BackgroundBuild(sync)
+        self._lock = threading.Lock()
+        self._state_for: Deadline | None = None
+        self.state_now = IndexState(0, 0, usable=False)
+
+    def state(self, deadline: Deadline | None) -> IndexState:
+        """The index ready for this search: the sources of one search share one deadline, so one look."""
+        with self._lock:
+            if deadline is None or deadline is not self._state_for:
+                self.state_now = self._prepare()
+                self._state_for = deadline
+            return self.state_now
+
+    def _prepare(self) -> IndexState:
+        try:
+            sessions_ready = self._sessions()
+            read, top = self.sync.backlog()
+            if top - read <= SYNC_ROWS and not self.builder.running and self.sync.vector_backlog() <= SYNC_ROWS:
+                try:
+                    self.sync.catch_up()
+                except WriterBusy:  # another process is writing: read its commits
+                    pass
+                read, top = self.sync.backlog()
+            if read < top or self.sync.vector_backlog() > 0:
+                self.builder.start()
+            return IndexState(read, top, sessions_ready)
+        except (OSError, ValueError, pw.DatabaseError) as error:
+            # An index we cannot open or write (read-only folder, full disk) must not fail the search.
+            _log.warning("keyword index %s unusable, scanning instead: %s", self.keyword.folder, error)
+            return IndexState(0, 0, usable=False)
+
+    def _sessions(self) -> bool:
+        """Sessions are few: they are compared whole before the search (False: another process holds them)."""
+        self.sync.prepare()
+        try:
+            with self._history.connected() as history:
+                Reconciler(history, self.keyword, self.sync.side, SESSIONS).sessions()
+            return True
+        except WriterBusy:
+            return False
+
+    def verified_literal(self, kind: IndexKind, needle: str, after: int, before: int, limit: int,
+                         deadline: Deadline | None, fetch, holds, scan) -> list | None:
+        """Up to `limit` rows holding `needle`, newest first: index candidates re-read by `fetch`
+        (rowids → hits) and re-checked by `holds`, plus `scan` (above_rowid, deadline → hits) of the
+        rows the index has not read. None when the index cannot say (the caller scans it all)."""
+        state = self.state(deadline)
+        if not state.usable or (kind is SESSIONS and not state.sessions_ready):
+            return None
+        first, most = limit + _SLACK, max(limit * _CANDIDATES_PER_HIT, _MIN_CANDIDATES)
+        rowids = literal_rowids(self.keyword, kind, needle, after, before, first)
+        if rowids is None:
+            return None
+
+        def checked(page: list[int]) -> list:
+            return [hit for hit in fetch(page, after, before, deadline=deadline) if holds(hit)]
+
+        hits = checked(rowids)
+        if len(hits) < limit and len(rowids) == first:
+            hits += checked(literal_rowids(self.keyword, kind, needle, after, before, most - first, offset=first))
+        if kind is MESSAGES and state.read < state.top:
+            hits += self._unread(scan, state.read, deadline)
+        return sorted(hits, key=lambda hit: (-hit.at_ms, hit.id))[:limit]
+
+    @staticmethod
+    def _unread(scan, above: int, deadline: Deadline | None) -> list:
+        if deadline is None:
+            return scan(above, None)
+        seconds = min(deadline.remaining(), TAIL_SCAN_SECONDS)
+        try:
+            return scan(above, Deadline(deadline.clock, deadline.clock.monotonic() + seconds))
+        except SearchTimedOut:
+            return []

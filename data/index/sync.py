@@ -1,0 +1,134 @@
+"""IndexSync: brings the keyword index up to date with the history, and message vectors after it.
+
+New messages are everything above the newest row read; deleted ones show as a row count that no
+longer adds up; edits show as a changed fingerprint (the newest TAIL_ROWS messages every time,
+older ones SWEEP_ROWS at a time in turn); sessions are compared whole whenever their table
+changed. Each step may stop between batches: a later catch-up, here or in another process,
+resumes from tantivy's last commit.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from oneclaw_search.data.database import HistoryDatabase
+from oneclaw_search.data.entities import marks
+from oneclaw_search.data.index.documents import MESSAGE_COLUMNS, SEARCHABLE_TYPES, MessageRow, TurnsBefore
+from oneclaw_search.data.index.edits import Reconciler
+from oneclaw_search.data.index.keyword_index import KeywordIndex
+from oneclaw_search.data.index.analyzer import spaced
+from oneclaw_search.data.index.schema import MESSAGES, NEAR_TURNS, SESSIONS
+from oneclaw_search.data.side_index import SideIndex
+
+BATCH_ROWS = 10_000
+COMMIT_ROWS = 100_000  # a build commits this often: what a killed build loses, and how often progress shows
+_IN_TYPES = f"type IN ({marks(SEARCHABLE_TYPES)})"
+Progress = Callable[[int, int], None]  # (rows read, rows in all)
+
+
+class IndexSync:
+    def __init__(self, history: HistoryDatabase, keyword: KeywordIndex, side: SideIndex, vectors=None) -> None:
+        self._history = history
+        self._keyword = keyword
+        self.side = self._side = side
+        self._vectors = vectors  # data/index/vectors.py's MessageVectors, or None
+        self._prepared = False
+        self._synced_token: tuple | None = None
+
+    def prepare(self) -> None:
+        """Make the side file's tables; a file started over takes the keyword index along."""
+        if not self._prepared:
+            embedder = self._vectors.name if self._vectors is not None else "none"
+            if self._side.ensure_schema(str(self._history.info.path.resolve()), embedder):
+                self._keyword.drop()
+            self._prepared = True
+
+    def backlog(self) -> tuple[int, int]:
+        """(rowid read up to, highest rowid in the history): how far behind the messages are."""
+        self.prepare()
+        with self._history.connected() as history:
+            top = history.execute_sql("SELECT max(rowid) FROM messages").fetchone()[0] or 0
+        return self.read_up_to(), top
+
+    def vector_backlog(self) -> int:
+        """How many history rows (of any kind) wait for their vectors."""
+        if self._vectors is None:
+            return 0
+        _, top = self.backlog()
+        return max(top - self._side.meta_int("v.read"), 0)
+
+    def read_up_to(self) -> int:
+        """The highest history rowid the committed index has read (messages that are not searched included)."""
+        newest = self._keyword.highest_rowid(MESSAGES)
+        read, _, newest_then = (self._side.meta("m.read") or "0:0").partition(":")
+        return max(newest, int(read)) if newest_then and int(newest_then) == newest else newest
+
+    def catch_up(self, stop: Callable[[], bool] = lambda: False, progress: Progress | None = None) -> bool:
+        """Index what changed; False when `stop` said so first. Raises WriterBusy while another
+        process writes the index."""
+        self.prepare()
+        token = self._history.change_token()
+        if token == self._synced_token:
+            return True
+        with self._history.connected() as history:
+            Reconciler(history, self._keyword, self._side, SESSIONS).sessions()
+            messages = Reconciler(history, self._keyword, self._side, MESSAGES)
+            messages.deleted_messages(self.read_up_to())
+            if not self._append_messages(history, stop, progress):
+                return False
+            messages.edited_messages(self.read_up_to(), self._vectors)
+        if self._vectors is not None and not self._vectors.catch_up(self._history, stop):
+            return False
+        self._synced_token = token
+        return True
+
+    def _append_messages(self, history, stop: Callable[[], bool], progress: Progress | None) -> bool:
+        start = done = self.read_up_to()
+        top = history.execute_sql("SELECT max(rowid) FROM messages").fetchone()[0] or 0
+        if done >= top:
+            return True
+        turns = TurnsBefore(lambda sessions: _last_turns(history, sessions, start))
+        writer = self._keyword.writer(MESSAGES)
+        pending, finished = 0, True
+        while done < top:
+            if stop():
+                finished = False
+                break
+            rows = history.execute_sql(
+                f"SELECT {MESSAGE_COLUMNS} FROM messages WHERE rowid > ? ORDER BY rowid LIMIT ?", (done, BATCH_ROWS)
+            ).fetchall()
+            if not rows:
+                break
+            for _, document in turns.documents([MessageRow(*r) for r in rows if r[3] in SEARCHABLE_TYPES]):
+                writer.add_document(document)
+            done, pending = rows[-1][0], pending + len(rows)
+            if pending >= COMMIT_ROWS:
+                self._commit(history, writer, done)
+                pending = 0
+                if progress is not None:
+                    progress(done, top)
+        self._commit(history, writer, done)
+        writer.wait_merging_threads()
+        return finished
+
+    def _commit(self, history, writer, done: int) -> None:
+        """Commit, then note how far the history was read and how many rows it then had up to there."""
+        writer.commit()
+        newest = self._keyword.highest_rowid(MESSAGES)
+        count = history.execute_sql("SELECT count(*) FROM messages WHERE rowid <= ?", (done,)).fetchone()[0]
+        with self._side.peewee.atomic("IMMEDIATE"):
+            self._side.set_meta(m__read=f"{done}:{newest}", m__count=count)
+
+
+def _last_turns(history, sessions: list[str], up_to: int) -> dict[str, tuple[int, tuple[str, ...]]]:
+    """Each session's latest searchable turns with rowid ≤ `up_to` (rows indexed before this pass)."""
+    if up_to <= 0:
+        return {}
+    found: dict[str, tuple[int, tuple[str, ...]]] = {}
+    for session in sessions:
+        rows = history.execute_sql(
+            f"SELECT created_at, content FROM messages WHERE session_id = ? AND rowid <= ? AND {_IN_TYPES}"
+            " ORDER BY created_at DESC, rowid DESC LIMIT ?", (session, up_to, *SEARCHABLE_TYPES, 1 + NEAR_TURNS),
+        ).fetchall()
+        if rows:
+            found[session] = (rows[0][0], tuple(spaced(content) for _, content in rows))
+    return found
