@@ -24,7 +24,7 @@ from oneclaw_search.data.side_index import SUFFIX, SideIndex, default_index_path
 from oneclaw_search.di.core_module import chosen_embedder
 from oneclaw_search.di.settings import AUTO_INDEX, Settings
 from oneclaw_search.domain.literal_search import LiteralMessageSearch, LiteralSessionSearch
-from oneclaw_search.domain.ports import MessageDao, MessageSearch, SessionDao, SessionSearch, Vocabulary
+from oneclaw_search.domain.ports import IndexProgress, MessageDao, MessageSearch, SessionDao, SessionSearch, Vocabulary
 
 
 @dataclass(frozen=True)
@@ -41,6 +41,7 @@ class SearchBackends:
     messages: MessageSearch
     sessions: SessionSearch
     vocabulary: Vocabulary | None
+    progress: IndexProgress | None = None
 
 
 def index_location(settings: Settings, database: HistoryDatabase) -> Path | None:
@@ -79,6 +80,7 @@ class IndexModule(Module):
             IndexedMessageSearch(parts.lookup, message_dao, parts.vectors),
             IndexedSessionSearch(parts.lookup, session_dao),
             KeywordVocabulary(parts.lookup),
+            parts.lookup,
         )
 
     @singleton

@@ -44,6 +44,7 @@ class ToolModule(Module):
             recent_message_buffer_ms=settings.recent_message_buffer_ms,
             focused=focused,
             turns=turns,
+            index_progress=backends.progress,
         )
 
     @singleton

@@ -187,7 +187,8 @@ class SearchOutcome:
     retrievers: tuple[str, ...] = ()  # what actually ran, e.g. "keyword (BM25)"
     corrected_query: str | None = None  # the respelled query the results are for, if any
     sources: tuple[SourceReport, ...] = ()  # what each source searched did (issue 4)
+    index_note: str | None = None  # how far a keyword index still being built has come ("building 37 %")
 
     @property
     def complete(self) -> bool:
-        return not self.unfinished_sources
+        return not self.unfinished_sources and self.index_note is None

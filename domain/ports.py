@@ -133,6 +133,12 @@ class SessionSearch(Protocol):
         """Up to `limit` live sessions last active in [after, before] whose title or preview match."""
 
 
+class IndexProgress(Protocol):
+    def describe(self) -> str | None:
+        """None when the keyword index covered the whole history in the latest search, else how far
+        it had come ("building 37 %"): rows past that were searched for the whole query only."""
+
+
 class Vocabulary(Protocol):
     def stem(self, word: str) -> str:
         """A folded word as this vocabulary's terms spell it (its stem)."""

@@ -19,6 +19,7 @@ from oneclaw_search.domain.models import SearchOutcome, SearchSource
 from oneclaw_search.domain.parallel import run_in_parallel
 from oneclaw_search.domain.literal_search import LiteralMessageSearch, LiteralSessionSearch
 from oneclaw_search.domain.ports import (
+    IndexProgress,
     MemorySearchEngine,
     MessageDao,
     MessageSearch,
@@ -55,6 +56,7 @@ class SearchHistoryUseCase:
         recent_message_buffer_ms: int = RECENT_MESSAGE_BUFFER_MS,
         focused: FocusedSearch | None = None,
         turns: SessionReader | None = None,
+        index_progress: IndexProgress | None = None,
     ) -> None:
         self._engine = engine
         # A bare DAO is searched the spec's way: its literal LIKE-style scan.
@@ -69,6 +71,7 @@ class SearchHistoryUseCase:
         self._recent_buffer_ms = recent_message_buffer_ms
         self._focused = focused  # role, session_id, project and agent_type filters (issue 4)
         self._turns = turns  # the turns shown around message hits (issue 4's `context`)
+        self._index_progress = index_progress
 
     def search(self, request: SearchRequest) -> SearchOutcome:
         """Raises FilterUnavailable when the request's filter names facts this history lacks."""
@@ -101,8 +104,9 @@ class SearchHistoryUseCase:
         owner = {(draft.source_type, draft.id): hits for hits in done for draft in hits.drafts}
         ranked = merge([hits.drafts for hits in done], now_ms, request.max_results,
                        lambda draft: owner[draft.source_type, draft.id].render(draft))
+        indexed = self._index_progress is not None and bool({SearchSource.MESSAGES, SearchSource.SESSIONS} & set(sources))
         return SearchOutcome(tuple(ranked), tuple(unfinished), self._budget_seconds, self._retrievers(sources, narrowed),
-                             sources=reports)
+                             sources=reports, index_note=self._index_progress.describe() if indexed else None)
 
     def _timed(self, *arguments) -> tuple[SourceHits, float]:
         started = self._clock.monotonic()

@@ -46,8 +46,10 @@ def format_text(request: SearchRequest, outcome: SearchOutcome) -> str:
         lines += [f"Filter: {request.message_filter.describe()}"]
     if outcome.corrected_query is not None:
         lines += ["", correction_note(request.query, outcome.corrected_query)]
-    if not outcome.complete:
+    if outcome.unfinished_sources:
         lines += ["", partial_note(outcome)]
+    if outcome.index_note is not None:
+        lines += ["", index_note(outcome.index_note)]
     if not results:
         # Nothing relevant: say how we looked, so the agent can judge the silence (issue 3).
         searched = [f"Searched with: {', '.join(outcome.retrievers)}."] if outcome.retrievers else []
@@ -87,6 +89,11 @@ def partial_note(outcome: SearchOutcome) -> str:
     return f"Note: partial results; searching {names} did not finish within the {outcome.budget_seconds:g} s budget."
 
 
+def index_note(state: str) -> str:
+    return (f"Note: partial results; the search index is {state}: messages it has not reached yet were "
+            "searched for the whole query only.")
+
+
 def correction_note(query: str, corrected: str) -> str:
     return f"No exact match for '{query}'; showing results for '{corrected}'"
 
@@ -101,6 +108,7 @@ def format_json(request: SearchRequest, outcome: SearchOutcome, stem: Stem = unc
         "max_results": request.max_results,
         "complete": outcome.complete,
         "unfinished_sources": [str(source) for source in outcome.unfinished_sources],
+        "index": outcome.index_note,
         "corrected_query": outcome.corrected_query,
         "retrievers": list(outcome.retrievers),
         "results": [_result_object(result, searched, outcome.corrected_query is not None) for result in outcome.results],

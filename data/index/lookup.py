@@ -64,6 +64,10 @@ class KeywordLookup:
         self._state_for: Deadline | None = None
         self.state_now = IndexState(0, 0, usable=False)
 
+    def describe(self) -> str | None:
+        """How far the index had come in the latest search (None: it covered the whole history)."""
+        return self.state_now.describe()
+
     def state(self, deadline: Deadline | None) -> IndexState:
         """The index ready for this search: the sources of one search share one deadline, so one look."""
         with self._lock:

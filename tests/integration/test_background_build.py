@@ -1,0 +1,110 @@
+"""A search never waits for an index build: a large backlog is built on a background thread while
+searches read the last commit and say how far it has come; a killed build resumes; a second
+writer only reads (Q-11, Q-12)."""
+import json
+import subprocess
+import sys
+import textwrap
+from datetime import datetime, timedelta
+
+import pytest
+from acceptance_helpers import call
+from builders import ms, new_message, new_session
+from fakes import FixedClock
+
+from oneclaw_search.data.index import lookup as lookup_module
+from oneclaw_search.data.index.background import BackgroundBuild
+from oneclaw_search.data.index.schema import MESSAGES
+from oneclaw_search.di import create_injector
+from oneclaw_search.di.index_module import IndexParts
+
+CLOCK = FixedClock(ms("2026-03-01T12:00"))
+
+
+def chat_history(history, count, needle_every=50):
+    start = datetime(2026, 2, 1, 9)
+    rows = [new_message(f"m{i}", "s", f"note {i} about the walrus colony" if i % needle_every == 0 else f"note {i} on lunch",
+                        (start + timedelta(seconds=i)).isoformat()) for i in range(count)]
+    return history([new_session("s", "Notes", "2026-02-01T09:00")], rows)
+
+
+def open_container(path):
+    return create_injector(path, clock=CLOCK, time_zone="Asia/Tokyo", embedder=None)
+
+
+def document(container, **parameters):
+    return json.loads(call(container, format="json", **parameters).result)
+
+
+@pytest.mark.spec("Q-11")
+def test_a_large_backlog_is_built_in_the_background_and_the_reply_says_how_far_it_came(history, monkeypatch):
+    monkeypatch.setattr(lookup_module, "SYNC_ROWS", 10)
+    started = []
+    monkeypatch.setattr(BackgroundBuild, "start", lambda self: started.append(self))  # held back until asked below
+    container = open_container(chat_history(history, 400))
+    first = document(container, query="walrus colony", scope="sessions", max_results=50)
+    assert first["complete"] is False and first["index"] == "building 0 %" and started
+    # The whole query is still found in the rows the index has not reached, newest first.
+    assert [item["id"] for item in first["results"] if item["why"]["phrase"]] == [f"m{i}" for i in range(350, -1, -50)]
+    text = call(container, query="walrus colony", scope="sessions").result
+    assert "Note: partial results; the search index is building 0 %" in text
+    monkeypatch.undo()
+    build = started[-1]
+    build.start()
+    build._thread.join(60)
+    done = document(container, query="walrus colony", scope="sessions", max_results=50)
+    assert done["complete"] is True and done["index"] is None
+    assert [item["id"] for item in done["results"] if item["why"]["phrase"]] == [item["id"] for item in first["results"] if item["why"]["phrase"]]
+    assert "Note:" not in call(container, query="walrus colony", scope="sessions").result
+
+
+@pytest.mark.spec("Q-11")
+def test_a_search_during_another_writers_build_reads_what_is_committed(history, monkeypatch):
+    monkeypatch.setattr(lookup_module, "SYNC_ROWS", 10)
+    path = chat_history(history, 100)
+    holder = open_container(path).get(IndexParts).lookup
+    holder.sync.prepare()
+    writer = holder.keyword.writer(MESSAGES)  # another "process" holds the message index's lock
+    try:
+        container = open_container(path)
+        found = document(container, query="walrus", scope="sessions")
+        assert found["complete"] is False and {item["id"] for item in found["results"]} == {"m0", "m50"}
+        container.get(IndexParts).lookup.builder._thread.join(30)
+        assert container.get(IndexParts).lookup.keyword.searcher(MESSAGES).num_docs == 0  # it lost the lock, wrote nothing
+    finally:
+        writer.rollback()
+        del writer
+
+
+KILLED_BUILD = textwrap.dedent("""
+    import os, signal, sys
+    from oneclaw_search.data.index import sync
+    from oneclaw_search.di import create_injector
+    from oneclaw_search.di.index_module import IndexParts
+    sync.BATCH_ROWS, sync.COMMIT_ROWS = 50, 200
+    commits = []
+    original = sync.IndexSync._commit
+    def commit_then_die(self, history, writer, done):
+        if commits:  # the second commit never happens: its documents were added, never committed
+            os.kill(os.getpid(), signal.SIGKILL)
+        commits.append(done)
+        original(self, history, writer, done)
+    sync.IndexSync._commit = commit_then_die
+    create_injector(sys.argv[1], embedder=None).get(IndexParts).lookup.sync.catch_up()
+""")
+
+
+@pytest.mark.spec("Q-11")
+def test_a_build_killed_midway_resumes_and_ends_complete_without_duplicates(history):
+    path = chat_history(history, 600)
+    killed = subprocess.run([sys.executable, "-c", KILLED_BUILD, str(path)], capture_output=True, text=True, timeout=120)
+    assert killed.returncode == -9, killed.stderr
+    lookup = open_container(path).get(IndexParts).lookup
+    read, top = lookup.sync.backlog()
+    assert 0 < read < top  # the first commit survived
+    assert lookup.sync.catch_up()
+    assert lookup.keyword.searcher(MESSAGES).num_docs == 600
+    found = document(open_container(path), query="walrus colony", scope="sessions", max_results=50)
+    ids = [item["id"] for item in found["results"]]
+    assert found["complete"] is True and len(ids) == len(set(ids))
+    assert [i for i, item in zip(ids, found["results"]) if item["why"]["phrase"]] == [f"m{i}" for i in range(550, -1, -50)]
