@@ -5,6 +5,7 @@ recognised by room_master_table's identity hash or, failing that, by its columns
 """
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -78,7 +79,7 @@ class HistoryDatabase:
                     connection.set_progress_handler(None, 0)
                 if not (kept and self.peewee.keeps_connection()):
                     self.peewee.close()
-        except pw.OperationalError as error:
+        except (pw.OperationalError, sqlite3.OperationalError) as error:  # rows read lazily raise sqlite3's own
             if deadline is not None and deadline.expired():
                 raise SearchTimedOut() from error
             raise HistoryUnavailable(f"{self.info.path}: {error}") from error

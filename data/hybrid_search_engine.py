@@ -22,8 +22,7 @@ from oneclaw_search.domain.models import MemorySearchResult
 from oneclaw_search.domain.ports import Embedder, MemoryFilter, MemoryIndexDao
 from oneclaw_search.domain.ranking import DECAY_LAMBDA_PER_DAY
 from oneclaw_search.domain.local_time import MS_PER_DAY
-from oneclaw_search.data.index.analyzer import stem
-from oneclaw_search.domain.search_terms import query_terms
+from oneclaw_search.data.index.analyzer import query_terms, stem
 
 _NonNegativeIdfBM25 = MemoryBM25  # the name the core issue's conformance tests know it by
 
@@ -84,7 +83,7 @@ class HybridSearchEngine:
         snapshot = self._current(deadline)
         if not snapshot.chunks or top_k <= 0:
             return []
-        bm25 = _normalised(snapshot.bm25_scores(query_terms(query, stem)))
+        bm25 = _normalised(snapshot.bm25_scores(query_terms(query)))
         if deadline is not None:
             deadline.check()
         cosine = snapshot.cosine(self._embedder, query)

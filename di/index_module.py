@@ -14,6 +14,7 @@ from pathlib import Path
 from injector import Module, provider, singleton
 
 from oneclaw_search.data.database import OWN_ORIGIN, HistoryDatabase
+from oneclaw_search.data.index.background import build_command
 from oneclaw_search.data.index.indexed_search import IndexedMessageSearch, IndexedSessionSearch
 from oneclaw_search.data.index.lookup import KeywordLookup
 from oneclaw_search.data.index.vectors import MessageVectors
@@ -22,7 +23,7 @@ from oneclaw_search.data.message_dao import PeeweeMessageDao
 from oneclaw_search.data.session_dao import PeeweeSessionDao
 from oneclaw_search.data.side_index import SUFFIX, SideIndex, default_index_path, user_cache
 from oneclaw_search.di.core_module import chosen_embedder
-from oneclaw_search.di.settings import AUTO_INDEX, Settings
+from oneclaw_search.di.settings import AUTO_INDEX, DEFAULT_EMBEDDER, Settings
 from oneclaw_search.domain.literal_search import LiteralMessageSearch, LiteralSessionSearch
 from oneclaw_search.domain.ports import IndexProgress, MessageDao, MessageSearch, SessionDao, SessionSearch, Vocabulary
 
@@ -68,7 +69,10 @@ class IndexModule(Module):
         side = SideIndex(location)
         embedder = chosen_embedder(settings)
         vectors = MessageVectors(side, embedder) if embedder is not None else None
-        return IndexParts(KeywordLookup.open(database, side, vectors), vectors, side)
+        # Our own embedder, or none, can be made again in a build process; a host's object cannot.
+        named = {None: "none", DEFAULT_EMBEDDER: DEFAULT_EMBEDDER}.get(settings.embedder) if isinstance(settings.embedder, (str, type(None))) else None
+        command = build_command(database.info.path, location, named) if named else None
+        return IndexParts(KeywordLookup.open(database, side, vectors, command), vectors, side)
 
     @singleton
     @provider

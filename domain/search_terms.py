@@ -10,7 +10,7 @@ import re
 import unicodedata
 from collections.abc import Callable
 from functools import lru_cache
-from itertools import chain
+from itertools import chain, repeat
 
 from oneclaw_search.domain.stopwords import STOPWORDS
 
@@ -49,7 +49,7 @@ def unchanged(word: str) -> str:
 def index_terms(text: str, stem: Stem = unchanged) -> list[str]:
     """The terms a text is found by, in order, with stopwords left out."""
     words = (_ASCII_WORD if text.isascii() else _WORD).findall(text)
-    return list(chain.from_iterable(_word_terms(word, stem) for word in words))
+    return list(chain.from_iterable(map(_word_terms, words, repeat(stem))))  # no Python loop: called per chunk
 
 
 @lru_cache(maxsize=65536)

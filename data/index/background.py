@@ -1,12 +1,17 @@
-"""BackgroundBuild: builds or catches up the keyword index on a thread of its own, so no search
-waits for it; searches meanwhile read what the last commit holds.
+"""BackgroundBuild: builds or catches up the keyword index away from the searches, so none waits
+for it; searches meanwhile read the last commit.
 
-One build per process at a time; across processes tantivy's writer lock decides, and a process
-that loses only reads.
+The build runs in a process of its own (build_process.py) when it can: a thread would hold the
+interpreter's lock for most of a build and slow every search beside it, and a process goes on
+after a one-shot command has answered and exited. An embedder only this process has (a host's
+own object) keeps the build on a thread. Across processes tantivy's writer lock decides who
+builds; one that loses only reads.
 """
 from __future__ import annotations
 
 import logging
+import subprocess
+import sys
 import threading
 
 from oneclaw_search.data.index.keyword_index import WriterBusy
@@ -16,27 +21,45 @@ _log = logging.getLogger(__name__)
 
 
 class BackgroundBuild:
-    def __init__(self, sync: IndexSync) -> None:
+    def __init__(self, sync: IndexSync, command: list[str] | None = None) -> None:
+        """`command`: the build_process command line for this history, or None to build on a thread."""
         self._sync = sync
+        self._command = command
         self._thread: threading.Thread | None = None
+        self._process: subprocess.Popen | None = None
         self._stop = threading.Event()
         self._lock = threading.Lock()
 
     @property
     def running(self) -> bool:
+        if self._process is not None:
+            return self._process.poll() is None
         return self._thread is not None and self._thread.is_alive()
 
     def start(self) -> None:
         with self._lock:
-            if not self.running:
-                self._thread = threading.Thread(target=self._run, name="oneclaw-index-build", daemon=True)
-                self._thread.start()
+            if self.running:
+                return
+            if self._command is not None:
+                self._process = subprocess.Popen(self._command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                                 stderr=subprocess.DEVNULL, start_new_session=True)
+                return
+            self._thread = threading.Thread(target=self._run, name="oneclaw-index-build", daemon=True)
+            self._thread.start()
+
+    def wait(self, timeout: float | None = None) -> None:
+        """Wait for the running build to end (a process's or a thread's)."""
+        if self._process is not None:
+            self._process.wait(timeout)
+        elif self._thread is not None:
+            self._thread.join(timeout)
 
     def stop(self, timeout: float | None = None) -> None:
         """Ask the build to stop after its current batch (what it committed stays) and wait for it."""
         self._stop.set()
-        if self._thread is not None:
-            self._thread.join(timeout)
+        if self._process is not None and self._process.poll() is None:
+            self._process.terminate()
+        self.wait(timeout)
         self._stop.clear()
 
     def _run(self) -> None:
@@ -46,3 +69,9 @@ class BackgroundBuild:
             _log.debug("another process is building the keyword index; reading its commits")
         except Exception:  # a failed build must not take the host down: searches keep reading what exists
             _log.warning("building the keyword index failed", exc_info=True)
+
+
+def build_command(history_path, side_path, embedder: str | None) -> list[str]:
+    """The command line that builds this history's index in a process of its own."""
+    return [sys.executable, "-m", "oneclaw_search.data.index.build_process", str(history_path), str(side_path),
+            embedder or "none"]

@@ -50,16 +50,17 @@ class IndexState:
 
 class KeywordLookup:
     @classmethod
-    def open(cls, history, side: SideIndex, vectors=None) -> KeywordLookup:
-        """The lookup of `history`'s keyword index, kept beside `side` (vectors: its MessageVectors)."""
+    def open(cls, history, side: SideIndex, vectors=None, build_command: list[str] | None = None) -> KeywordLookup:
+        """The lookup of `history`'s keyword index, kept beside `side` (vectors: its MessageVectors;
+        build_command: background.build_command for a build in its own process, else a thread's)."""
         keyword = KeywordIndex(side.keyword_folder)
-        return cls(keyword, IndexSync(history, keyword, side, vectors), history)
+        return cls(keyword, IndexSync(history, keyword, side, vectors), history, build_command)
 
-    def __init__(self, keyword: KeywordIndex, sync: IndexSync, history) -> None:
+    def __init__(self, keyword: KeywordIndex, sync: IndexSync, history, build_command: list[str] | None = None) -> None:
         self.keyword = keyword
         self.sync = sync
         self._history = history
-        self.builder = BackgroundBuild(sync)
+        self.builder = BackgroundBuild(sync, build_command)
         self._lock = threading.Lock()
         self._state_for: Deadline | None = None
         self.state_now = IndexState(0, 0, usable=False)

@@ -51,7 +51,7 @@ def test_a_large_backlog_is_built_in_the_background_and_the_reply_says_how_far_i
     monkeypatch.undo()
     build = started[-1]
     build.start()
-    build._thread.join(60)
+    build.wait(60)
     done = document(container, query="walrus colony", scope="sessions", max_results=50)
     assert done["complete"] is True and done["index"] is None
     assert [item["id"] for item in done["results"] if item["why"]["phrase"]] == [item["id"] for item in first["results"] if item["why"]["phrase"]]
@@ -69,7 +69,7 @@ def test_a_search_during_another_writers_build_reads_what_is_committed(history, 
         container = open_container(path)
         found = document(container, query="walrus", scope="sessions")
         assert found["complete"] is False and {item["id"] for item in found["results"]} == {"m0", "m50"}
-        container.get(IndexParts).lookup.builder._thread.join(30)
+        container.get(IndexParts).lookup.builder.wait(30)
         assert container.get(IndexParts).lookup.keyword.searcher(MESSAGES).num_docs == 0  # it lost the lock, wrote nothing
     finally:
         writer.rollback()

@@ -18,7 +18,7 @@ from oneclaw_search.data.schema import open_writable
 from oneclaw_search.data.side_index import SideIndex
 from oneclaw_search.data.snapshot_store import SnapshotStore
 from oneclaw_search.di import create_injector
-from oneclaw_search.domain.search_terms import query_terms
+from oneclaw_search.data.index.analyzer import query_terms
 
 pytestmark = pytest.mark.spec("Q-14")
 CLOCK = FixedClock(1_772_334_000_000)  # 2026-03-01 12:00 Tokyo

@@ -1,0 +1,37 @@
+"""The background build's own process: `python -m oneclaw_search.data.index.build_process HISTORY SIDE EMBEDDER`.
+
+Opens the history read-only, catches the keyword index (and, with the default embedder, message
+vectors) up to it, and exits; SIGTERM stops it after the batch in hand, its commits kept.
+"""
+from __future__ import annotations
+
+import signal
+import sys
+import threading
+from pathlib import Path
+
+from oneclaw_search.data.database import HistoryDatabase
+from oneclaw_search.data.index.keyword_index import WriterBusy
+from oneclaw_search.data.index.lookup import KeywordLookup
+from oneclaw_search.data.index.vectors import MessageVectors
+from oneclaw_search.data.side_index import SideIndex
+from oneclaw_search.data.static_embedder import StaticEmbedder
+
+DEFAULT_EMBEDDER = "default"
+
+
+def main(argv: list[str]) -> int:
+    history_path, side_path, embedder = argv
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    side = SideIndex(Path(side_path))
+    vectors = MessageVectors(side, StaticEmbedder()) if embedder == DEFAULT_EMBEDDER else None
+    lookup = KeywordLookup.open(HistoryDatabase.open_read_only(history_path), side, vectors)
+    try:
+        return 0 if lookup.sync.catch_up(stop=stop.is_set) else 1
+    except WriterBusy:  # another process builds it
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
