@@ -71,10 +71,10 @@ def _keyword_query(kind: IndexKind, found: list[Clause], phrases: list[Clause]) 
     around = [[_weighted(kind, field, weight, clause) for field, weight in kind.context] for clause in found]
     best = [tantivy.Query.disjunction_max_query(mine + theirs) for mine, theirs in zip(own, around)]
     must = [(tantivy.Occur.Must, _any([_match(kind, field, phrase) for field in kind.phrase_fields])) for phrase in phrases]
-    if kind.context:
+    if kind.own is not None:
         # A message found only through the turns around it needs two of the query's words there.
-        in_own = _any([query for queries in own for query in queries])
-        gate = _any([in_own, _any([_any(queries) for queries in around], 2)]) if len(found) > 1 else in_own
+        in_own = _any([_match(kind, kind.own, clause) for clause in found] + [q for queries in own for q in queries[1:]])
+        gate = _any([in_own, _any([_any(mine + theirs) for mine, theirs in zip(own, around)], 2)]) if len(found) > 1 else in_own
         must.append((tantivy.Occur.Must, tantivy.Query.const_score_query(gate, 0.0)))
     return tantivy.Query.boolean_query([*must, (tantivy.Occur.Should, _any(best))])
 
@@ -91,7 +91,7 @@ def keyword_hits(keyword: KeywordIndex, kind: IndexKind, query: HistoryQuery, af
     total = searcher.num_docs
     if total == 0:
         return {}
-    main = kind.main_field
+    main = kind.own or kind.main_field
     ideal = sum(_idf(total, searcher.doc_freq(main, term)) for clause in found for term in clause) or 1.0
     query_ = tantivy.Query.boolean_query([(tantivy.Occur.Must, _keyword_query(kind, found, phrases)),
                                           *_window(kind, after, before)])

@@ -27,7 +27,7 @@ class KeywordVocabulary:
         for kind in (MESSAGES, SESSIONS):
             searcher = self._lookup.keyword.searcher(kind)
             for term in totals:
-                totals[term] += searcher.doc_freq(kind.main_field, term)
+                totals[term] += searcher.doc_freq(kind.own or kind.main_field, term)
         return totals
 
     def frequency(self, term: str) -> int:

@@ -56,7 +56,8 @@ def test_turns_of_another_session_lend_no_words(history):
     # (Session t is a hit too: "Opening hours" holds the stem of "opens".)
     assert [row for source, row in found(container, query="opens noon", scope="sessions") if source == "message"] == ["x", "y"]
     # a is found through q, its own turn before, in spite of x and y; y is not found through x's one word.
-    assert sorted(row for source, row in found(container, query="paint gallery", scope="sessions") if source == "message") == ["a", "q", "x"]
+    hits = [row for source, row in found(container, query="paint gallery", scope="sessions") if source == "message"]
+    assert hits[:2] == ["q", "a"] and "y" not in hits
 
 
 @pytest.mark.spec("Q-01")
