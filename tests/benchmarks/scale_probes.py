@@ -1,0 +1,241 @@
+"""The scale benchmark's measuring processes: each runs fresh, prints one JSON line, and is run by
+bench_scale.py (its peak RSS and wall time read by the parent from os.wait4).
+
+    python scale_probes.py build DB --embedder none|default   # build the side index now
+    python scale_probes.py background DB --launched T         # search an unindexed history while it builds
+    python scale_probes.py warm DB --rounds N --spec-rounds M # warm latency, 1K catch-ups, the spec's path
+
+Also the query mix, the index's files on disk, and the process runner the parent uses.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from synthetic_corpus import FRESH, NO_HIT, QUERIES, RARE, VOCABULARY, append_messages  # noqa: E402
+
+from oneclaw_search.data.history_writer import HistoryWriter  # noqa: E402
+from oneclaw_search.data.schema import open_writable  # noqa: E402
+from oneclaw_search.data.side_index import default_index_path, keyword_folder  # noqa: E402
+from oneclaw_search.di import create_injector  # noqa: E402
+from oneclaw_search.di.core_module import default_embedder  # noqa: E402
+from oneclaw_search.di.index_module import IndexParts  # noqa: E402
+from oneclaw_search.tools import ToolExecutionEngine  # noqa: E402
+
+SCOPES = ("all", "sessions", "memory", "daily_log")
+# The corpus's own probes, then common two-word queries, CJK and a long-tail word (a few hits per 100K messages).
+COMMON_PAIRS = ("database migration", "meeting notes", "api config", "bug fix", "flight hotel", "restaurant booking")
+QUERY_MIX = tuple(dict.fromkeys([*QUERIES, *COMMON_PAIRS, "寿司", "数据库", VOCABULARY[-1].lower()]))
+BUILD_QUERIES = ("database migration", NO_HIT, "東京", RARE, "meeting notes", "zyxwvutq plover", "api config")
+CATCH_UPS, CATCH_UP_ROWS, BUILD_POLL_S, SEARCH_EVERY_S = 3, 1_000, 0.05, 0.5
+
+
+def say(message: str) -> None:
+    """Progress on stderr: stdout carries the JSON line."""
+    print(message, file=sys.stderr, flush=True)
+
+
+@dataclass(frozen=True)
+class Ran:
+    seconds: float  # the whole process, launch to exit
+    stdout: str
+    rss_mb: float  # its peak resident set
+
+
+def run_measured(command: list[str]) -> Ran:
+    """Run a process to its end; its own peak RSS comes from wait4, not from RUSAGE_CHILDREN's running max."""
+    started = time.perf_counter()
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
+    stdout = process.stdout.read()
+    process.stdout.close()
+    _, status, usage = os.wait4(process.pid, 0)
+    process.returncode = os.waitstatus_to_exitcode(status)
+    if process.returncode:
+        raise subprocess.CalledProcessError(process.returncode, command, stdout)
+    return Ran(time.perf_counter() - started, stdout, usage.ru_maxrss / 1024)  # Linux reports KiB
+
+
+def index_files(db: Path) -> dict[str, int]:
+    """Bytes on disk of the side file (with its -wal and -shm) and of the tantivy folder."""
+    side = default_index_path(db)
+    sizes = {"side file": sum(p.stat().st_size for p in (side, *side.parent.glob(side.name + "-*")) if p.is_file())}
+    sizes["tantivy folder"] = sum(p.stat().st_size for p in keyword_folder(side).rglob("*") if p.is_file())
+    return sizes
+
+
+def drop_index(db: Path) -> None:
+    side = default_index_path(db)
+    for path in (side, *side.parent.glob(side.name + "-*")):
+        path.unlink(missing_ok=True)
+    shutil.rmtree(keyword_folder(side), ignore_errors=True)
+
+
+def open_search(db: Path, embedder: str | None = "default", indexed: bool = True):
+    """(tools, lookup) over `db`, the index beside it; lookup is None on the spec's literal path."""
+    where = str(default_index_path(db)) if indexed else None
+    container = create_injector(db, index_path=where, embedder=embedder)
+    return container.get(ToolExecutionEngine), container.get(IndexParts).lookup
+
+
+def call(tools: ToolExecutionEngine, query: str, scope: str = "all") -> tuple[float, str | None]:
+    """Seconds taken and the tool's text; None when it failed, since a timeout is a measurement too."""
+    started = time.perf_counter()
+    result = tools.execute_tool("search_history", {"query": query, "scope": scope})
+    seconds = time.perf_counter() - started
+    if not result.is_success:
+        say(f"  {query!r} ({scope}) after {seconds:.1f} s: {result.error_type}: {result.error_message}")
+    return seconds, result.result if result.is_success else None
+
+
+def percentile(ms: list[float], fraction: float) -> float:
+    ordered = sorted(ms)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+
+
+def peak_rss_mb() -> float:
+    """This process's own peak; a build the search started in a process of its own counts apart."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def build_probe(db: Path, embedder: str | None) -> dict:
+    """The whole build, as `oneclaw-search index` runs it (keyword index, then vectors if any)."""
+    _, lookup = open_search(db, embedder)
+    read, top = lookup.sync.backlog()
+    started = time.perf_counter()
+    lookup.sync.catch_up()
+    seconds = time.perf_counter() - started
+    done, _ = lookup.sync.backlog()
+    return {"embedder": embedder, "seconds": seconds, "rows": top - read,
+            "complete": done >= top and lookup.sync.vector_backlog() == 0, "rss_mb": peak_rss_mb()}
+
+
+def wait_while_building(builder, seconds: float) -> float | None:
+    """Sleep up to `seconds`, watching the build; when it has stopped, the time it was seen stopped."""
+    until = time.perf_counter() + seconds
+    while time.perf_counter() < until:
+        if not builder.running:
+            return time.perf_counter()
+        time.sleep(BUILD_POLL_S)
+    return None if builder.running else time.perf_counter()
+
+
+def searches_during_build(tools, lookup, started: float) -> tuple[list[dict], float]:
+    """A search every SEARCH_EVERY_S while the background build runs; (samples, seconds it ran)."""
+    samples, ended, turn = [], None if lookup.builder.running else time.perf_counter(), 1
+    while ended is None:
+        ended = wait_while_building(lookup.builder, SEARCH_EVERY_S)
+        if ended is None:
+            query = BUILD_QUERIES[turn % len(BUILD_QUERIES)]
+            seconds, _ = call(tools, query)
+            samples.append({"query": query, "seconds": seconds, "state": lookup.state_now.describe()})
+            turn += 1
+            if turn % 20 == 0:
+                say(f"   {samples[-1]['state'] or 'complete'}, last search {seconds:.2f} s")
+    return samples, ended - started
+
+
+def background_probe(db: Path, launched: float) -> dict:
+    """A fresh process on a history with no index: its first search, then searches while the build runs."""
+    tools, lookup = open_search(db)
+    started = time.perf_counter()
+    first_s, text = call(tools, BUILD_QUERIES[0])
+    first = {"call_s": first_s, "since_launch_s": time.time() - launched, "state": lookup.state_now.describe(),
+             "partial": "partial results" in (text or ""), "build_started": lookup.builder.running}
+    samples, build_s = searches_during_build(tools, lookup, started)
+    final_s, final_text = call(tools, BUILD_QUERIES[0])
+    return {"first": first, "during": samples, "build_s": build_s if first["build_started"] else 0.0,
+            "final": {"seconds": final_s, "state": lookup.state_now.describe(),
+                      "partial": "partial results" in (final_text or "")}, "rss_mb": peak_rss_mb(),
+            "build_process_rss_mb": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024}
+
+
+def scope_latencies(tools, scope: str, rounds: int) -> dict:
+    """After one untimed pass over the mix (the targets are for a warm process), `rounds` timed ones."""
+    for query in QUERY_MIX:
+        call(tools, query, scope)
+    runs = [[(query, *call(tools, query, scope)) for query in QUERY_MIX] for _ in range(rounds)]
+    samples = [(seconds * 1000, query, text) for run in runs for query, seconds, text in run]
+    ms = [sample[0] for sample in samples]
+    return {"p50": statistics.median(ms), "p95": percentile(ms, 0.95), "max": max(ms), "samples": len(ms),
+            "partial": sum("partial results" in (text or "") for *_, text in samples),
+            "errors": sum(text is None for *_, text in samples), "slowest": max(samples)[1],
+            "per_query_p50": {q: statistics.median(s for s, query, _ in samples if query == q) for q in QUERY_MIX}}
+
+
+def catch_up_once(db: Path, tools, lookup, first: int) -> dict:
+    """Append CATCH_UP_ROWS newest messages behind the search's back, as OneClaw would; time the next search."""
+    database = open_writable(db)
+    with database.connected() as connection:
+        ids = [row[0] for row in connection.execute_sql("SELECT id FROM sessions ORDER BY id LIMIT 200")]
+    fresh = append_messages(CATCH_UP_ROWS, ids, int(time.time() * 1000), seed=8 + first, first=first)
+    HistoryWriter(database, default_embedder()).write([], fresh, [])
+    database.close()
+    seconds, text = call(tools, FRESH)
+    return {"seconds": seconds, "found": FRESH in (text or ""), "complete": lookup.state_now.describe() is None
+            and lookup.sync.vector_backlog() == 0}
+
+
+def complete_index(tools, lookup) -> tuple[bool, float]:
+    """Whether the first search found the index complete, and how long was then waited for its build:
+    an index on disk that is not this code's (another format, say) is built anew before measuring."""
+    call(tools, QUERY_MIX[0])
+    if lookup.state_now.describe() is None and not lookup.builder.running:
+        return True, 0.0
+    say("   the built index was not complete here; waiting for its background build...")
+    started = time.perf_counter()
+    while lookup.builder.running:
+        time.sleep(BUILD_POLL_S)
+    call(tools, QUERY_MIX[0])
+    return False, time.perf_counter() - started
+
+
+def warm_probe(db: Path, rounds: int, spec_rounds: int) -> dict:
+    """Warm latency per scope on the built index, catch-ups after appends, then the spec's literal path."""
+    tools, lookup = open_search(db)
+    complete, waited = complete_index(tools, lookup)
+    ours = {}
+    for scope in SCOPES:
+        ours[scope] = scope_latencies(tools, scope, rounds)
+        say(f"   {scope}: p50 {ours[scope]['p50']:.1f} ms, p95 {ours[scope]['p95']:.1f} ms")
+    rss_warm = peak_rss_mb()
+    say("   appending 1,000 messages, then searching, 3 times...")
+    catch_ups = [catch_up_once(db, tools, lookup, CATCH_UP_ROWS * turn) for turn in range(CATCH_UPS)]
+    say("   the spec-literal path (index_path=None), scope all...")
+    spec_tools, _ = open_search(db, indexed=False)
+    spec = scope_latencies(spec_tools, "all", spec_rounds)
+    return {"index_complete": complete, "waited_for_build_s": waited, "ours": ours, "spec": spec, "catch_ups": catch_ups,
+            "rss_warm_mb": rss_warm, "rss_mb": peak_rss_mb()}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("probe", choices=("build", "background", "warm"))
+    parser.add_argument("db", type=Path)
+    parser.add_argument("--embedder", choices=("none", "default"), default="default")
+    parser.add_argument("--launched", type=float, default=None, help="time.time() when the parent started this process")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--spec-rounds", type=int, default=3)
+    args = parser.parse_args(argv)
+    if args.probe == "build":
+        figures = build_probe(args.db, None if args.embedder == "none" else "default")
+    elif args.probe == "background":
+        figures = background_probe(args.db, args.launched if args.launched is not None else time.time())
+    else:
+        figures = warm_probe(args.db, args.rounds, args.spec_rounds)
+    print(json.dumps(figures, ensure_ascii=False))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

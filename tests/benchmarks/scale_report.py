@@ -1,0 +1,147 @@
+"""The scale benchmark's printed report and its summary against the targets, from bench_scale.py's figures."""
+from __future__ import annotations
+
+import statistics
+import textwrap
+
+from scale_probes import SCOPES
+
+MB = 1e6
+
+
+def _size(build: dict) -> float:
+    return sum(build["files"].values())
+
+
+def _rate(build: dict) -> float:
+    return build["rows"] / build["seconds"] if build["seconds"] else float("inf")
+
+
+def print_history(sizes: dict, info: dict, figures: dict) -> None:
+    how = "cached; first built" if info["cached"] else "built"
+    print(f"history: {sizes['messages']:,} messages, {sizes['sessions']:,} sessions, {sizes['chunks']:,} memory chunks"
+          f" (seed {sizes['seed']}); {how} in {info['build_s']:.1f} s, {info['db_mb']:.1f} MB")
+    print(f"text: {info['message_text_bytes'] / MB:.1f} MB of message contents, {info['text_bytes'] / MB:.1f} MB with"
+          f" session titles/previews and chunk texts (UTF-8)")
+    print(f"machine: a 10M-step Python loop takes {figures['machine_s']:.2f} s"
+          " (figures compare across machines beside it)")
+
+
+def print_builds(info: dict, figures: dict) -> None:
+    print("\n1. index build, a fresh process on a copy with no index (what `oneclaw-search index` runs)")
+    for label, key in (("keyword part alone", "build_keyword"), ("with message vectors", "build_vectors")):
+        build = figures[key]
+        files = ", ".join(f"{name} {size / MB:.1f} MB" for name, size in build["files"].items())
+        print(f"   {label:<21}{build['rows']:,} rows in {build['seconds']:.2f} s = {_rate(build):,.0f} msg/s"
+              f" (process {build['process_s']:.1f} s, peak RSS {build['process_rss_mb']:.0f} MB, complete:"
+              f" {build['complete']})")
+        print(f"   {'':<21}{files} = {_size(build) / MB:.1f} MB,"
+              f" {_size(build) / info['message_text_bytes']:.2f}x message text")
+
+
+def print_background(figures: dict) -> None:
+    run, first = figures["background"], figures["background"]["first"]
+    during = [sample["seconds"] for sample in run["during"]]
+    print("\n2. a fresh process on the unindexed copy")
+    print(f"   first search: {first['call_s']:.2f} s the call, {first['since_launch_s']:.2f} s since the process"
+          f" started (state: {first['state'] or 'complete'}, background build started: {first['build_started']})")
+    if during:
+        partial = sum(sample["state"] is not None for sample in run["during"])
+        print(f"   {len(during)} searches during the build, one per 0.5 s: p50 {statistics.median(during):.2f} s,"
+              f" max {max(during):.2f} s; {partial} said the index was still building")
+    else:
+        print("   no background build: the backlog was small enough to catch up before the first search")
+    final = run["final"]
+    print(f"   build finished {run['build_s']:.1f} s after the first search started;"
+          f" final search {final['seconds']:.3f} s,"
+          f" state: {final['state'] or 'complete'}")
+    print(f"   peak RSS: {run['rss_mb']:.0f} MB the searching process, {run['build_process_rss_mb']:.0f} MB its build"
+          f" process (0: the build ran on a thread, or not at all)")
+
+
+def print_latency_table(title: str, table: dict) -> None:
+    print(f"\n{title}")
+    print(f"  {'scope':<10}{'p50 ms':>10}{'p95 ms':>10}{'max ms':>10}  samples  partial  errors  slowest query")
+    for scope, row in table.items():
+        print(f"  {scope:<10}{row['p50']:>10.1f}{row['p95']:>10.1f}{row['max']:>10.1f}"
+              f"  {row['samples']:>7}{row['partial']:>9}{row['errors']:>8}  {row['slowest'][:40]}")
+
+
+def print_warm(figures: dict) -> None:
+    warm, cli = figures["warm"], figures["cli"]
+    runs = ", ".join(f"{seconds:.2f}" for seconds in cli["runs_s"])
+    print(f"\n3. one-shot CLI: median {cli['median_s']:.2f} s ({runs}), peak RSS {cli['rss_mb']:.0f} MB")
+    waited = "" if warm["index_complete"] else f" (no: waited {warm['waited_for_build_s']:.1f} s for its build)"
+    print_latency_table(f"4. warm latency in one process, index complete at start: {warm['index_complete']}{waited}",
+                        {scope: warm["ours"][scope] for scope in SCOPES})
+    print_latency_table("   the spec-literal path (index_path=None), same process:", {"all": warm["spec"]})
+    print(f"   p95 spec / p95 ours, scope all: {warm['spec']['p95'] / warm['ours']['all']['p95']:.1f}x")
+    per_query = ", ".join(f"{query[:24]} {ms:.1f}" for query, ms in warm["ours"]["all"]["per_query_p50"].items())
+    print(textwrap.fill(per_query, 110, initial_indent="   scope all p50 per query (ms): ", subsequent_indent="     "))
+    for turn, run in enumerate(warm["catch_ups"], 1):
+        print(f"   append 1,000 messages ({turn}): next search {run['seconds']:.3f} s, new messages found:"
+              f" {run['found']}, index complete: {run['complete']}")
+    print(f"   warm process peak RSS: {warm['rss_warm_mb']:.0f} MB after the index path's searches,"
+          f" {warm['rss_mb']:.0f} MB at its end")
+
+
+def print_report(sizes: dict, info: dict, figures: dict) -> None:
+    print_history(sizes, info, figures)
+    print_builds(info, figures)
+    print_background(figures)
+    print_warm(figures)
+
+
+def background_rows(figures: dict) -> list[tuple]:
+    run = figures["background"]
+    first, during = run["first"], [sample["seconds"] for sample in run["during"]]
+    slowest = (f"{max(during):.2f} s", max(during) <= 2) if during else ("no build ran", None)
+    return [
+        ("first search, unindexed (call)", f"{first['call_s']:.2f} s", "<= 2 s", first["call_s"] <= 2),
+        ("first search, unindexed (process)", f"{first['since_launch_s']:.2f} s", "<= 2 s",
+         first["since_launch_s"] <= 2),
+        ("slowest search during build", slowest[0], "<= 2 s", slowest[1]),
+        ("background build finished", f"{run['build_s']:.1f} s" if during or first["build_started"] else "no build ran",
+         "(shown only)", None),
+        ("final search complete", "yes" if run["final"]["state"] is None else run["final"]["state"], "complete",
+         run["final"]["state"] is None),
+    ]
+
+
+def build_rows(info: dict, figures: dict) -> list[tuple]:
+    keyword, vectors = figures["build_keyword"], figures["build_vectors"]
+    size = _size(vectors) / info["message_text_bytes"]
+    return [
+        ("index build rate, keyword part", f"{_rate(keyword):,.0f} msg/s", ">= 30,000 msg/s", _rate(keyword) >= 30_000),
+        ("index build rate, with vectors", f"{_rate(vectors):,.0f} msg/s", ">= 25,000 msg/s", _rate(vectors) >= 25_000),
+        ("index build time, with vectors", f"{vectors['seconds']:.1f} s", "(shown only)", None),
+        ("side index size", f"{size:.2f}x msg text", "<= 2x msg text", size <= 2),
+    ]
+
+
+def summary_rows(info: dict, figures: dict) -> list[tuple]:
+    warm, cli = figures["warm"], figures["cli"]
+    p50, p95, spec = warm["ours"]["all"]["p50"], warm["ours"]["all"]["p95"], warm["spec"]["p95"]
+    catch_up = statistics.median(run["seconds"] for run in warm["catch_ups"])
+    rss_build = figures["build_vectors"]["process_rss_mb"]
+    return [
+        ("scope all p50", f"{p50:.1f} ms", "<= 10 ms", p50 <= 10),
+        ("scope all p95", f"{p95:.1f} ms", "<= 30 ms", p95 <= 30),
+        ("p95 speed-up vs spec-literal", f"{spec / p95:.1f}x", ">= 5x", spec / p95 >= 5),
+        *background_rows(figures),
+        *build_rows(info, figures),
+        ("one-shot CLI", f"{cli['median_s']:.2f} s", "<= 0.5 s", cli["median_s"] <= 0.5),
+        ("1K catch-up (median of 3)", f"{catch_up:.3f} s", "<= 0.5 s", catch_up <= 0.5),
+        ("peak RSS, one-shot search", f"{cli['rss_mb']:.0f} MB", "<= 251 MB", cli["rss_mb"] <= 251),
+        ("peak RSS, build with vectors", f"{rss_build:.0f} MB", "<= 322 MB", rss_build <= 322),
+        ("peak RSS, build keyword part", f"{figures['build_keyword']['process_rss_mb']:.0f} MB", "<= 322 MB",
+         figures["build_keyword"]["process_rss_mb"] <= 322),
+        ("machine: 10M-step Python loop", f"{figures['machine_s']:.2f} s", "(calibration)", None),
+    ]
+
+
+def print_summary(rows: list[tuple]) -> None:
+    """Verdicts are shown, never enforced: the script exits 0 whatever they say."""
+    print(f"\nsummary\n  {'measure':<36}{'measured':>18}  {'target':<17}verdict")
+    for label, measured, target, ok in rows:
+        print(f"  {label:<36}{measured:>18}  {target:<17}{'-' if ok is None else 'ok' if ok else 'OVER'}")
