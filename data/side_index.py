@@ -13,7 +13,7 @@ from pathlib import Path
 import peewee as pw
 
 SUFFIX = ".search-index.sqlite"
-FORMAT_VERSION = "12"  # bump whenever its tables change: older files are started over
+FORMAT_VERSION = "13"  # bump whenever its tables change: older files are started over
 VECTORS = "vec"
 
 

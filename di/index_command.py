@@ -27,7 +27,7 @@ def run_index(db: Path, time_zone: str | None, index_path: str | None) -> int:
     started = time.perf_counter()
     columns = (TextColumn("indexing messages"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
     with Progress(*columns, transient=True, disable=not sys.stderr.isatty()) as progress:
-        read, top = sync.backlog()
+        read, _, top = sync.backlog()
         task = progress.add_task("messages", total=top, completed=read)
         try:
             sync.catch_up(progress=lambda done, total: progress.update(task, completed=done, total=total))
@@ -35,7 +35,7 @@ def run_index(db: Path, time_zone: str | None, index_path: str | None) -> int:
             print(f"another process is writing the index at {keyword.folder}; try again when it is done", file=sys.stderr)
             return 1
     seconds = time.perf_counter() - started
-    counts = [keyword.searcher(kind).num_docs for kind in (MESSAGES, SESSIONS)]
+    counts = [keyword.searcher(kind, fresh=True).num_docs for kind in (MESSAGES, SESSIONS)]
     files = [parts.side.path, *parts.side.path.parent.glob(parts.side.path.name + "-*"), *keyword.folder.rglob("*")]
     size = sum(path.stat().st_size for path in files if path.is_file())
     print(f"side index {parts.side.path}: {counts[0]} messages, {counts[1]} sessions, "

@@ -25,7 +25,7 @@ _IN_TYPES = f"type IN ({marks(SEARCHABLE_TYPES)})"
 
 def indexed(keyword: KeywordIndex, kind: IndexKind, low: int, high: int) -> dict[int, int]:
     """rowid → fingerprint of the documents with rowids in [low, high]."""
-    searcher = keyword.searcher(kind)
+    searcher = keyword.searcher(kind, fresh=True)
     query = tantivy.Query.range_query(kind.schema, ROWID, tantivy.FieldType.Unsigned, low, high)
     hits = searcher.search(query, max(min(high - low + 1, searcher.num_docs), 1), count=False).hits
     addresses = [address for _, address in hits]

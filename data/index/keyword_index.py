@@ -49,11 +49,17 @@ class KeywordIndex:
         register(index)
         return index
 
-    def searcher(self, kind: IndexKind) -> tantivy.Searcher:
-        """A searcher over the latest commit, this process's or another's."""
+    def searcher(self, kind: IndexKind, fresh: bool = False) -> tantivy.Searcher:
+        """A searcher over the commit last reloaded (`refresh`), or over the latest one when `fresh`."""
         index = self.open(kind)
-        index.reload()
+        if fresh:
+            index.reload()
         return index.searcher()
+
+    def refresh(self) -> None:
+        """See the latest commits, this process's or another's: once per search, not per question."""
+        for kind in KINDS:
+            self.open(kind).reload()
 
     def writer(self, kind: IndexKind) -> tantivy.IndexWriter:
         """This index's one writer; raises WriterBusy when another holds the lock."""
@@ -64,13 +70,13 @@ class KeywordIndex:
                 raise WriterBusy(str(error)) from error
             raise
 
-    def highest_rowid(self, kind: IndexKind) -> int:
-        """The newest history row the index holds (0 when empty): where a build resumes."""
-        searcher = self.searcher(kind)
-        if searcher.num_docs == 0:
-            return 0
-        hits = searcher.search(tantivy.Query.all_query(), 1, count=False, order_by_field=ROWID).hits
-        return int(hits[0][0]) if hits else 0
+    def drop_above(self, kind: IndexKind, rowid: int) -> None:
+        """Delete the documents past `rowid`: what a build committed but had not yet noted as read
+        when it was killed, so resuming from the note adds nothing twice."""
+        writer = self.writer(kind)
+        writer.delete_documents_by_query(tantivy.Query.range_query(kind.schema, ROWID, tantivy.FieldType.Unsigned, rowid + 1, None))
+        writer.commit()
+        writer.wait_merging_threads()
 
     def drop(self) -> None:
         """Forget every index (another history, or a broken folder): the next open starts afresh."""

@@ -63,6 +63,7 @@ class KeywordLookup:
         self.builder = BackgroundBuild(sync, build_command)
         self._lock = threading.Lock()
         self._state_for: Deadline | None = None
+        self._token: tuple | None = None
         self.state_now = IndexState(0, 0, usable=False)
 
     def describe(self) -> str | None:
@@ -79,16 +80,21 @@ class KeywordLookup:
 
     def _prepare(self) -> IndexState:
         try:
+            token = self._history.change_token()
+            if token == self._token and self.state_now.complete:
+                return self.state_now  # nothing committed to the history since the index was last complete
             sessions_ready = self._sessions()
-            read, top = self.sync.backlog()
-            if top - read <= SYNC_ROWS and not self.builder.running and self.sync.vector_backlog() <= SYNC_ROWS:
+            read, vectors, top = self.sync.backlog()
+            if max(top - read, top - vectors) <= SYNC_ROWS and not self.builder.running:
                 try:
                     self.sync.catch_up()
                 except WriterBusy:  # another process is writing: read its commits
                     pass
-                read, top = self.sync.backlog()
-            if read < top or self.sync.vector_backlog() > 0:
+                read, vectors, top = self.sync.backlog()
+            if read < top or vectors < top:
                 self.builder.start()
+            self.keyword.refresh()
+            self._token = token
             return IndexState(read, top, sessions_ready)
         except (OSError, ValueError, pw.DatabaseError) as error:
             # An index we cannot open or write (read-only folder, full disk) must not fail the search.
@@ -126,7 +132,8 @@ class KeywordLookup:
             hits += checked(literal_rowids(self.keyword, kind, needle, after, before, most - first, offset=first))
         if kind is MESSAGES and state.read < state.top:
             hits += self._unread(scan, state.read, deadline)
-        return sorted(hits, key=lambda hit: (-hit.at_ms, hit.id))[:limit]
+        unique = {hit.id: hit for hit in hits}  # a row committed since the state was read comes twice
+        return sorted(unique.values(), key=lambda hit: (-hit.at_ms, hit.id))[:limit]
 
     @staticmethod
     def _unread(scan, above: int, deadline: Deadline | None) -> list:

@@ -35,32 +35,29 @@ class IndexSync:
         self._synced_token: tuple | None = None
 
     def prepare(self) -> None:
-        """Make the side file's tables; a file started over takes the keyword index along."""
+        """Make the side file's tables; a file started over takes the keyword index along, and
+        notes about an index that is gone (its folder deleted) are forgotten."""
         if not self._prepared:
             embedder = self._vectors.name if self._vectors is not None else "none"
             if self._side.ensure_schema(str(self._history.info.path.resolve()), embedder):
                 self._keyword.drop()
+            elif self._keyword.searcher(MESSAGES, fresh=True).num_docs == 0 and self.read_up_to():
+                with self._side.peewee.atomic("IMMEDIATE"):
+                    self._side.execute("DELETE FROM meta WHERE key IN ('m.read', 'm.count', 'm.swept', 's.state')")
             self._prepared = True
 
-    def backlog(self) -> tuple[int, int]:
-        """(rowid read up to, highest rowid in the history): how far behind the messages are."""
+    def backlog(self) -> tuple[int, int, int]:
+        """(rowid the index has read up to, rowid the vectors have, highest rowid in the history)."""
         self.prepare()
         with self._history.connected() as history:
             top = history.execute_sql("SELECT max(rowid) FROM messages").fetchone()[0] or 0
-        return self.read_up_to(), top
-
-    def vector_backlog(self) -> int:
-        """How many history rows (of any kind) wait for their vectors."""
-        if self._vectors is None:
-            return 0
-        _, top = self.backlog()
-        return max(top - self._side.meta_int("v.read"), 0)
+        vectors = self._side.meta_int("v.read") if self._vectors is not None else top
+        return self.read_up_to(), vectors, top
 
     def read_up_to(self) -> int:
-        """The highest history rowid the committed index has read (messages that are not searched included)."""
-        newest = self._keyword.highest_rowid(MESSAGES)
-        read, _, newest_then = (self._side.meta("m.read") or "0:0").partition(":")
-        return max(newest, int(read)) if newest_then and int(newest_then) == newest else newest
+        """The highest history rowid the committed index has read (messages not searched included),
+        as noted after each commit."""
+        return self._side.meta_int("m.read")
 
     def catch_up(self, stop: Callable[[], bool] = lambda: False, progress: Progress | None = None) -> bool:
         """Index what changed; False when `stop` said so first. Raises WriterBusy while another
@@ -86,6 +83,7 @@ class IndexSync:
         top = history.execute_sql("SELECT max(rowid) FROM messages").fetchone()[0] or 0
         if done >= top:
             return True
+        self._keyword.drop_above(MESSAGES, start)
         turns = TurnsBefore(lambda sessions: _last_turns(history, sessions, start))
         writer = self._keyword.writer(MESSAGES)
         pending, finished = 0, True
@@ -113,10 +111,9 @@ class IndexSync:
     def _commit(self, history, writer, done: int) -> None:
         """Commit, then note how far the history was read and how many rows it then had up to there."""
         writer.commit()
-        newest = self._keyword.highest_rowid(MESSAGES)
         count = history.execute_sql("SELECT count(*) FROM messages WHERE rowid <= ?", (done,)).fetchone()[0]
         with self._side.peewee.atomic("IMMEDIATE"):
-            self._side.set_meta(m__read=f"{done}:{newest}", m__count=count)
+            self._side.set_meta(m__read=done, m__count=count)
 
 
 def _last_turns(history, sessions: list[str], up_to: int) -> dict[str, tuple[int, tuple[str, ...]]]:

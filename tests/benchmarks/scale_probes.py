@@ -111,13 +111,13 @@ def peak_rss_mb() -> float:
 def build_probe(db: Path, embedder: str | None) -> dict:
     """The whole build, as `oneclaw-search index` runs it (keyword index, then vectors if any)."""
     _, lookup = open_search(db, embedder)
-    read, top = lookup.sync.backlog()
+    read, _, top = lookup.sync.backlog()
     started = time.perf_counter()
     lookup.sync.catch_up()
     seconds = time.perf_counter() - started
-    done, _ = lookup.sync.backlog()
+    done, vectors, _ = lookup.sync.backlog()
     return {"embedder": embedder, "seconds": seconds, "rows": top - read,
-            "complete": done >= top and lookup.sync.vector_backlog() == 0, "rss_mb": peak_rss_mb()}
+            "complete": min(done, vectors) >= top, "rss_mb": peak_rss_mb()}
 
 
 def wait_while_building(builder, seconds: float) -> float | None:
@@ -182,8 +182,9 @@ def catch_up_once(db: Path, tools, lookup, first: int) -> dict:
     HistoryWriter(database, default_embedder()).write([], fresh, [])
     database.close()
     seconds, text = call(tools, FRESH)
+    _, vectors, top = lookup.sync.backlog()
     return {"seconds": seconds, "found": FRESH in (text or ""), "complete": lookup.state_now.describe() is None
-            and lookup.sync.vector_backlog() == 0}
+            and vectors >= top}
 
 
 def complete_index(tools, lookup) -> tuple[bool, float]:

@@ -372,5 +372,5 @@ def test_a_build_in_many_batches_embeds_each_batch_once_and_indexes_every_messag
     lookup = lookup_for(database, index, embedder)
     assert lookup.sync.catch_up()
     assert embedded == [4, 4, 2]  # three batches, each embedded once
-    assert index.execute("SELECT count(*) FROM vec")[0][0] == 10 == lookup.keyword.searcher(MESSAGES).num_docs
+    assert index.execute("SELECT count(*) FROM vec")[0][0] == 10 == lookup.keyword.searcher(MESSAGES, fresh=True).num_docs
     assert PeeweeMessageDao(database, lookup).search_content("walrus")[0].id == "m9"
