@@ -5,7 +5,7 @@ from datetime import tzinfo
 
 from injector import Module, provider, singleton
 
-from oneclaw_search.data.static_embedder import StaticEmbedder
+from oneclaw_search.data.embedding.static_embedder import StaticEmbedder
 from oneclaw_search.di.settings import DEFAULT_EMBEDDER, Settings
 from oneclaw_search.domain.clock import Clock, SystemClock
 from oneclaw_search.domain.local_time import resolve_zone

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from injector import Module, provider, singleton
 
-from oneclaw_search.data.database import HistoryDatabase
-from oneclaw_search.data.filtered_history import PeeweeFilteredHistory
-from oneclaw_search.data.memory_index_dao import PeeweeMemoryIndexDao
-from oneclaw_search.data.message_dao import PeeweeMessageDao
-from oneclaw_search.data.session_dao import PeeweeSessionDao
-from oneclaw_search.data.session_reader import PeeweeSessionReader
+from oneclaw_search.data.history.database import HistoryDatabase
+from oneclaw_search.data.history.filtered_history import PeeweeFilteredHistory
+from oneclaw_search.data.history.memory_index_dao import PeeweeMemoryIndexDao
+from oneclaw_search.data.history.message_dao import PeeweeMessageDao
+from oneclaw_search.data.history.session_dao import PeeweeSessionDao
+from oneclaw_search.data.history.session_reader import PeeweeSessionReader
 from oneclaw_search.di.index_module import IndexParts
 from oneclaw_search.domain.focused_search import FocusedSearch
 from oneclaw_search.domain.ports import MemoryIndexDao, MessageDao, SessionDao

@@ -10,9 +10,9 @@ from datetime import tzinfo
 
 from injector import Module, provider, singleton
 
-from oneclaw_search.data.database import HistoryDatabase
-from oneclaw_search.data.hybrid_search_engine import HybridSearchEngine
-from oneclaw_search.data.snapshot_store import SnapshotStore
+from oneclaw_search.data.history.database import HistoryDatabase
+from oneclaw_search.data.memory.hybrid_search_engine import HybridSearchEngine
+from oneclaw_search.data.memory.snapshot_store import SnapshotStore
 from oneclaw_search.di.core_module import chosen_embedder
 from oneclaw_search.di.index_module import IndexParts
 from oneclaw_search.di.settings import Settings

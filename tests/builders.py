@@ -5,8 +5,8 @@ from datetime import datetime, tzinfo
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
-from oneclaw_search.data.history_writer import HistoryWriter, NewMessage, NewSession
-from oneclaw_search.data.schema import open_writable
+from oneclaw_search.data.history.history_writer import HistoryWriter, NewMessage, NewSession
+from oneclaw_search.data.history.schema import open_writable
 from oneclaw_search.domain.models import MemoryChunk, MemorySearchResult, MessageHit, SessionHit
 
 TOKYO = ZoneInfo("Asia/Tokyo")

@@ -57,8 +57,8 @@ def test_each_layer_imports_only_what_it_may(layer):
 
 @pytest.mark.parametrize("layer, line", [
     ("domain", "import peewee"),
-    ("domain", "from oneclaw_search.data.database import HistoryDatabase"),
-    ("tools", "from oneclaw_search.data import entities"),
+    ("domain", "from oneclaw_search.data.history.database import HistoryDatabase"),
+    ("tools", "from oneclaw_search.data.history import entities"),
     ("tools", "import injector"),
     ("data", "from oneclaw_search.di import create_injector"),
     ("di", "import tools"),

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import tantivy
 
-from oneclaw_search.data.entities import marks
+from oneclaw_search.data.history.entities import marks
 from oneclaw_search.data.index.documents import (
     MESSAGE_COLUMNS, SEARCHABLE_TYPES, SESSION_COLUMNS, MessageRow, SessionRow, fingerprint, message_document,
     session_document, session_fingerprint,
@@ -15,7 +15,7 @@ from oneclaw_search.data.index.documents import (
 from oneclaw_search.data.index.keyword_index import KeywordIndex
 from oneclaw_search.data.index.analyzer import spaced
 from oneclaw_search.data.index.schema import FINGERPRINT, NEAR_TURNS, ROWID, IndexKind
-from oneclaw_search.data.side_index import SideIndex
+from oneclaw_search.data.index.side_index import SideIndex
 
 TAIL_ROWS = 64  # the newest messages, checked on every catch-up: streamed replies are edited in place
 SWEEP_ROWS = 500  # older messages checked per catch-up, in turn, wrapping around

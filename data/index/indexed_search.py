@@ -12,8 +12,8 @@ from oneclaw_search.data.index.keyword_search import keyword_hits
 from oneclaw_search.data.index.lookup import KeywordLookup
 from oneclaw_search.data.index.schema import MESSAGES, SESSIONS, IndexKind
 from oneclaw_search.data.index.vectors import MessageVectors
-from oneclaw_search.data.message_dao import PeeweeMessageDao
-from oneclaw_search.data.session_dao import PeeweeSessionDao
+from oneclaw_search.data.history.message_dao import PeeweeMessageDao
+from oneclaw_search.data.history.session_dao import PeeweeSessionDao
 from oneclaw_search.domain.clock import Deadline
 from oneclaw_search.domain.history_query import HistoryQuery
 from oneclaw_search.domain.literal_search import LiteralMessageSearch, LiteralSessionSearch

@@ -19,7 +19,7 @@ from oneclaw_search.data.index.keyword_index import KeywordIndex, WriterBusy
 from oneclaw_search.data.index.keyword_search import literal_rowids
 from oneclaw_search.data.index.schema import MESSAGES, SESSIONS, IndexKind
 from oneclaw_search.data.index.sync import IndexSync
-from oneclaw_search.data.side_index import SideIndex
+from oneclaw_search.data.index.side_index import SideIndex
 from oneclaw_search.domain.clock import Deadline, SearchTimedOut
 
 _log = logging.getLogger(__name__)

@@ -10,14 +10,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from oneclaw_search.data.database import HistoryDatabase
-from oneclaw_search.data.entities import marks
+from oneclaw_search.data.history.database import HistoryDatabase
+from oneclaw_search.data.history.entities import marks
 from oneclaw_search.data.index.documents import MESSAGE_COLUMNS, SEARCHABLE_TYPES, MessageRow, TurnsBefore
 from oneclaw_search.data.index.edits import Reconciler
 from oneclaw_search.data.index.keyword_index import KeywordIndex
 from oneclaw_search.data.index.analyzer import spaced
 from oneclaw_search.data.index.schema import MESSAGES, NEAR_TURNS, SESSIONS
-from oneclaw_search.data.side_index import SideIndex
+from oneclaw_search.data.index.side_index import SideIndex
 
 BATCH_ROWS = 10_000
 COMMIT_ROWS = 100_000  # a build commits this often: what a killed build loses, and how often progress shows

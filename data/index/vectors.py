@@ -9,10 +9,10 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from oneclaw_search.data.embedding import no_blas_products
-from oneclaw_search.data.entities import marks, sql_batches
+from oneclaw_search.data.embedding.vectors import no_blas_products
+from oneclaw_search.data.history.entities import marks, sql_batches
 from oneclaw_search.data.index.documents import MESSAGE_COLUMNS, SEARCHABLE_TYPES, MessageRow
-from oneclaw_search.data.side_index import VECTORS, SideIndex
+from oneclaw_search.data.index.side_index import VECTORS, SideIndex
 from oneclaw_search.domain.ports import Embedder
 
 _SCALE = np.dtype("<f4")

@@ -61,7 +61,7 @@ def test_max_results_limits_what_is_returned(container):
 
 @pytest.mark.spec("AC-06", "BR-08")
 def test_memory_search_goes_through_the_hybrid_search_engine(container, mocker):
-    from oneclaw_search.data.hybrid_search_engine import HybridSearchEngine
+    from oneclaw_search.data.memory.hybrid_search_engine import HybridSearchEngine
 
     spy = mocker.spy(container.get(HybridSearchEngine), "search")
     assert ids(container, query="Kamakura", scope="memory") == ["c-kamakura"]

@@ -6,7 +6,7 @@ import pytest
 from acceptance_helpers import call, found, ids
 from builders import ms, new_message, write_history
 
-from oneclaw_search.data.history_writer import NewSession, SessionOrigin
+from oneclaw_search.data.history.history_writer import NewSession, SessionOrigin
 from oneclaw_search.di import create_injector
 
 

@@ -15,8 +15,8 @@ import time
 from datetime import datetime, timezone
 from pathlib import Path
 
-from oneclaw_search.data.history_writer import HistoryWriter, NewMessage, NewSession
-from oneclaw_search.data.schema import open_writable
+from oneclaw_search.data.history.history_writer import HistoryWriter, NewMessage, NewSession
+from oneclaw_search.data.history.schema import open_writable
 from oneclaw_search.di import create_injector
 from oneclaw_search.di.core_module import default_embedder
 from oneclaw_search.domain.models import MemoryChunk

@@ -35,9 +35,9 @@ from scale_probes import Ran, drop_index, index_files, run_measured, say  # noqa
 from scale_report import print_report, print_summary, summary_rows  # noqa: E402
 from synthetic_corpus import CORPUS_VERSION, synthetic_corpus  # noqa: E402
 
-from oneclaw_search.data.history_writer import HistoryWriter  # noqa: E402
-from oneclaw_search.data.schema import open_writable  # noqa: E402
-from oneclaw_search.data.side_index import default_index_path  # noqa: E402
+from oneclaw_search.data.history.history_writer import HistoryWriter  # noqa: E402
+from oneclaw_search.data.history.schema import open_writable  # noqa: E402
+from oneclaw_search.data.index.side_index import default_index_path  # noqa: E402
 from oneclaw_search.di.core_module import default_embedder  # noqa: E402
 
 SIZES = {"10m": (10_000_000, 100_000, 20_000), "1m": (1_000_000, 10_000, 20_000),

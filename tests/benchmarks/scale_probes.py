@@ -25,9 +25,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from synthetic_corpus import FRESH, NO_HIT, QUERIES, RARE, VOCABULARY, append_messages  # noqa: E402
 
-from oneclaw_search.data.history_writer import HistoryWriter  # noqa: E402
-from oneclaw_search.data.schema import open_writable  # noqa: E402
-from oneclaw_search.data.side_index import default_index_path, keyword_folder  # noqa: E402
+from oneclaw_search.data.history.history_writer import HistoryWriter  # noqa: E402
+from oneclaw_search.data.history.schema import open_writable  # noqa: E402
+from oneclaw_search.data.index.side_index import default_index_path, keyword_folder  # noqa: E402
 from oneclaw_search.di import create_injector  # noqa: E402
 from oneclaw_search.di.core_module import default_embedder  # noqa: E402
 from oneclaw_search.di.index_module import IndexParts  # noqa: E402

@@ -15,7 +15,7 @@ from datetime import date, timedelta
 
 import numpy as np
 
-from oneclaw_search.data.history_writer import NewMessage, NewSession
+from oneclaw_search.data.history.history_writer import NewMessage, NewSession
 from oneclaw_search.domain.models import MemoryChunk
 
 DAY_MS = 86_400_000

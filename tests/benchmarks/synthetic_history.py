@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 from datetime import date, timedelta
 
-from oneclaw_search.data.history_writer import NewMessage, NewSession
+from oneclaw_search.data.history.history_writer import NewMessage, NewSession
 from oneclaw_search.domain.models import MemoryChunk
 
 DAY_MS = 86_400_000

@@ -9,9 +9,9 @@ from datetime import timezone
 import pytest
 from builders import TOKYO, ms
 
-from oneclaw_search.data.bundle_importer import BundleImporter
-from oneclaw_search.data.history_writer import HistoryWriter
-from oneclaw_search.data.schema import open_writable
+from oneclaw_search.data.importers.bundle_importer import BundleImporter
+from oneclaw_search.data.history.history_writer import HistoryWriter
+from oneclaw_search.data.history.schema import open_writable
 
 NOW_MS = ms("2026-03-01T12:00")
 SESSION = {"kind": "session", "id": "s1", "title": "Dinner", "created_at": "2026-02-25T18:00"}

@@ -9,9 +9,9 @@ import sqlite3
 from contextlib import closing
 from datetime import datetime, timezone
 
-from oneclaw_search.data.claude_code_importer import ClaudeCodeImporter
-from oneclaw_search.data.history_writer import HistoryWriter
-from oneclaw_search.data.schema import open_writable
+from oneclaw_search.data.importers.claude_code_importer import ClaudeCodeImporter
+from oneclaw_search.data.history.history_writer import HistoryWriter
+from oneclaw_search.data.history.schema import open_writable
 from oneclaw_search.di import create_injector
 from oneclaw_search.di.cli import main
 from oneclaw_search.tools import ToolExecutionEngine

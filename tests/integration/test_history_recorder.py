@@ -13,7 +13,7 @@ from fakes import FixedClock
 from freezegun import freeze_time
 from oneclaw_ddl import create_oneclaw_database
 
-from oneclaw_search.data.history_recorder import HistoryRecorder
+from oneclaw_search.data.history.history_recorder import HistoryRecorder
 from oneclaw_search.di import create_injector
 from oneclaw_search.domain.errors import HistoryUnavailable
 from oneclaw_search.tools import ToolExecutionEngine
@@ -117,7 +117,7 @@ def test_threads_record_while_another_searches_and_no_turn_is_lost(tmp_path):
 
 RECORD = """
 import sys
-from oneclaw_search.data.history_recorder import HistoryRecorder
+from oneclaw_search.data.history.history_recorder import HistoryRecorder
 recorder = HistoryRecorder.open(sys.argv[1])
 for n in range(30):
     recorder.record("p" + sys.argv[2], "user", f"process {sys.argv[2]} turn {n}")

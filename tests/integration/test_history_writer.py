@@ -8,10 +8,10 @@ import pytest
 from builders import chunk, ms, new_message, new_session, write_history
 from fakes import KeywordEmbedder
 
-from oneclaw_search.data.database import HistoryDatabase
-from oneclaw_search.data.embedding import HashingEmbedder, encode_embedding
-from oneclaw_search.data.history_writer import HistoryWriter
-from oneclaw_search.data.schema import open_writable
+from oneclaw_search.data.history.database import HistoryDatabase
+from oneclaw_search.data.embedding.vectors import HashingEmbedder, encode_embedding
+from oneclaw_search.data.history.history_writer import HistoryWriter
+from oneclaw_search.data.history.schema import open_writable
 from oneclaw_search.domain.errors import HistoryUnavailable
 
 LONG_ANSWER = "Sakura Sushi is a small restaurant two minutes from the Hachiko exit; " * 3
@@ -128,7 +128,7 @@ def test_open_writable_refuses_a_missing_folder_and_creates_nothing(tmp_path):
 
 
 def test_session_origins_go_to_a_side_table_and_replace_by_session(tmp_path):
-    from oneclaw_search.data.history_writer import NewSession, SessionOrigin
+    from oneclaw_search.data.history.history_writer import NewSession, SessionOrigin
 
     path = tmp_path / "h.db"
     first = SessionOrigin("claude-code", "/home/u/app", None, None, "a.jsonl")

@@ -9,10 +9,10 @@ import numpy as np
 import pytest
 from builders import chunk
 
-from oneclaw_search.data.database import HistoryDatabase
-from oneclaw_search.data.embedding import decode_embedding, encode_embedding
-from oneclaw_search.data.memory_index_dao import PeeweeMemoryIndexDao
-from oneclaw_search.data.schema import open_writable
+from oneclaw_search.data.history.database import HistoryDatabase
+from oneclaw_search.data.embedding.vectors import decode_embedding, encode_embedding
+from oneclaw_search.data.history.memory_index_dao import PeeweeMemoryIndexDao
+from oneclaw_search.data.history.schema import open_writable
 
 VECTOR = [0.25, -1.5, 3.0, 0.0]
 

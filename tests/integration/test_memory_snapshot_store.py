@@ -9,14 +9,14 @@ import pytest
 from builders import TOKYO, chunk
 from fakes import FixedClock, KeywordEmbedder
 
-from oneclaw_search.data.database import HistoryDatabase
-from oneclaw_search.data.hybrid_search_engine import HybridSearchEngine
-from oneclaw_search.data.memory_bm25 import MemoryBM25
-from oneclaw_search.data.memory_index_dao import PeeweeMemoryIndexDao
-from oneclaw_search.data.memory_snapshot import MemorySnapshot
-from oneclaw_search.data.schema import open_writable
-from oneclaw_search.data.side_index import SideIndex
-from oneclaw_search.data.snapshot_store import SnapshotStore
+from oneclaw_search.data.history.database import HistoryDatabase
+from oneclaw_search.data.memory.hybrid_search_engine import HybridSearchEngine
+from oneclaw_search.data.memory.memory_bm25 import MemoryBM25
+from oneclaw_search.data.history.memory_index_dao import PeeweeMemoryIndexDao
+from oneclaw_search.data.memory.memory_snapshot import MemorySnapshot
+from oneclaw_search.data.history.schema import open_writable
+from oneclaw_search.data.index.side_index import SideIndex
+from oneclaw_search.data.memory.snapshot_store import SnapshotStore
 from oneclaw_search.di import create_injector
 from oneclaw_search.data.index.analyzer import query_terms
 

@@ -10,8 +10,8 @@ import pytest
 from builders import ms, new_message, new_session, write_history
 from fakes import FixedClock
 
-from oneclaw_search.data.database import HistoryDatabase
-from oneclaw_search.data.message_dao import PeeweeMessageDao
+from oneclaw_search.data.history.database import HistoryDatabase
+from oneclaw_search.data.history.message_dao import PeeweeMessageDao
 from oneclaw_search.domain.clock import Deadline, SearchTimedOut
 
 

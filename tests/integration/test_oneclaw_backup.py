@@ -9,7 +9,7 @@ from contextlib import closing
 import pytest
 from oneclaw_ddl import create_oneclaw_database
 
-from oneclaw_search.data.backup_archive import history_in
+from oneclaw_search.data.importers.backup_archive import history_in
 from oneclaw_search.di import create_injector
 from oneclaw_search.di.cli import main
 from oneclaw_search.tools import ToolExecutionEngine

@@ -15,8 +15,8 @@ from builders import chunk, ms, new_message, new_session, write_history
 from fakes import FixedClock
 from oneclaw_ddl import ROOM_DDL, SEARCHED_TABLES, create_oneclaw_database, table_shape
 
-from oneclaw_search.data.database import HistoryDatabase
-from oneclaw_search.data.schema import open_writable
+from oneclaw_search.data.history.database import HistoryDatabase
+from oneclaw_search.data.history.schema import open_writable
 from oneclaw_search.di import create_injector
 from oneclaw_search.domain.errors import HistoryUnavailable
 from oneclaw_search.tools import ToolExecutionEngine

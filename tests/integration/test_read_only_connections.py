@@ -1,4 +1,4 @@
-"""How a history is read between searches (data/sqlite_files.py, BR-11, Q-11).
+"""How a history is read between searches (data/history/sqlite_files.py, BR-11, Q-11).
 
 A connection that takes no locks (a WAL file with no writer, read as immutable) is kept while the
 file stays as it was, and reopened as soon as anything is written; any other is closed after each
@@ -12,8 +12,8 @@ from contextlib import closing
 import pytest
 from oneclaw_ddl import create_oneclaw_database
 
-from oneclaw_search.data.database import HistoryDatabase
-from oneclaw_search.data.sqlite_files import change_token
+from oneclaw_search.data.history.database import HistoryDatabase
+from oneclaw_search.data.history.sqlite_files import change_token
 
 pytestmark = pytest.mark.spec("BR-11", "Q-11")
 INSERT = "INSERT INTO messages (id, session_id, type, content, created_at) VALUES (?, 's', 'USER', ?, 1)"

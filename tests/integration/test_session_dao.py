@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 from builders import ms, new_message, new_session
 
-from oneclaw_search.data.database import HistoryDatabase
-from oneclaw_search.data.session_dao import PeeweeSessionDao
+from oneclaw_search.data.history.database import HistoryDatabase
+from oneclaw_search.data.history.session_dao import PeeweeSessionDao
 
 
 def search(path, query, **options):

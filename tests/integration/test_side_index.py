@@ -18,20 +18,20 @@ from builders import TOKYO, chunk, ms, new_message, new_session
 from fakes import FixedClock
 from rank_bm25 import BM25Okapi
 
-from oneclaw_search.data.database import HistoryDatabase
-from oneclaw_search.data.history_writer import HistoryWriter
-from oneclaw_search.data.hybrid_search_engine import HybridSearchEngine
+from oneclaw_search.data.history.database import HistoryDatabase
+from oneclaw_search.data.history.history_writer import HistoryWriter
+from oneclaw_search.data.memory.hybrid_search_engine import HybridSearchEngine
 from oneclaw_search.data.index import edits
 from oneclaw_search.data.index.analyzer import memory_terms, query_terms, stem
 from oneclaw_search.data.index.edits import TAIL_ROWS
 from oneclaw_search.data.index.lookup import KeywordLookup
 from oneclaw_search.data.index.vocabulary import KeywordVocabulary
-from oneclaw_search.data.memory_bm25 import MemoryBM25
-from oneclaw_search.data.memory_index_dao import PeeweeMemoryIndexDao
-from oneclaw_search.data.memory_snapshot import MemorySnapshot
-from oneclaw_search.data.message_dao import PeeweeMessageDao
-from oneclaw_search.data.schema import open_writable
-from oneclaw_search.data.side_index import FORMAT_VERSION, SUFFIX, SideIndex
+from oneclaw_search.data.memory.memory_bm25 import MemoryBM25
+from oneclaw_search.data.history.memory_index_dao import PeeweeMemoryIndexDao
+from oneclaw_search.data.memory.memory_snapshot import MemorySnapshot
+from oneclaw_search.data.history.message_dao import PeeweeMessageDao
+from oneclaw_search.data.history.schema import open_writable
+from oneclaw_search.data.index.side_index import FORMAT_VERSION, SUFFIX, SideIndex
 from oneclaw_search.di import create_injector
 
 CLOCK = FixedClock(ms("2026-03-01T12:00"))
@@ -343,7 +343,7 @@ def test_ascii_queries_still_find_text_that_folds_to_ascii_only_in_python(histor
 
 @pytest.mark.spec("Q-15", "P-02")
 def test_ascii_queries_find_session_titles_that_fold_to_ascii_only_in_python(history, tmp_path):
-    from oneclaw_search.data.session_dao import PeeweeSessionDao
+    from oneclaw_search.data.history.session_dao import PeeweeSessionDao
 
     sessions = [new_session("k", "\u212aelvin trip", "2026-02-01T09:00"), new_session("p", "plain kelvin", "2026-02-02T09:00"),
                 new_session("x", "something else", "2026-02-03T09:00")]

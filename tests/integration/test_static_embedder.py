@@ -8,8 +8,8 @@ from acceptance_helpers import call
 from builders import ms, new_message, new_session
 from fakes import FixedClock
 
-from oneclaw_search.data.side_index import SUFFIX
-from oneclaw_search.data.static_embedder import MODEL_DIR, StaticEmbedder
+from oneclaw_search.data.index.side_index import SUFFIX
+from oneclaw_search.data.embedding.static_embedder import MODEL_DIR, StaticEmbedder
 from oneclaw_search.di import create_injector
 from oneclaw_search.di.core_module import default_embedder
 
@@ -77,7 +77,7 @@ def test_meaning_breaks_a_keyword_tie_and_the_reply_names_the_model(history):
 
 TEXTS = ["", "sushi restaurant tokyo", "東京で寿司を食べた", "🙂 only", "x" * 5_000, " ".join(["word"] * 2_000),
          "École über naïve", "\x00\n\t", "memorySearch in src/main.kt", "a b c d e f g",
-         # ASCII texts are pooled word by word (data/word_sums.py); these probe where that could drift
+         # ASCII texts are pooled word by word (data/embedding/word_sums.py); these probe where that could drift
          "snake_case_name{x:[1,2]}~`^|\\", "ab\x01cd joined by a dropped control", "y" * 101 + " after a word too long",
          "supercalifragilistic " * 120, "Tabs\tand\r\nbreaks  UPPER lower 12345 3.14", "!!! ??? ...", "   ",
          # other texts are cut at ASCII spaces and tokenized piece by piece
@@ -110,7 +110,7 @@ def test_a_folder_with_per_token_weights_goes_through_model2vec(tmp_path):
 
 @pytest.mark.spec("Q-09")
 def test_words_forgotten_when_too_many_are_learned_again_with_the_same_vectors(monkeypatch, mocker):
-    import oneclaw_search.data.word_sums as word_sums
+    import oneclaw_search.data.embedding.word_sums as word_sums
 
     pooled = mocker.spy(word_sums.WordSums, "encode")
     reference = StaticEmbedder().embed(TEXTS)
@@ -130,7 +130,7 @@ def test_a_word_whose_summed_rows_leave_int16_takes_the_tokenizers_path_with_the
     # Ideographic spaces split BERT's words but not our chunks: 300 pieces of one row reaching 110
     # sum to 33,000 in one chunk, past int16, though the text stays under the 512-piece limit.
     texts = ["é " + "\u3000".join(["moravian"] * 300), "é moravian\u3000moravian", "plain words"]
-    import oneclaw_search.data.word_sums as word_sums
+    import oneclaw_search.data.embedding.word_sums as word_sums
 
     pooled = mocker.spy(word_sums.WordSums, "encode")
     vectors = StaticEmbedder().embed(texts)

@@ -6,7 +6,7 @@ import struct
 import numpy as np
 import pytest
 
-from oneclaw_search.data.embedding import HashingEmbedder, decode_embedding, encode_embedding, no_blas_products
+from oneclaw_search.data.embedding.vectors import HashingEmbedder, decode_embedding, encode_embedding, no_blas_products
 
 
 def cosine(first: str, second: str) -> float:

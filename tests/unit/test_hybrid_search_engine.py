@@ -10,8 +10,8 @@ from builders import TOKYO, chunk, ms
 from fakes import FakeMemoryIndexDao, FixedClock, KeywordEmbedder
 from rank_bm25 import BM25Okapi
 
-from oneclaw_search.data.embedding import encode_embedding
-from oneclaw_search.data.hybrid_search_engine import HybridSearchEngine, _NonNegativeIdfBM25
+from oneclaw_search.data.embedding.vectors import encode_embedding
+from oneclaw_search.data.memory.hybrid_search_engine import HybridSearchEngine, _NonNegativeIdfBM25
 from oneclaw_search.domain.clock import Deadline, SearchTimedOut
 from oneclaw_search.domain.ports import MemoryFilter
 
@@ -163,7 +163,7 @@ def test_an_expired_deadline_stops_the_search():
 def test_best_first_ranks_a_prefix_exactly_as_a_full_stable_sort_then_everything():
     import numpy as np
 
-    from oneclaw_search.data.hybrid_search_engine import _best_first
+    from oneclaw_search.data.memory.hybrid_search_engine import _best_first
 
     rng = np.random.default_rng(3)
     for _ in range(50):

@@ -10,8 +10,8 @@ from collections.abc import Sequence
 
 import peewee as pw
 
-from oneclaw_search.data.database import HistoryDatabase
-from oneclaw_search.data.entities import RowsById, SessionEntity
+from oneclaw_search.data.history.database import HistoryDatabase
+from oneclaw_search.data.history.entities import RowsById, SessionEntity
 from oneclaw_search.data.index.lookup import KeywordLookup
 from oneclaw_search.data.index.schema import SESSIONS
 from oneclaw_search.domain.clock import Deadline

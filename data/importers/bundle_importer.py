@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import tzinfo
 
-from oneclaw_search.data.history_writer import HistoryWriter, NewMessage, NewSession
+from oneclaw_search.data.history.history_writer import HistoryWriter, NewMessage, NewSession
 from oneclaw_search.domain.local_time import content_time_ms, iso_time_ms, parse_iso_day
 from oneclaw_search.domain.models import DAILY_LOG_TYPE, LONG_TERM_TYPE, MemoryChunk, MessageType
 

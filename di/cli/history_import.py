@@ -10,14 +10,14 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from oneclaw_search.data.bundle_importer import BundleImporter, ImportSummary
-from oneclaw_search.data.claude_code_importer import DEFAULT_PROJECTS, ClaudeCodeImporter
-from oneclaw_search.data.history_writer import HistoryWriter
-from oneclaw_search.data.memory_folder_importer import MemoryFolderImporter, MemoryImportSummary
-from oneclaw_search.data.oneclaw_importer import OneClawImporter
-from oneclaw_search.data.squidbot_importer import SquidbotImporter, SquidbotSummary
-from oneclaw_search.data.schema import open_writable
-from oneclaw_search.di.claude_code_import import claude_code_exit_code, describe_claude_code_summary
+from oneclaw_search.data.importers.bundle_importer import BundleImporter, ImportSummary
+from oneclaw_search.data.importers.claude_code_importer import DEFAULT_PROJECTS, ClaudeCodeImporter
+from oneclaw_search.data.history.history_writer import HistoryWriter
+from oneclaw_search.data.importers.memory_folder_importer import MemoryFolderImporter, MemoryImportSummary
+from oneclaw_search.data.importers.oneclaw_importer import OneClawImporter
+from oneclaw_search.data.importers.squidbot_importer import SquidbotImporter, SquidbotSummary
+from oneclaw_search.data.history.schema import open_writable
+from oneclaw_search.di.cli.claude_code_import import claude_code_exit_code, describe_claude_code_summary
 from oneclaw_search.di.core_module import default_embedder
 from oneclaw_search.domain.clock import SystemClock
 from oneclaw_search.domain.errors import HistoryUnavailable

@@ -1,6 +1,6 @@
 """StaticEmbedder: the default offline embedder, a model2vec table distilled from all-MiniLM-L6-v2.
 
-Ships inside the package (data/static_model, Apache-2.0, see its NOTICE) in model2vec's format: no
+Ships inside the package (data/embedding/static_model, Apache-2.0, see its NOTICE) in model2vec's format: no
 torch, no network (issue 3). The table is read on first use with `tokenizers` and numpy, the
 libraries model2vec itself uses, which spares a one-shot search model2vec's 0.3 s import; the
 vectors equal model2vec's StaticModel.encode (tested), and any other folder still goes through it.
@@ -16,7 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
-from oneclaw_search.data.word_sums import WordSums, pooled_by_words
+from oneclaw_search.data.embedding.word_sums import WordSums, pooled_by_words
 
 MODEL_DIR = Path(__file__).resolve().parent / "static_model"
 MODEL_NAME = "minilm-l6-static-int8-v1"  # names the vector space: stored vectors must come from it

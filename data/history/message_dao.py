@@ -11,8 +11,8 @@ from collections.abc import Sequence
 
 import peewee as pw
 
-from oneclaw_search.data.database import HistoryDatabase
-from oneclaw_search.data.entities import MessageEntity, RowsById, SessionEntity
+from oneclaw_search.data.history.database import HistoryDatabase
+from oneclaw_search.data.history.entities import MessageEntity, RowsById, SessionEntity
 from oneclaw_search.data.index.lookup import KeywordLookup
 from oneclaw_search.data.index.schema import MESSAGES
 from oneclaw_search.domain.clock import Deadline

@@ -13,8 +13,8 @@ from datetime import tzinfo
 
 import numpy as np
 
-from oneclaw_search.data.embedding import decode_embedding, no_blas_products
-from oneclaw_search.data.memory_bm25 import MemoryBM25
+from oneclaw_search.data.embedding.vectors import decode_embedding, no_blas_products
+from oneclaw_search.data.memory.memory_bm25 import MemoryBM25
 from oneclaw_search.domain.local_time import content_time_ms
 from oneclaw_search.domain.models import MemoryChunk
 from oneclaw_search.domain.ports import Embedder

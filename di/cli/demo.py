@@ -9,10 +9,10 @@ import json
 from datetime import timedelta
 from pathlib import Path
 
-from oneclaw_search.data.database import HistoryDatabase
-from oneclaw_search.data.demo_history import demo_history
-from oneclaw_search.data.history_writer import HistoryWriter
-from oneclaw_search.data.schema import open_writable, read_meta, write_meta
+from oneclaw_search.data.history.database import HistoryDatabase
+from oneclaw_search.data.history.demo_history import demo_history
+from oneclaw_search.data.history.history_writer import HistoryWriter
+from oneclaw_search.data.history.schema import open_writable, read_meta, write_meta
 from oneclaw_search.di import create_injector
 from oneclaw_search.di.core_module import default_embedder
 from oneclaw_search.domain.clock import SystemClock

@@ -14,10 +14,10 @@ import threading
 import uuid
 from pathlib import Path
 
-from oneclaw_search.data.bundle_importer import ROLES
-from oneclaw_search.data.database import HistoryDatabase
-from oneclaw_search.data.history_writer import HistoryWriter, NewMessage, NewSession
-from oneclaw_search.data.schema import open_writable
+from oneclaw_search.data.importers.bundle_importer import ROLES
+from oneclaw_search.data.history.database import HistoryDatabase
+from oneclaw_search.data.history.history_writer import HistoryWriter, NewMessage, NewSession
+from oneclaw_search.data.history.schema import open_writable
 from oneclaw_search.domain.clock import Clock, SystemClock
 from oneclaw_search.domain.ports import Embedder
 

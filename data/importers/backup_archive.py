@@ -12,7 +12,7 @@ import shutil
 import zipfile
 from pathlib import Path
 
-from oneclaw_search.data.side_index import user_cache
+from oneclaw_search.data.index.side_index import user_cache
 from oneclaw_search.domain.errors import HistoryUnavailable
 
 ENTRY = "oneclaw.db"

@@ -9,7 +9,7 @@ import json
 import uuid
 from datetime import date, datetime, time, timedelta, tzinfo
 
-from oneclaw_search.data.history_writer import NewMessage, NewSession
+from oneclaw_search.data.history.history_writer import NewMessage, NewSession
 from oneclaw_search.domain.models import DAILY_LOG_TYPE, LONG_TERM_TYPE, MemoryChunk
 
 _NAMESPACE = uuid.UUID("6f1c2b1e-5a3d-4c39-9a51-0c1a3e9b7d20")

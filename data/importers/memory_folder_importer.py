@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 
-from oneclaw_search.data.history_writer import HistoryWriter
+from oneclaw_search.data.history.history_writer import HistoryWriter
 from oneclaw_search.domain.errors import HistoryUnavailable
 from oneclaw_search.domain.memory_markdown import markdown_chunks
 from oneclaw_search.domain.models import DAILY_LOG_TYPE, LONG_TERM_TYPE, MemoryChunk

@@ -11,11 +11,11 @@ from dataclasses import replace
 
 import peewee as pw
 
-from oneclaw_search.data.database import HistoryDatabase
-from oneclaw_search.data.embedding import encode_embedding
-from oneclaw_search.data.memory_index_dao import chunk_row
-from oneclaw_search.data.new_rows import NewMessage, NewSession, SessionOrigin, message_row, origin_row, session_row
-from oneclaw_search.data.entities import (
+from oneclaw_search.data.history.database import HistoryDatabase
+from oneclaw_search.data.embedding.vectors import encode_embedding
+from oneclaw_search.data.history.memory_index_dao import chunk_row
+from oneclaw_search.data.history.new_rows import NewMessage, NewSession, SessionOrigin, message_row, origin_row, session_row
+from oneclaw_search.data.history.entities import (
     MemoryIndexEntity,
     MessageEntity,
     SearchMetaEntity,

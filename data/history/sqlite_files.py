@@ -1,7 +1,7 @@
 """Reading a history's SQLite file without writing to it or beside it, and telling when it changed.
 
 Holds the checks on a file given as a history, the read-only peewee database HistoryDatabase
-searches through (data/database.py, BR-11), and the change token that lets caches skip a history
+searches through (data/history/database.py, BR-11), and the change token that lets caches skip a history
 nobody wrote to.
 """
 from __future__ import annotations

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import peewee as pw
 
-from oneclaw_search.data.database import OWN_ORIGIN, HistoryDatabase, describe
-from oneclaw_search.data.sqlite_files import read_only_sqlite
-from oneclaw_search.data.entities import ALL_MODELS, SearchMetaEntity
+from oneclaw_search.data.history.database import OWN_ORIGIN, HistoryDatabase, describe
+from oneclaw_search.data.history.sqlite_files import read_only_sqlite
+from oneclaw_search.data.history.entities import ALL_MODELS, SearchMetaEntity
 from oneclaw_search.domain.errors import HistoryUnavailable
 
 CREATED_BY = "oneclaw-search-history"

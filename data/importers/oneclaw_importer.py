@@ -11,9 +11,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from oneclaw_search.data.backup_archive import history_in
-from oneclaw_search.data.database import HistoryDatabase
-from oneclaw_search.data.history_writer import HistoryWriter, NewMessage, NewSession
+from oneclaw_search.data.importers.backup_archive import history_in
+from oneclaw_search.data.history.database import HistoryDatabase
+from oneclaw_search.data.history.history_writer import HistoryWriter, NewMessage, NewSession
 from oneclaw_search.domain.models import MemoryChunk
 
 BATCH = 20_000

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from oneclaw_search.data.claude_code_importer import ClaudeCodeSummary
+from oneclaw_search.data.importers.claude_code_importer import ClaudeCodeSummary
 
 
 def describe_claude_code_summary(summary: ClaudeCodeSummary, path: Path, db: Path) -> str:

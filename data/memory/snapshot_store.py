@@ -10,7 +10,7 @@ import logging
 
 import peewee as pw
 
-from oneclaw_search.data.side_index import SideIndex
+from oneclaw_search.data.index.side_index import SideIndex
 
 _log = logging.getLogger(__name__)
 _TABLE = "memory_snapshot"

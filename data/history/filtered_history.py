@@ -10,8 +10,8 @@ import json
 import posixpath
 from collections.abc import Iterator
 
-from oneclaw_search.data.database import HistoryDatabase
-from oneclaw_search.data.entities import SessionOriginEntity
+from oneclaw_search.data.history.database import HistoryDatabase
+from oneclaw_search.data.history.entities import SessionOriginEntity
 from oneclaw_search.domain.focused_search import FilterUnavailable
 from oneclaw_search.domain.message_filter import MessageFilter
 from oneclaw_search.domain.models import MessageHit, MessageType, SessionHit

@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from datetime import timezone
 from typing import IO, Callable
 
-from oneclaw_search.data.bundle_importer import BadLine, json_object
-from oneclaw_search.data.history_writer import NewMessage
+from oneclaw_search.data.importers.bundle_importer import BadLine, json_object
+from oneclaw_search.data.history.history_writer import NewMessage
 from oneclaw_search.domain.local_time import iso_time_ms
 from oneclaw_search.domain.models import MessageType
 

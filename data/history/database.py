@@ -13,8 +13,8 @@ from pathlib import Path
 
 import peewee as pw
 
-from oneclaw_search.data.entities import SearchMetaEntity
-from oneclaw_search.data.sqlite_files import ReadOnlySqlite, change_token, read_only_sqlite
+from oneclaw_search.data.history.entities import SearchMetaEntity
+from oneclaw_search.data.history.sqlite_files import ReadOnlySqlite, change_token, read_only_sqlite
 from oneclaw_search.domain.clock import Deadline, SearchTimedOut
 from oneclaw_search.domain.errors import HistoryUnavailable
 from oneclaw_search.domain.text import fold

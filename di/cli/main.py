@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 from oneclaw_search.di import create_injector
-from oneclaw_search.di.demo import DEFAULT_DEMO_PATH, run_demo
+from oneclaw_search.di.cli.demo import DEFAULT_DEMO_PATH, run_demo
 from oneclaw_search.domain.errors import HistoryUnavailable
 from oneclaw_search.tools import ToolExecutionEngine
 
@@ -60,13 +60,13 @@ def main(argv: list[str] | None = None) -> int:
             return run_demo(db or DEFAULT_DEMO_PATH, time_zone)
         # Each command imports what only it needs: a one-shot search skips the importers and MCP.
         if args.command == "import":
-            from oneclaw_search.di.history_import import run_import_kind
+            from oneclaw_search.di.cli.history_import import run_import_kind
             return run_import_kind(db, args.what, time_zone)
         if args.command == "index":
-            from oneclaw_search.di.index_command import run_index
+            from oneclaw_search.di.cli.index_command import run_index
             return run_index(db, time_zone, getattr(args, "index_path", None))
         if args.command == "mcp":
-            from oneclaw_search.di.mcp_server import run_mcp
+            from oneclaw_search.di.cli.mcp_server import run_mcp
             return run_mcp(db, time_zone, getattr(args, "index_path", None))
         return run_search(db, time_zone, args)
     except (HistoryUnavailable, ValueError, OSError) as problem:
@@ -100,7 +100,3 @@ def run_search(db: Path, time_zone: str | None, args: argparse.Namespace) -> int
 def _fail(message: str) -> int:
     print(f"{PROG}: {message}", file=sys.stderr)
     return 1
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -14,9 +14,9 @@ from datetime import tzinfo
 
 import numpy as np
 
-from oneclaw_search.data.memory_bm25 import MemoryBM25
-from oneclaw_search.data.memory_snapshot import MemorySnapshot
-from oneclaw_search.data.snapshot_store import SnapshotStore
+from oneclaw_search.data.memory.memory_bm25 import MemoryBM25
+from oneclaw_search.data.memory.memory_snapshot import MemorySnapshot
+from oneclaw_search.data.memory.snapshot_store import SnapshotStore
 from oneclaw_search.domain.clock import Clock, Deadline
 from oneclaw_search.domain.models import MemorySearchResult
 from oneclaw_search.domain.ports import Embedder, MemoryFilter, MemoryIndexDao

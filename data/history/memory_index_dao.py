@@ -9,8 +9,8 @@ from collections.abc import Sequence
 
 import peewee as pw
 
-from oneclaw_search.data.database import HistoryDatabase
-from oneclaw_search.data.entities import MemoryIndexEntity, upsert_many
+from oneclaw_search.data.history.database import HistoryDatabase
+from oneclaw_search.data.history.entities import MemoryIndexEntity, upsert_many
 from oneclaw_search.domain.clock import Deadline
 from oneclaw_search.domain.models import MemoryChunk
 

@@ -12,8 +12,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from oneclaw_search.data.claude_code_transcripts import Spawn, Transcript, read_transcript
-from oneclaw_search.data.history_writer import HistoryWriter, NewSession, SessionOrigin
+from oneclaw_search.data.importers.claude_code_transcripts import Spawn, Transcript, read_transcript
+from oneclaw_search.data.history.history_writer import HistoryWriter, NewSession, SessionOrigin
 from oneclaw_search.domain.errors import HistoryUnavailable
 
 DEFAULT_PROJECTS = Path("~/.claude/projects")

@@ -9,8 +9,8 @@ from collections.abc import Sequence
 
 import peewee as pw
 
-from oneclaw_search.data.database import HistoryDatabase
-from oneclaw_search.data.entities import MessageEntity, SessionEntity, sql_batches
+from oneclaw_search.data.history.database import HistoryDatabase
+from oneclaw_search.data.history.entities import MessageEntity, SessionEntity, sql_batches
 from oneclaw_search.domain.models import SEARCHABLE_MESSAGE_TYPES
 from oneclaw_search.domain.session_reading import SessionInfo, Turn
 

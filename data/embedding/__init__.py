@@ -1,0 +1,1 @@
+"""Embedders: the shipped static model2vec table, a hashing embedder for tests, and vector blobs."""
