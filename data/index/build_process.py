@@ -5,6 +5,7 @@ vectors) up to it, and exits; SIGTERM stops it after the batch in hand, its comm
 """
 from __future__ import annotations
 
+import os
 import signal
 import sys
 import threading
@@ -20,8 +21,13 @@ from oneclaw_search.data.embedding.static_embedder import StaticEmbedder
 DEFAULT_EMBEDDER = "default"
 
 
+BUILD_NICENESS = 10  # the searches beside a build come first: they are what someone is waiting for
+
+
 def main(argv: list[str]) -> int:
     history_path, side_path, embedder = argv
+    if hasattr(os, "nice"):
+        os.nice(BUILD_NICENESS)
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     side = SideIndex(Path(side_path))

@@ -3,7 +3,7 @@ when little is new, or built in the background when much is; a search never wait
 and reads the index as far as its last commit, saying how far that is.
 
 It also answers the DAOs' literal test (AC-07, AC-08) from trigram candidates re-checked against the
-history, with the rows the index has not read yet scanned directly for at most a second.
+history, with the rows the index has not read yet scanned directly for at most half a second.
 """
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ from oneclaw_search.domain.clock import Deadline, SearchTimedOut
 
 _log = logging.getLogger(__name__)
 SYNC_ROWS = 20_000  # a backlog this small is indexed before the search: well under a second
-TAIL_SCAN_SECONDS = 1.0  # the rows a build has not reached yet are scanned for at most this long
+TAIL_SCAN_SECONDS = 0.5  # the rows a build has not reached yet are scanned for at most this long
 # Candidates read beyond the hits wanted: trigram candidates rarely fail the re-check, and the
 # second, larger page keeps "newest first" exact unless a text is nearly everywhere.
 _SLACK, _CANDIDATES_PER_HIT, _MIN_CANDIDATES = 50, 4, 1_000
