@@ -13,11 +13,13 @@ import logging
 import subprocess
 import sys
 import threading
+import time
 
 from oneclaw_search.data.index.keyword_index import WriterBusy
 from oneclaw_search.data.index.sync import IndexSync
 
 _log = logging.getLogger(__name__)
+RESTART_AFTER_SECONDS = 30.0
 
 
 class BackgroundBuild:
@@ -29,6 +31,12 @@ class BackgroundBuild:
         self._process: subprocess.Popen | None = None
         self._stop = threading.Event()
         self._lock = threading.Lock()
+        self._started_at: float | None = None
+
+    def _rested_too_little(self) -> bool:
+        """A build that ended with the index still behind most often lost the writer's lock to another
+        process's build: starting one per search would only pay a process's start-up each time."""
+        return self._started_at is not None and time.monotonic() - self._started_at < RESTART_AFTER_SECONDS
 
     @property
     def running(self) -> bool:
@@ -38,8 +46,9 @@ class BackgroundBuild:
 
     def start(self) -> None:
         with self._lock:
-            if self.running:
+            if self.running or self._rested_too_little():
                 return
+            self._started_at = time.monotonic()
             if self._command is not None:
                 self._process = subprocess.Popen(self._command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                                  stderr=subprocess.DEVNULL, start_new_session=True)

@@ -108,3 +108,22 @@ def test_a_build_killed_midway_resumes_and_ends_complete_without_duplicates(hist
     ids = [item["id"] for item in found["results"]]
     assert found["complete"] is True and len(ids) == len(set(ids))
     assert [i for i, item in zip(ids, found["results"]) if item["why"]["phrase"]] == [f"m{i}" for i in range(550, -1, -50)]
+
+
+@pytest.mark.spec("Q-12")
+def test_a_build_that_lost_the_lock_is_not_started_again_by_every_search():
+    from oneclaw_search.data.index.keyword_index import WriterBusy
+
+    class Busy:
+        calls = 0
+
+        def catch_up(self, stop):
+            Busy.calls += 1
+            raise WriterBusy("another process holds the lock")
+
+    build = BackgroundBuild(Busy())
+    build.start()
+    build.wait(10)
+    build.start()  # a search right after: the other process is still building
+    build.wait(10)
+    assert Busy.calls == 1 and not build.running
