@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from oneclaw_search.data.index.keyword_search import keyword_hits
+from oneclaw_search.data.index.keyword_search import admitted, clauses, keyword_hits
 from oneclaw_search.data.index.lookup import KeywordLookup
 from oneclaw_search.data.index.schema import MESSAGES, SESSIONS, IndexKind
 from oneclaw_search.data.index.vectors import MessageVectors
@@ -50,6 +50,9 @@ class _IndexedSearch:
             return literal
         keyword = keyword_hits(self._lookup.keyword, self.kind, query, after, before, limit * _KEYWORD_OVERFETCH)
         rows = self._hits_by_rowid(list(keyword), after, before, deadline=deadline)
+        if self.kind.own is not None:
+            kept = admitted(self._lookup.keyword, self.kind, list(rows), clauses(query.raw))
+            rows = {rowid: hit for rowid, hit in rows.items() if rowid in kept}
         found = {item.hit.id: item for item in literal}
         by_id = {hit.id: (rowid, hit) for rowid, hit in rows.items()}
         semantic = self._semantic(query, [rowid for rowid, _ in by_id.values()])
