@@ -83,6 +83,11 @@ class KeywordLookup:
             token = self._history.change_token()
             if token == self._token and self.state_now.complete:
                 return self.state_now  # nothing committed to the history since the index was last complete
+            top = self.sync.settled(token)
+            if top is not None:  # complete for this very history, as an earlier catch-up left it
+                self.keyword.refresh()
+                self._token = token
+                return IndexState(top, top)
             sessions_ready = self._sessions()
             read, vectors, top = self.sync.backlog()
             if max(top - read, top - vectors) <= SYNC_ROWS and not self.builder.running:

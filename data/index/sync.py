@@ -59,12 +59,22 @@ class IndexSync:
         as noted after each commit."""
         return self._side.meta_int("m.read")
 
+    def settled(self, token: tuple) -> int | None:
+        """The history's highest rowid when the index (and vectors) took in every commit up to the
+        history's `token` (this process or an earlier one), else None: a new process on an
+        unchanged history need not read it at all."""
+        self.prepare()
+        noted = self._side.meta("h.synced")
+        if noted is None or noted.partition("|")[2] != repr(token):
+            return None
+        return int(noted.partition("|")[0])
+
     def catch_up(self, stop: Callable[[], bool] = lambda: False, progress: Progress | None = None) -> bool:
         """Index what changed; False when `stop` said so first. Raises WriterBusy while another
         process writes the index."""
         self.prepare()
         token = self._history.change_token()
-        if token == self._synced_token:
+        if token == self._synced_token or self.settled(token) is not None:
             return True
         with self._history.connected() as history:
             Reconciler(history, self._keyword, self._side, SESSIONS).sessions()
@@ -76,6 +86,8 @@ class IndexSync:
         if self._vectors is not None and not self._vectors.catch_up(self._history, stop):
             return False
         self._synced_token = token
+        with self._side.peewee.atomic("IMMEDIATE"):
+            self._side.set_meta(h__synced=f"{self.read_up_to()}|{token!r}")
         return True
 
     def _append_messages(self, history, stop: Callable[[], bool], progress: Progress | None) -> bool:

@@ -374,3 +374,14 @@ def test_a_build_in_many_batches_embeds_each_batch_once_and_indexes_every_messag
     assert embedded == [4, 4, 2]  # three batches, each embedded once
     assert index.execute("SELECT count(*) FROM vec")[0][0] == 10 == lookup.keyword.searcher(MESSAGES, fresh=True).num_docs
     assert PeeweeMessageDao(database, lookup).search_content("walrus")[0].id == "m9"
+
+
+@pytest.mark.spec("Q-11")
+def test_a_new_process_on_an_unchanged_history_reads_nothing_to_catch_up(history, mocker):
+    path = chat(history, ["a walrus on the beach"])
+    assert messages(open_index(path), "walrus") == ["m0"]
+    looked = mocker.spy(edits.Reconciler, "deleted_messages")
+    assert messages(open_index(path), "walrus") == ["m0"]  # a second container stands for a new process
+    assert looked.call_count == 0
+    append(path, new_message("new", "s", "a walrus again", "2026-02-02T09:00"))
+    assert messages(open_index(path), "walrus") == ["new", "m0"] and looked.call_count >= 1
