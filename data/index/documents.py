@@ -79,6 +79,13 @@ def session_fingerprint(row: SessionRow) -> int:
     return fingerprint(row.title, row.preview, str(row.updated_at))
 
 
+def rows_up_to(history, rowid: int) -> int:
+    """How many history rows have rowids up to `rowid`: all of them less the few past it (a count of
+    a rowid range walks the table itself; a count of all reads a narrow index, twenty times faster)."""
+    total = history.execute_sql("SELECT count(*) FROM messages").fetchone()[0]
+    return total - history.execute_sql("SELECT count(*) FROM messages WHERE rowid > ?", (rowid,)).fetchone()[0]
+
+
 class TurnsBefore:
     """The last few indexed turns of each session, so each new message gets the turns before it.
 

@@ -10,7 +10,7 @@ import tantivy
 from oneclaw_search.data.history.entities import marks
 from oneclaw_search.data.index.documents import (
     MESSAGE_COLUMNS, SEARCHABLE_TYPES, SESSION_COLUMNS, MessageRow, SessionRow, fingerprint, message_document,
-    session_document, session_fingerprint,
+    rows_up_to, session_document, session_fingerprint,
 )
 from oneclaw_search.data.index.keyword_index import KeywordIndex
 from oneclaw_search.data.index.analyzer import spaced
@@ -40,20 +40,38 @@ class Reconciler:
         return self._history.execute_sql(sql, params).fetchall()
 
     def sessions(self) -> None:
-        state = "/".join(map(str, self._rows("SELECT max(rowid), count(*), max(updated_at) FROM sessions")[0]))
-        if state == self._side.meta("s.state"):
+        """Sessions changed since the last look: only those active since (or new) when none was
+        removed, else all of them; a recorded turn touches its session every time."""
+        state = tuple(value or 0 for value in self._rows("SELECT max(rowid), count(*), max(updated_at) FROM sessions")[0])
+        noted = self._side.meta("s.state")
+        if noted == "/".join(map(str, state)):
             return
-        current = {row.rowid: row for row in map(SessionRow._make, self._rows(f"SELECT {SESSION_COLUMNS} FROM sessions"))}
-        known = indexed(self._keyword, self._kind, 0, 2**63 - 1)
+        before = tuple(map(int, noted.split("/"))) if noted else None
+        if before is not None and state[1] - before[1] == state[0] - before[0] >= 0:  # rows only added
+            rows = self._rows(f"SELECT {SESSION_COLUMNS} FROM sessions WHERE updated_at >= ? OR rowid > ?", (before[2], before[0]))
+            current = {row.rowid: row for row in map(SessionRow._make, rows)}
+            known = self._indexed_among(list(current))
+        else:
+            current = {row.rowid: row for row in map(SessionRow._make, self._rows(f"SELECT {SESSION_COLUMNS} FROM sessions"))}
+            known = indexed(self._keyword, self._kind, 0, 2**63 - 1)
         stale = [rowid for rowid, fp in known.items() if rowid not in current or session_fingerprint(current[rowid]) != fp]
         fresh = [row for rowid, row in current.items() if rowid not in known or rowid in stale]
         self._replace(stale, [session_document(row) for row in fresh])
         with self._side.peewee.atomic("IMMEDIATE"):
-            self._side.set_meta(s__state=state)
+            self._side.set_meta(s__state="/".join(map(str, state)))
+
+    def _indexed_among(self, rowids: list[int]) -> dict[int, int]:
+        """rowid → fingerprint of those of `rowids` the index holds."""
+        if not rowids:
+            return {}
+        searcher = self._keyword.searcher(self._kind, fresh=True)
+        query = tantivy.Query.term_set_query(self._kind.schema, ROWID, rowids)
+        addresses = [address for _, address in searcher.search(query, len(rowids), count=False).hits]
+        return dict(zip(searcher.fast_field_values(ROWID, addresses), searcher.fast_field_values(FINGERPRINT, addresses)))
 
     def deleted_messages(self, read: int) -> None:
         """Rows gone since the last look (or never indexed) are compared a rowid range at a time."""
-        count = self._rows("SELECT count(*) FROM messages WHERE rowid <= ?", (read,))[0][0]
+        count = rows_up_to(self._history, read)
         if str(count) == self._side.meta("m.count", "0"):
             return
         for low in range(0, read + 1, RANGE_ROWS):

@@ -73,8 +73,11 @@ class KeywordIndex:
     def drop_above(self, kind: IndexKind, rowid: int) -> None:
         """Delete the documents past `rowid`: what a build committed but had not yet noted as read
         when it was killed, so resuming from the note adds nothing twice."""
+        above = tantivy.Query.range_query(kind.schema, ROWID, tantivy.FieldType.Unsigned, rowid + 1, None)
+        if not self.searcher(kind, fresh=True).search(above, 1, count=False).hits:
+            return  # the usual case: nothing to take back, and no writer to open
         writer = self.writer(kind)
-        writer.delete_documents_by_query(tantivy.Query.range_query(kind.schema, ROWID, tantivy.FieldType.Unsigned, rowid + 1, None))
+        writer.delete_documents_by_query(above)
         writer.commit()
         writer.wait_merging_threads()
 

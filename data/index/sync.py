@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 from oneclaw_search.data.history.database import HistoryDatabase
 from oneclaw_search.data.history.entities import marks
-from oneclaw_search.data.index.documents import MESSAGE_COLUMNS, SEARCHABLE_TYPES, MessageRow, TurnsBefore
+from oneclaw_search.data.index.documents import MESSAGE_COLUMNS, SEARCHABLE_TYPES, MessageRow, TurnsBefore, rows_up_to
 from oneclaw_search.data.index.edits import Reconciler
 from oneclaw_search.data.index.keyword_index import KeywordIndex
 from oneclaw_search.data.index.analyzer import spaced
@@ -123,21 +123,24 @@ class IndexSync:
     def _commit(self, history, writer, done: int) -> None:
         """Commit, then note how far the history was read and how many rows it then had up to there."""
         writer.commit()
-        count = history.execute_sql("SELECT count(*) FROM messages WHERE rowid <= ?", (done,)).fetchone()[0]
+        count = rows_up_to(history, done)
         with self._side.peewee.atomic("IMMEDIATE"):
             self._side.set_meta(m__read=done, m__count=count)
 
 
 def _last_turns(history, sessions: list[str], up_to: int) -> dict[str, tuple[int, tuple[str, ...]]]:
-    """Each session's latest searchable turns with rowid ≤ `up_to` (rows indexed before this pass)."""
+    """Each session's latest searchable turns with rowid ≤ `up_to` (rows indexed before this pass),
+    latest by rowid: OneClaw's session_id index keeps a session's rows in rowid order, so each
+    look is a short walk, where ordering by time read and sorted every turn of the session."""
     if up_to <= 0:
         return {}
     found: dict[str, tuple[int, tuple[str, ...]]] = {}
     for session in sessions:
         rows = history.execute_sql(
             f"SELECT created_at, content FROM messages WHERE session_id = ? AND rowid <= ? AND {_IN_TYPES}"
-            " ORDER BY created_at DESC, rowid DESC LIMIT ?", (session, up_to, *SEARCHABLE_TYPES, 1 + NEAR_TURNS),
+            " ORDER BY rowid DESC LIMIT ?", (session, up_to, *SEARCHABLE_TYPES, 1 + NEAR_TURNS),
         ).fetchall()
         if rows:
             found[session] = (rows[0][0], tuple(spaced(content) for _, content in rows))
     return found
+
