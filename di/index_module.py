@@ -70,8 +70,8 @@ class IndexModule(Module):
         embedder = chosen_embedder(settings)
         vectors = MessageVectors(side, embedder) if embedder is not None else None
         # Our own embedder, or none, can be made again in a build process; a host's object cannot.
-        named = {None: "none", DEFAULT_EMBEDDER: DEFAULT_EMBEDDER}.get(settings.embedder) if isinstance(settings.embedder, (str, type(None))) else None
-        command = build_command(database.info.path, location, named) if named else None
+        remade = settings.embedder is None or settings.embedder == DEFAULT_EMBEDDER
+        command = build_command(database.info.path, location, settings.embedder) if remade else None
         return IndexParts(KeywordLookup.open(database, side, vectors, command), vectors, side)
 
     @singleton

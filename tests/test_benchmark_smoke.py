@@ -26,3 +26,13 @@ def test_the_import_benchmark_imports_its_history_then_finds_nothing_new():
     done = subprocess.run([sys.executable, str(script), "--lines", "300"], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     assert "300 lines -> 306 messages in 4 sessions" in done.stdout and "0 new messages (306 already there)" in done.stdout
+
+
+def test_the_analyzer_benchmark_compares_both_splits_and_finds_the_stemmers_agree():
+    script = SCRIPT.with_name("bench_analyzer.py")
+    done = subprocess.run([sys.executable, str(script), "--messages", "400", "--runs", "1"],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("regex tokenizer") and lines[1].startswith("simple tokenizer + Python pre-pass")
+    assert " 0 of " in lines[2]  # memory and spelling stem exactly as the keyword index does

@@ -42,8 +42,7 @@ class PeeweeMessageDao:
         if self._lookup is not None:
             hits = self._lookup.verified_literal(
                 MESSAGES, needle, created_after, created_before, limit, deadline,
-                lambda rowids, *window, deadline: list(self.hits_by_rowid(rowids, *window, deadline=deadline).values()),
-                lambda hit: needle in fold(hit.content),
+                self.hits_by_rowid, lambda hit: needle in fold(hit.content),
                 lambda above, scan_deadline: self._scan(needle, created_after, created_before, limit, scan_deadline, above),
             )
             if hits is not None:

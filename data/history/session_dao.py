@@ -41,9 +41,7 @@ class PeeweeSessionDao:
         if self._lookup is not None:
             hits = self._lookup.verified_literal(
                 SESSIONS, needle, updated_after, updated_before, limit, deadline,
-                lambda rowids, *window, deadline: list(self.hits_by_rowid(rowids, *window, deadline=deadline).values()),
-                lambda hit: needle in fold(hit.title) or needle in fold(hit.last_message_preview or ""),
-                lambda above, scan_deadline: [],  # sessions are indexed whole before any search
+                self.hits_by_rowid, lambda hit: needle in fold(hit.title) or needle in fold(hit.last_message_preview or ""),
             )
             if hits is not None:
                 return hits

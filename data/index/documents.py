@@ -95,7 +95,7 @@ class TurnsBefore:
         self._last: dict[str, tuple[int, tuple[str, ...]]] = {}  # session → (newest turn's time, spaced texts, newest first)
         self._lookup = lookup  # session ids → the same, from the turns indexed before this pass
 
-    def documents(self, rows: list[MessageRow]) -> list[tuple[MessageRow, tantivy.Document]]:
+    def documents(self, rows: list[MessageRow]) -> list[tantivy.Document]:
         ordered = sorted(rows, key=lambda row: (row.created_at, row.rowid))
         unknown = {row.session_id for row in ordered} - self._last.keys()
         if unknown:
@@ -105,7 +105,7 @@ class TurnsBefore:
             at, earlier = self._last.get(row.session_id, (None, ()))
             in_order = at is None or at <= row.created_at
             body = spaced(row.content)
-            made.append((row, message_document(row, earlier if in_order else (), body)))
+            made.append(message_document(row, earlier if in_order else (), body))
             if in_order:
                 self._last[row.session_id] = (row.created_at, (body, *earlier[:f.NEAR_TURNS]))
         return made

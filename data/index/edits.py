@@ -119,21 +119,12 @@ class Reconciler:
         if not rowids and not documents:
             return
         writer = self._keyword.writer(self._kind)
-        for low, high in _runs(sorted(rowids)):
-            # A range, not a term: tantivy-py makes a Python int a signed term, which never meets a u64 field.
-            writer.delete_documents_by_query(tantivy.Query.range_query(self._kind.schema, ROWID, tantivy.FieldType.Unsigned, low, high))
+        if rowids:
+            # A query built with the schema: delete_documents_by_term makes a Python int a signed term,
+            # which never meets the unsigned rowid field.
+            writer.delete_documents_by_query(tantivy.Query.term_set_query(self._kind.schema, ROWID, list(rowids)))
         for document in documents:
             writer.add_document(document)
         writer.commit()
         writer.wait_merging_threads()
 
-
-def _runs(rowids: list[int]) -> list[tuple[int, int]]:
-    """Sorted rowids as (first, last) runs of consecutive ones."""
-    runs: list[tuple[int, int]] = []
-    for rowid in rowids:
-        if runs and rowid == runs[-1][1] + 1:
-            runs[-1] = (runs[-1][0], rowid)
-        else:
-            runs.append((rowid, rowid))
-    return runs

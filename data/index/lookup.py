@@ -117,10 +117,11 @@ class KeywordLookup:
             return False
 
     def verified_literal(self, kind: IndexKind, needle: str, after: int, before: int, limit: int,
-                         deadline: Deadline | None, fetch, holds, scan) -> list | None:
+                         deadline: Deadline | None, fetch, holds, scan=None) -> list | None:
         """Up to `limit` rows holding `needle`, newest first: index candidates re-read by `fetch`
-        (rowids → hits) and re-checked by `holds`, plus `scan` (above_rowid, deadline → hits) of the
-        rows the index has not read. None when the index cannot say (the caller scans it all)."""
+        (rowids, after, before → {rowid: hit}) and re-checked by `holds`, plus `scan` (above_rowid,
+        deadline → hits) of the messages the index has not read (sessions are indexed whole before
+        any search). None when the index cannot say (the caller scans it all)."""
         state = self.state(deadline)
         if not state.usable or (kind is SESSIONS and not state.sessions_ready):
             return None
@@ -130,12 +131,12 @@ class KeywordLookup:
             return None
 
         def checked(page: list[int]) -> list:
-            return [hit for hit in fetch(page, after, before, deadline=deadline) if holds(hit)]
+            return [hit for hit in fetch(page, after, before, deadline=deadline).values() if holds(hit)]
 
         hits = checked(rowids)
         if len(hits) < limit and len(rowids) == first:
             hits += checked(literal_rowids(self.keyword, kind, needle, after, before, most - first, offset=first))
-        if kind is MESSAGES and state.read < state.top:
+        if scan is not None and state.read < state.top:
             hits += self._unread(scan, state.read, deadline)
         unique = {hit.id: hit for hit in hits}  # a row committed since the state was read comes twice
         return sorted(unique.values(), key=lambda hit: (-hit.at_ms, hit.id))[:limit]

@@ -108,7 +108,7 @@ class IndexSync:
             ).fetchall()
             if not rows:
                 break
-            for _, document in turns.documents([MessageRow(*r) for r in rows if r[3] in SEARCHABLE_TYPES]):
+            for document in turns.documents([MessageRow(*r) for r in rows if r[3] in SEARCHABLE_TYPES]):
                 writer.add_document(document)
             done, pending = rows[-1][0], pending + len(rows)
             if pending >= COMMIT_ROWS:
