@@ -4,8 +4,9 @@ Snowball stemmer (PyStemmer) for memory chunks and spelling, so every side stems
 Beyond FEAT-032's phrase-only LIKE: case, accents and word endings are ignored ("École" by
 "ecole", "married" by "marry"), CJK text is found by its characters and identifiers by their parts.
 tantivy's simple tokenizer does the splitting, as its regex tokenizer indexed a message far more
-slowly (tests/benchmarks/bench_analyzer.py compares the two). So CJK characters are spaced apart here first (a CJK word is then a phrase of its
-characters), and the words inside camelCase names are handed over as a field of their own.
+slowly (tests/benchmarks/bench_analyzer.py compares the two). So CJK characters are spaced apart
+here first (a CJK word is then a phrase of its characters), and the words inside camelCase names
+are handed over as a field of their own.
 """
 from __future__ import annotations
 
