@@ -17,6 +17,7 @@ from oneclaw_search.domain.models import SEARCHABLE_MESSAGE_TYPES
 from oneclaw_search.domain.text import fold
 
 SEARCHABLE_TYPES = tuple(kind.value for kind in SEARCHABLE_MESSAGE_TYPES)
+IS_SEARCHABLE = f"type IN ({', '.join('?' * len(SEARCHABLE_TYPES))})"  # SQL, bound with SEARCHABLE_TYPES
 MESSAGE_COLUMNS = "rowid, id, session_id, type, created_at, content"
 SESSION_COLUMNS = "rowid, id, updated_at, title, last_message_preview"
 

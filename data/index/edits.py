@@ -7,9 +7,8 @@ from __future__ import annotations
 
 import tantivy
 
-from oneclaw_search.data.history.entities import marks
 from oneclaw_search.data.index.documents import (
-    MESSAGE_COLUMNS, SEARCHABLE_TYPES, SESSION_COLUMNS, MessageRow, SessionRow, fingerprint, message_document,
+    IS_SEARCHABLE, MESSAGE_COLUMNS, SEARCHABLE_TYPES, SESSION_COLUMNS, MessageRow, SessionRow, fingerprint, message_document,
     rows_up_to, session_document, session_fingerprint,
 )
 from oneclaw_search.data.index.keyword_index import KeywordIndex
@@ -20,14 +19,23 @@ from oneclaw_search.data.index.side_index import SideIndex
 TAIL_ROWS = 64  # the newest messages, checked on every catch-up: streamed replies are edited in place
 SWEEP_ROWS = 500  # older messages checked per catch-up, in turn, wrapping around
 RANGE_ROWS = 50_000  # rowids compared at a time when rows went missing
-_IN_TYPES = f"type IN ({marks(SEARCHABLE_TYPES)})"
 
 
 def indexed(keyword: KeywordIndex, kind: IndexKind, low: int, high: int) -> dict[int, int]:
     """rowid → fingerprint of the documents with rowids in [low, high]."""
-    searcher = keyword.searcher(kind, fresh=True)
     query = tantivy.Query.range_query(kind.schema, ROWID, tantivy.FieldType.Unsigned, low, high)
-    hits = searcher.search(query, max(min(high - low + 1, searcher.num_docs), 1), count=False).hits
+    return _fingerprints(keyword, kind, query, high - low + 1)
+
+
+def indexed_among(keyword: KeywordIndex, kind: IndexKind, rowids: list[int]) -> dict[int, int]:
+    """rowid → fingerprint of those of `rowids` the index holds."""
+    query = tantivy.Query.term_set_query(kind.schema, ROWID, rowids)
+    return _fingerprints(keyword, kind, query, len(rowids)) if rowids else {}
+
+
+def _fingerprints(keyword: KeywordIndex, kind: IndexKind, query: tantivy.Query, most: int) -> dict[int, int]:
+    searcher = keyword.searcher(kind, fresh=True)
+    hits = searcher.search(query, max(min(most, searcher.num_docs), 1), count=False).hits
     addresses = [address for _, address in hits]
     return dict(zip(searcher.fast_field_values(ROWID, addresses), searcher.fast_field_values(FINGERPRINT, addresses)))
 
@@ -50,7 +58,7 @@ class Reconciler:
         if before is not None and state[1] - before[1] == state[0] - before[0] >= 0:  # rows only added
             rows = self._rows(f"SELECT {SESSION_COLUMNS} FROM sessions WHERE updated_at >= ? OR rowid > ?", (before[2], before[0]))
             current = {row.rowid: row for row in map(SessionRow._make, rows)}
-            known = self._indexed_among(list(current))
+            known = indexed_among(self._keyword, self._kind, list(current))
         else:
             current = {row.rowid: row for row in map(SessionRow._make, self._rows(f"SELECT {SESSION_COLUMNS} FROM sessions"))}
             known = indexed(self._keyword, self._kind, 0, 2**63 - 1)
@@ -59,15 +67,6 @@ class Reconciler:
         self._replace(stale, [session_document(row) for row in fresh])
         with self._side.peewee.atomic("IMMEDIATE"):
             self._side.set_meta(s__state="/".join(map(str, state)))
-
-    def _indexed_among(self, rowids: list[int]) -> dict[int, int]:
-        """rowid → fingerprint of those of `rowids` the index holds."""
-        if not rowids:
-            return {}
-        searcher = self._keyword.searcher(self._kind, fresh=True)
-        query = tantivy.Query.term_set_query(self._kind.schema, ROWID, rowids)
-        addresses = [address for _, address in searcher.search(query, len(rowids), count=False).hits]
-        return dict(zip(searcher.fast_field_values(ROWID, addresses), searcher.fast_field_values(FINGERPRINT, addresses)))
 
     def deleted_messages(self, read: int) -> None:
         """Rows gone since the last look (or never indexed) are compared a rowid range at a time."""
@@ -90,12 +89,9 @@ class Reconciler:
         tail = self._message_rows("rowid <= ? ORDER BY rowid DESC LIMIT ?", (read, TAIL_ROWS))
         swept = self._side.meta_int("m.swept")
         sweep = self._message_rows("rowid > ? AND rowid <= ? ORDER BY rowid LIMIT ?", (swept, read, SWEEP_ROWS))
-        changed = []
-        for rows in (tail, sweep):
-            if rows:
-                known = indexed(self._keyword, self._kind, min(r.rowid for r in rows), max(r.rowid for r in rows))
-                changed += [row for row in rows if row.rowid in known and known[row.rowid] != fingerprint(row.content)]
-        changed = list({row.rowid: row for row in changed}.values())
+        rows = list({row.rowid: row for row in (*tail, *sweep)}.values())
+        known = indexed_among(self._keyword, self._kind, [row.rowid for row in rows])
+        changed = [row for row in rows if row.rowid in known and known[row.rowid] != fingerprint(row.content)]
         if changed:
             self._replace([row.rowid for row in changed], [message_document(row, self._turns_before(row)) for row in changed])
             if vectors is not None:
@@ -104,12 +100,12 @@ class Reconciler:
             self._side.set_meta(m__swept=sweep[-1].rowid if len(sweep) == SWEEP_ROWS else 0)
 
     def _message_rows(self, condition: str, params: tuple) -> list[MessageRow]:
-        sql = f"SELECT {MESSAGE_COLUMNS} FROM messages WHERE {_IN_TYPES} AND {condition}"
+        sql = f"SELECT {MESSAGE_COLUMNS} FROM messages WHERE {IS_SEARCHABLE} AND {condition}"
         return [MessageRow(*row) for row in self._rows(sql, (*SEARCHABLE_TYPES, *params))]
 
     def _turns_before(self, row: MessageRow) -> tuple[str, ...]:
         found = self._rows(
-            f"SELECT content FROM messages WHERE session_id = ? AND {_IN_TYPES} AND rowid != ?"
+            f"SELECT content FROM messages WHERE session_id = ? AND {IS_SEARCHABLE} AND rowid != ?"
             " AND (created_at < ? OR (created_at = ? AND rowid < ?)) ORDER BY created_at DESC, rowid DESC LIMIT ?",
             (row.session_id, *SEARCHABLE_TYPES, row.rowid, row.created_at, row.created_at, row.rowid, 1 + NEAR_TURNS),
         )

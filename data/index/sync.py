@@ -11,8 +11,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from oneclaw_search.data.history.database import HistoryDatabase
-from oneclaw_search.data.history.entities import marks
-from oneclaw_search.data.index.documents import MESSAGE_COLUMNS, SEARCHABLE_TYPES, MessageRow, TurnsBefore, rows_up_to
+from oneclaw_search.data.index.documents import (
+    IS_SEARCHABLE, MESSAGE_COLUMNS, SEARCHABLE_TYPES, MessageRow, TurnsBefore, rows_up_to,
+)
 from oneclaw_search.data.index.edits import Reconciler
 from oneclaw_search.data.index.keyword_index import KeywordIndex
 from oneclaw_search.data.index.analyzer import spaced
@@ -21,7 +22,6 @@ from oneclaw_search.data.index.side_index import SideIndex
 
 BATCH_ROWS = 10_000
 COMMIT_ROWS = 100_000  # a build commits this often: what a killed build loses, and how often progress shows
-_IN_TYPES = f"type IN ({marks(SEARCHABLE_TYPES)})"
 Progress = Callable[[int, int], None]  # (rows read, rows in all)
 
 
@@ -29,21 +29,20 @@ class IndexSync:
     def __init__(self, history: HistoryDatabase, keyword: KeywordIndex, side: SideIndex, vectors=None) -> None:
         self._history = history
         self._keyword = keyword
-        self.side = self._side = side
+        self.side = side
         self._vectors = vectors  # data/index/vectors.py's MessageVectors, or None
         self._prepared = False
-        self._synced_token: tuple | None = None
 
     def prepare(self) -> None:
         """Make the side file's tables; a file started over takes the keyword index along, and
         notes about an index that is gone (its folder deleted) are forgotten."""
         if not self._prepared:
             embedder = self._vectors.name if self._vectors is not None else "none"
-            if self._side.ensure_schema(str(self._history.info.path.resolve()), embedder):
+            if self.side.ensure_schema(str(self._history.info.path.resolve()), embedder):
                 self._keyword.drop()
             elif self._keyword.searcher(MESSAGES, fresh=True).num_docs == 0 and self.read_up_to():
-                with self._side.peewee.atomic("IMMEDIATE"):
-                    self._side.execute("DELETE FROM meta WHERE key IN ('m.read', 'm.count', 'm.swept', 's.state')")
+                with self.side.peewee.atomic("IMMEDIATE"):
+                    self.side.execute("DELETE FROM meta WHERE key IN ('m.read', 'm.count', 'm.swept', 's.state')")
             self._prepared = True
 
     def backlog(self) -> tuple[int, int, int]:
@@ -51,20 +50,20 @@ class IndexSync:
         self.prepare()
         with self._history.connected() as history:
             top = history.execute_sql("SELECT max(rowid) FROM messages").fetchone()[0] or 0
-        vectors = self._side.meta_int("v.read") if self._vectors is not None else top
+        vectors = self.side.meta_int("v.read") if self._vectors is not None else top
         return self.read_up_to(), vectors, top
 
     def read_up_to(self) -> int:
         """The highest history rowid the committed index has read (messages not searched included),
         as noted after each commit."""
-        return self._side.meta_int("m.read")
+        return self.side.meta_int("m.read")
 
     def settled(self, token: tuple) -> int | None:
         """The history's highest rowid when the index (and vectors) took in every commit up to the
         history's `token` (this process or an earlier one), else None: a new process on an
         unchanged history need not read it at all."""
         self.prepare()
-        noted = self._side.meta("h.synced")
+        noted = self.side.meta("h.synced")
         if noted is None or noted.partition("|")[2] != repr(token):
             return None
         return int(noted.partition("|")[0])
@@ -74,20 +73,19 @@ class IndexSync:
         process writes the index."""
         self.prepare()
         token = self._history.change_token()
-        if token == self._synced_token or self.settled(token) is not None:
+        if self.settled(token) is not None:
             return True
         with self._history.connected() as history:
-            Reconciler(history, self._keyword, self._side, SESSIONS).sessions()
-            messages = Reconciler(history, self._keyword, self._side, MESSAGES)
+            Reconciler(history, self._keyword, self.side, SESSIONS).sessions()
+            messages = Reconciler(history, self._keyword, self.side, MESSAGES)
             messages.deleted_messages(self.read_up_to())
             if not self._append_messages(history, stop, progress):
                 return False
             messages.edited_messages(self.read_up_to(), self._vectors)
         if self._vectors is not None and not self._vectors.catch_up(self._history, stop):
             return False
-        self._synced_token = token
-        with self._side.peewee.atomic("IMMEDIATE"):
-            self._side.set_meta(h__synced=f"{self.read_up_to()}|{token!r}")
+        with self.side.peewee.atomic("IMMEDIATE"):
+            self.side.set_meta(h__synced=f"{self.read_up_to()}|{token!r}")
         return True
 
     def _append_messages(self, history, stop: Callable[[], bool], progress: Progress | None) -> bool:
@@ -124,8 +122,8 @@ class IndexSync:
         """Commit, then note how far the history was read and how many rows it then had up to there."""
         writer.commit()
         count = rows_up_to(history, done)
-        with self._side.peewee.atomic("IMMEDIATE"):
-            self._side.set_meta(m__read=done, m__count=count)
+        with self.side.peewee.atomic("IMMEDIATE"):
+            self.side.set_meta(m__read=done, m__count=count)
 
 
 def _last_turns(history, sessions: list[str], up_to: int) -> dict[str, tuple[int, tuple[str, ...]]]:
@@ -137,7 +135,7 @@ def _last_turns(history, sessions: list[str], up_to: int) -> dict[str, tuple[int
     found: dict[str, tuple[int, tuple[str, ...]]] = {}
     for session in sessions:
         rows = history.execute_sql(
-            f"SELECT created_at, content FROM messages WHERE session_id = ? AND rowid <= ? AND {_IN_TYPES}"
+            f"SELECT created_at, content FROM messages WHERE session_id = ? AND rowid <= ? AND {IS_SEARCHABLE}"
             " ORDER BY rowid DESC LIMIT ?", (session, up_to, *SEARCHABLE_TYPES, 1 + NEAR_TURNS),
         ).fetchall()
         if rows:
