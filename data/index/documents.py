@@ -1,7 +1,7 @@
-"""History rows as keyword-index documents: a message with the turn before it, a session with its preview.
+"""History rows as keyword-index documents: a message with the turns around it, a session with its preview.
 
 A conversational answer rarely repeats its question, so each message is also found through the
-previous turn of its session, a weaker field (on LoCoMo this lifts plain BM25 R@10 from 0.57 to 0.68).
+turns near it in its session (schema.py weighs them).
 """
 from __future__ import annotations
 
@@ -45,18 +45,20 @@ def fingerprint(*texts: str | None) -> int:
     return zlib.crc32(joined) | (len(joined) << 32)
 
 
-def message_document(row: MessageRow, earlier: Sequence[str] = (), body: str | None = None) -> tantivy.Document:
-    """`earlier`: the texts of the turns before it, nearest first, as `spaced` made them; `body`:
-    this row's own, when made already."""
+def message_document(row: MessageRow, earlier: Sequence[str] = (), later: Sequence[str] = (),
+                     body: str | None = None) -> tantivy.Document:
+    """`earlier` and `later`: the texts of the turns before and after it, nearest first, as `spaced`
+    made them; `body`: this row's own, when made already."""
     doc = tantivy.Document()
     doc.add_unsigned(f.ROWID, row.rowid)
     doc.add_integer(f.AT, row.created_at)
     doc.add_unsigned(f.FINGERPRINT, fingerprint(row.content))
     body = spaced(row.content) if body is None else body
     doc.add_text(f.BODY, body)
-    doc.add_text(f.WINDOW, f"{body}\n{body}\n{earlier[0]}" if earlier else f"{body}\n{body}")
+    around = f.TURNS_AROUND
+    doc.add_text(f.WINDOW, "\n".join([body] * f.OWN_REPEATS + [*earlier[:1]] * f.BEFORE_REPEATS
+                                     + [*earlier[1:around], *later[:around]]))
     doc.add_text(f.PARTS, name_parts(row.content))
-    doc.add_text(f.NEAR, "\n".join(earlier[1:]))
     doc.add_text(f.LITERAL, fold(row.content))
     doc.add_text(f.SESSION, row.session_id)
     doc.add_text(f.ROLE, row.type)
@@ -87,26 +89,70 @@ def rows_up_to(history, rowid: int) -> int:
     return total - history.execute_sql("SELECT count(*) FROM messages WHERE rowid > ?", (rowid,)).fetchone()[0]
 
 
-class TurnsBefore:
-    """The last few indexed turns of each session, so each new message gets the turns before it.
+class _Turn(NamedTuple):
+    row: MessageRow
+    body: str
+    earlier: tuple[str, ...]  # nearest first
+    later: tuple[str, ...]
+    written: bool  # a document of it, with fewer turns after it, is in the index
+    current: bool  # and it shows the turns after it seen so far
 
-    Rows arrive in rowid order; within a batch they are taken by time, as a session's turns are."""
+
+class TurnWindows:
+    """Documents for new messages, each with the turns around it in its session.
+
+    A message's document waits for the turns after it: it is written once TURNS_AROUND turns have
+    followed, or at a commit (`pending`), and then written again as more follow. Rows arrive in
+    rowid order; within a batch they are taken by time, as a session's turns are; a row older than
+    its session's newest turn gets no context."""
 
     def __init__(self, lookup) -> None:
-        self._last: dict[str, tuple[int, tuple[str, ...]]] = {}  # session → (newest turn's time, spaced texts, newest first)
-        self._lookup = lookup  # session ids → the same, from the turns indexed before this pass
+        self._last: dict[str, tuple[int, list[_Turn]]] = {}  # session → (newest turn's time, its last turns, oldest first)
+        self._lookup = lookup  # session ids → the same, for the turns indexed before this pass
 
-    def documents(self, rows: list[MessageRow]) -> list[tantivy.Document]:
+    def documents(self, rows: list[MessageRow]) -> tuple[list[int], list[tantivy.Document]]:
+        """(rowids whose documents the new ones replace, the new documents)."""
         ordered = sorted(rows, key=lambda row: (row.created_at, row.rowid))
         unknown = {row.session_id for row in ordered} - self._last.keys()
         if unknown:
             self._last.update(self._lookup(sorted(unknown)))
-        made = []
+        stale: list[int] = []
+        made: list[tantivy.Document] = []
         for row in ordered:
-            at, earlier = self._last.get(row.session_id, (None, ()))
-            in_order = at is None or at <= row.created_at
+            at, turns = self._last.get(row.session_id, (None, []))
             body = spaced(row.content)
-            made.append(message_document(row, earlier if in_order else (), body))
-            if in_order:
-                self._last[row.session_id] = (row.created_at, (body, *earlier[:f.NEAR_TURNS]))
-        return made
+            if at is not None and row.created_at < at:
+                made.append(message_document(row, body=body))
+                continue
+            earlier = tuple(turn.body for turn in reversed(turns[-f.TURNS_AROUND:]))
+            grown = [turn._replace(later=(*turn.later, body), current=False) for turn in turns]
+            for turn in grown:
+                if len(turn.later) == f.TURNS_AROUND:
+                    stale += [turn.row.rowid] if turn.written else []
+                    made.append(message_document(turn.row, turn.earlier, turn.later, turn.body))
+            waiting = [turn for turn in grown if len(turn.later) < f.TURNS_AROUND]
+            self._last[row.session_id] = (row.created_at, [*waiting, _Turn(row, body, earlier, (), False, False)])
+        return stale, made
+
+    def pending(self) -> tuple[list[int], list[tantivy.Document]]:
+        """The waiting messages' documents as they stand, before a commit."""
+        stale: list[int] = []
+        made: list[tantivy.Document] = []
+        for session, (at, turns) in self._last.items():
+            changed = [turn for turn in turns if not turn.current]
+            stale += [turn.row.rowid for turn in changed if turn.written]
+            made += [message_document(turn.row, turn.earlier, turn.later, turn.body) for turn in changed]
+            self._last[session] = (at, [turn._replace(written=True, current=True) for turn in turns])
+        return stale, made
+
+
+def last_turns(rows: Sequence[MessageRow]) -> tuple[int, list[_Turn]]:
+    """TurnWindows' state for a session from its newest indexed turns, newest first (up to
+    2 × TURNS_AROUND): the last TURNS_AROUND of them were written with fewer turns after them."""
+    ordered = list(reversed(rows))
+    bodies = [spaced(row.content) for row in ordered]
+    turns = []
+    for at in range(max(0, len(ordered) - f.TURNS_AROUND), len(ordered)):
+        earlier = tuple(reversed(bodies[max(0, at - f.TURNS_AROUND):at]))
+        turns.append(_Turn(ordered[at], bodies[at], earlier, tuple(bodies[at + 1:]), True, True))
+    return ordered[-1].created_at, turns

@@ -13,7 +13,7 @@ from oneclaw_search.data.index.documents import (
 )
 from oneclaw_search.data.index.keyword_index import KeywordIndex
 from oneclaw_search.data.index.analyzer import spaced
-from oneclaw_search.data.index.schema import FINGERPRINT, NEAR_TURNS, ROWID, IndexKind
+from oneclaw_search.data.index.schema import FINGERPRINT, ROWID, TURNS_AROUND, IndexKind
 from oneclaw_search.data.index.side_index import SideIndex
 
 TAIL_ROWS = 64  # the newest messages, checked on every catch-up: streamed replies are edited in place
@@ -80,7 +80,8 @@ class Reconciler:
             gone = [rowid for rowid in known if rowid not in live]
             missing = [row for rowid, row in live.items() if rowid not in known]
             if gone or missing:
-                self._replace(gone, [message_document(row, self._turns_before(row)) for row in missing])
+                rewritten, documents = self._with_neighbours(missing, read)
+                self._replace([*gone, *rewritten], documents)
         with self._side.peewee.atomic("IMMEDIATE"):
             self._side.set_meta(m__count=count)
 
@@ -93,7 +94,7 @@ class Reconciler:
         known = indexed_among(self._keyword, self._kind, [row.rowid for row in rows])
         changed = [row for row in rows if row.rowid in known and known[row.rowid] != fingerprint(row.content)]
         if changed:
-            self._replace([row.rowid for row in changed], [message_document(row, self._turns_before(row)) for row in changed])
+            self._replace(*self._with_neighbours(changed, read))
             if vectors is not None:
                 vectors.replace(changed)
         with self._side.peewee.atomic("IMMEDIATE"):
@@ -103,13 +104,23 @@ class Reconciler:
         sql = f"SELECT {MESSAGE_COLUMNS} FROM messages WHERE {IS_SEARCHABLE} AND {condition}"
         return [MessageRow(*row) for row in self._rows(sql, (*SEARCHABLE_TYPES, *params))]
 
-    def _turns_before(self, row: MessageRow) -> tuple[str, ...]:
-        found = self._rows(
-            f"SELECT content FROM messages WHERE session_id = ? AND {IS_SEARCHABLE} AND rowid != ?"
-            " AND (created_at < ? OR (created_at = ? AND rowid < ?)) ORDER BY created_at DESC, rowid DESC LIMIT ?",
-            (row.session_id, *SEARCHABLE_TYPES, row.rowid, row.created_at, row.created_at, row.rowid, 1 + NEAR_TURNS),
-        )
-        return tuple(spaced(content) for content, in found)
+    def _with_neighbours(self, rows: list[MessageRow], read: int) -> tuple[list[int], list]:
+        """Documents for `rows` and for the indexed turns around them, whose windows hold their words."""
+        chosen = {row.rowid: row for row in rows}
+        for row in rows:
+            for turn in (*self._turns(row, before=True, read=read), *self._turns(row, before=False, read=read)):
+                chosen.setdefault(turn.rowid, turn)
+        documents = [message_document(row, *(tuple(spaced(turn.content) for turn in self._turns(row, before, read))
+                                             for before in (True, False))) for row in chosen.values()]
+        return list(chosen), documents
+
+    def _turns(self, row: MessageRow, before: bool, read: int) -> list[MessageRow]:
+        """Up to TURNS_AROUND indexed turns of the row's session before or after it, nearest first."""
+        side, order = ("<", "DESC") if before else (">", "ASC")
+        condition = (f"session_id = ? AND rowid != ? AND rowid <= ? AND (created_at {side} ? OR (created_at = ? AND"
+                     f" rowid {side} ?)) ORDER BY created_at {order}, rowid {order} LIMIT ?")
+        params = (row.session_id, row.rowid, read, row.created_at, row.created_at, row.rowid, TURNS_AROUND)
+        return self._message_rows(condition, params)
 
     def _replace(self, rowids: list[int], documents: list) -> None:
         if not rowids and not documents:

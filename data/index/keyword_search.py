@@ -69,18 +69,18 @@ def _keyword_query(kind: IndexKind, found: list[Clause], phrases: list[Clause]) 
     with block-max WAND (best-field-per-keyword and an admission clause inside the query cost it
     three to five times as long at a million messages). Which rows count is asked afterwards, of
     the few best (`admitted`)."""
-    scored = [_weighted(kind, field, weight, clause) for clause in found for field, weight in (*kind.fields, *kind.context)]
+    scored = [_weighted(kind, field, weight, clause) for clause in found for field, weight in kind.fields]
     must = [(tantivy.Occur.Must, _any([_match(kind, field, phrase) for field in kind.phrase_fields])) for phrase in phrases]
     return tantivy.Query.boolean_query([*must, (tantivy.Occur.Should, _any(scored))])
 
 
 def admitted(keyword: KeywordIndex, kind: IndexKind, rowids: list[int], found: list[Clause]) -> set[int]:
-    """Those of `rowids` holding one of the keywords in their own words, or two or more in the
-    turns around them (one keyword found only in another turn is no hit)."""
+    """Those of `rowids` holding one of the keywords in their own words, or two or more in their
+    window (one keyword found only in another turn is no hit)."""
     if not rowids:
         return set()
     own = [_match(kind, field, clause) for clause in found for field in (kind.own, *(f for f, _ in kind.fields[1:]))]
-    around = [_any([_match(kind, field, clause) for field, _ in (*kind.fields, *kind.context)]) for clause in found]
+    around = [_any([_match(kind, field, clause) for field, _ in kind.fields]) for clause in found]
     either = _any([_any(own), _any(around, 2)]) if len(found) > 1 else _any(own)
     rows = tantivy.Query.term_set_query(kind.schema, ROWID, list(rowids))
     searcher = keyword.searcher(kind)
@@ -102,7 +102,7 @@ def keyword_hits(keyword: KeywordIndex, kind: IndexKind, query: HistoryQuery, af
     if total == 0:
         return {}
     main = kind.own or kind.main_field
-    ideal = sum(_idf(total, searcher.doc_freq(main, term)) for clause in found for term in clause) or 1.0
+    ideal = kind.ideal_scale * sum(_idf(total, searcher.doc_freq(main, term)) for clause in found for term in clause) or 1.0
     query_ = tantivy.Query.boolean_query([(tantivy.Occur.Must, _keyword_query(kind, found, phrases)),
                                           *_window(kind, after, before)])
     hits = searcher.search(query_, limit, count=False).hits

@@ -10,14 +10,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import tantivy
+
 from oneclaw_search.data.history.database import HistoryDatabase
 from oneclaw_search.data.index.documents import (
-    IS_SEARCHABLE, MESSAGE_COLUMNS, SEARCHABLE_TYPES, MessageRow, TurnsBefore, rows_up_to,
+    IS_SEARCHABLE, MESSAGE_COLUMNS, SEARCHABLE_TYPES, MessageRow, TurnWindows, last_turns, rows_up_to,
 )
 from oneclaw_search.data.index.edits import Reconciler
 from oneclaw_search.data.index.keyword_index import KeywordIndex
-from oneclaw_search.data.index.analyzer import spaced
-from oneclaw_search.data.index.schema import MESSAGES, NEAR_TURNS, SESSIONS
+from oneclaw_search.data.index.schema import MESSAGES, ROWID, SESSIONS, TURNS_AROUND
 from oneclaw_search.data.index.side_index import SideIndex
 
 BATCH_ROWS = 10_000
@@ -94,7 +95,7 @@ class IndexSync:
         if done >= top:
             return True
         self._keyword.drop_above(MESSAGES, start)
-        turns = TurnsBefore(lambda sessions: _last_turns(history, sessions, start))
+        turns = TurnWindows(lambda sessions: _last_turns(history, sessions, start))
         writer = self._keyword.writer(MESSAGES)
         pending, finished = 0, True
         while done < top:
@@ -106,39 +107,47 @@ class IndexSync:
             ).fetchall()
             if not rows:
                 break
-            for document in turns.documents([MessageRow(*r) for r in rows if r[3] in SEARCHABLE_TYPES]):
-                writer.add_document(document)
+            _write(writer, *turns.documents([MessageRow(*r) for r in rows if r[3] in SEARCHABLE_TYPES]))
             done, pending = rows[-1][0], pending + len(rows)
             if pending >= COMMIT_ROWS:
-                self._commit(history, writer, done)
+                self._commit(history, writer, done, turns)
                 pending = 0
                 if progress is not None:
                     progress(done, top)
-        self._commit(history, writer, done)
+        self._commit(history, writer, done, turns)
         writer.wait_merging_threads()
         return finished
 
-    def _commit(self, history, writer, done: int) -> None:
-        """Commit, then note how far the history was read and how many rows it then had up to there."""
+    def _commit(self, history, writer, done: int, turns: TurnWindows) -> None:
+        """Write the messages still waiting for turns after them, commit, then note how far the
+        history was read and how many rows it then had up to there."""
+        _write(writer, *turns.pending())
         writer.commit()
         count = rows_up_to(history, done)
         with self.side.peewee.atomic("IMMEDIATE"):
             self.side.set_meta(m__read=done, m__count=count)
 
 
-def _last_turns(history, sessions: list[str], up_to: int) -> dict[str, tuple[int, tuple[str, ...]]]:
+def _write(writer, stale: list[int], documents: list) -> None:
+    """Replace: a delete reaches only documents added before it, so the new ones stay."""
+    if stale:
+        writer.delete_documents_by_query(tantivy.Query.term_set_query(MESSAGES.schema, ROWID, stale))
+    for document in documents:
+        writer.add_document(document)
+
+
+def _last_turns(history, sessions: list[str], up_to: int) -> dict:
     """Each session's latest searchable turns with rowid ≤ `up_to` (rows indexed before this pass),
-    latest by rowid: OneClaw's session_id index keeps a session's rows in rowid order, so each
-    look is a short walk, where ordering by time read and sorted every turn of the session."""
+    as TurnWindows keeps them; latest by rowid: OneClaw's session_id index keeps a session's rows
+    in rowid order, so each look is a short walk, where ordering by time read and sorted every turn."""
     if up_to <= 0:
         return {}
-    found: dict[str, tuple[int, tuple[str, ...]]] = {}
+    found = {}
     for session in sessions:
         rows = history.execute_sql(
-            f"SELECT created_at, content FROM messages WHERE session_id = ? AND rowid <= ? AND {IS_SEARCHABLE}"
-            " ORDER BY rowid DESC LIMIT ?", (session, up_to, *SEARCHABLE_TYPES, 1 + NEAR_TURNS),
+            f"SELECT {MESSAGE_COLUMNS} FROM messages WHERE session_id = ? AND rowid <= ? AND {IS_SEARCHABLE}"
+            " ORDER BY rowid DESC LIMIT ?", (session, up_to, *SEARCHABLE_TYPES, 2 * TURNS_AROUND),
         ).fetchall()
         if rows:
-            found[session] = (rows[0][0], tuple(spaced(content) for _, content in rows))
+            found[session] = last_turns([MessageRow(*row) for row in rows])
     return found
-

@@ -1,15 +1,22 @@
-"""How issue 3 reads a conversation: answers found through their question, names that are
-everywhere, old strong matches against new weak ones, and the `index` command."""
+"""How issue 3 reads a conversation: answers found through their question and questions through
+their answer, names that are everywhere, old strong matches against new weak ones, and the `index` command."""
+import sqlite3
 import subprocess
 import sys
+from contextlib import closing
 
 import pytest
 from acceptance_helpers import found, ids
 from builders import ms, new_message, new_session
 from fakes import FixedClock
 
+from oneclaw_search.data.history.history_writer import HistoryWriter
+from oneclaw_search.data.history.schema import open_writable
+from oneclaw_search.data.index import sync
+from oneclaw_search.data.index.schema import MESSAGES
 from oneclaw_search.data.index.sync import IndexSync
 from oneclaw_search.di import create_injector
+from oneclaw_search.di.index_module import IndexParts
 
 CLOCK = FixedClock(ms("2026-03-01T12:00"))
 
@@ -94,3 +101,57 @@ def test_the_index_command_builds_the_side_index_and_says_where(painting_chat):
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert "3 messages, 1 sessions" in done.stdout and f"{painting_chat.name}.search-index.sqlite" in done.stdout
+
+
+def append(path, *messages):
+    database = open_writable(path)
+    HistoryWriter(database, None).write([], list(messages), [])
+    database.close()
+
+
+def indexed_messages(container) -> int:
+    return container.get(IndexParts).lookup.keyword.searcher(MESSAGES, fresh=True).num_docs
+
+
+@pytest.mark.spec("Q-01")
+def test_a_question_is_found_through_the_answer_after_it(painting_chat):
+    # "q" holds neither word; the reply after it holds both.
+    results = ids(lexical(painting_chat), query="sunrise oils", scope="sessions")
+    assert results[0] == "a" and "q" in results
+
+
+@pytest.mark.spec("Q-01", "Q-11")
+def test_an_answer_written_after_its_question_was_indexed_lends_it_its_words(history):
+    path = history([new_session("s", "Painting", "2026-02-20T09:00")],
+                   [new_message("q", "s", "What did you paint last week?", "2026-02-20T09:00")])
+    container = lexical(path)
+    assert ids(container, query="sunrise oils", scope="sessions") == []
+    append(path, new_message("a", "s", "A sunrise over the lake, in oils.", "2026-02-20T09:01", "AI_RESPONSE"))
+    hits = [row for source, row in found(container, query="sunrise oils", scope="sessions") if source == "message"]
+    assert hits == ["a", "q"]
+    assert indexed_messages(container) == 2  # q's first document was replaced, not joined
+
+
+@pytest.mark.spec("Q-01", "Q-11")
+def test_a_build_in_many_commits_writes_the_documents_one_pass_writes(history, monkeypatch):
+    words = ["sunrise", "lake", "oils", "gallery", "paint", "dinner", "table", "walrus"]
+    messages = [new_message(f"m{n}", f"s{n % 3}", f"{words[n % 8]} {words[(n * 3) % 8]} note {n}",
+                            f"2026-02-20T09:{n:02d}") for n in range(40)]
+    sessions = [new_session(f"s{n}", f"Chat {n}", "2026-02-20T09:00") for n in range(3)]
+    whole = lexical(history(sessions, messages))
+    monkeypatch.setattr(sync, "BATCH_ROWS", 7)
+    monkeypatch.setattr(sync, "COMMIT_ROWS", 7)
+    batched = lexical(history(sessions, messages))
+    for query in ("sunrise lake", "oils gallery", "dinner walrus", "paint"):
+        assert ids(batched, query=query, scope="sessions") == ids(whole, query=query, scope="sessions")
+    assert indexed_messages(batched) == indexed_messages(whole) == 40
+
+
+@pytest.mark.spec("Q-01", "Q-11")
+def test_an_edited_reply_no_longer_lends_its_old_words_to_the_turns_around_it(painting_chat):
+    container = lexical(painting_chat)
+    assert "q" in ids(container, query="sunrise oils", scope="sessions")
+    with closing(sqlite3.connect(painting_chat)) as connection, connection:
+        connection.execute("UPDATE messages SET content = 'A portrait of my cat.' WHERE id = 'a'")
+    assert ids(container, query="sunrise oils", scope="sessions") == []
+    assert ids(container, query="portrait cat", scope="sessions")[0] == "a"

@@ -84,11 +84,11 @@ KILLED_BUILD = textwrap.dedent("""
     sync.BATCH_ROWS, sync.COMMIT_ROWS = 50, 200
     commits = []
     original = sync.IndexSync._commit
-    def commit_then_die(self, history, writer, done):
+    def commit_then_die(self, history, writer, done, *rest):
         if commits:  # the second commit never happens: its documents were added, never committed
             os.kill(os.getpid(), signal.SIGKILL)
         commits.append(done)
-        original(self, history, writer, done)
+        original(self, history, writer, done, *rest)
     sync.IndexSync._commit = commit_then_die
     create_injector(sys.argv[1], embedder=None).get(IndexParts).lookup.sync.catch_up()
 """)

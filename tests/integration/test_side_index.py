@@ -105,7 +105,9 @@ def test_a_message_written_after_a_search_is_found_by_the_next(history, query):
     container = open_index(path)
     assert messages(container, query) == []
     append(path, new_message("new", "s", "a zebra crossing", "2026-02-02T09:00"))
-    assert messages(container, query) == ["new"]
+    found = messages(container, query)
+    # The turn before may come along on both words in the turn after it, but below it.
+    assert found[0] == "new" and set(found) <= {"new", "m0"}
 
 
 @pytest.mark.spec("Q-11")
@@ -153,7 +155,7 @@ def test_a_message_committed_by_a_writer_still_holding_the_history_is_found(hist
         writer.commit()
         assert messages(container, "zebra") == ["z"]
     # The writer, closing last, folded its -wal back in; reading on leaves nothing beside the file.
-    assert messages(container, "zebra crossing") == ["z"]
+    assert messages(container, "zebra crossing")[0] == "z"
     assert [p.name for p in path.parent.iterdir() if p.name.startswith(path.name + "-")] == []
 
 
