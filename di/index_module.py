@@ -25,7 +25,7 @@ from oneclaw_search.data.index.side_index import SUFFIX, SideIndex, default_inde
 from oneclaw_search.di.core_module import chosen_embedder
 from oneclaw_search.di.settings import AUTO_INDEX, DEFAULT_EMBEDDER, Settings
 from oneclaw_search.domain.literal_search import LiteralMessageSearch, LiteralSessionSearch
-from oneclaw_search.domain.ports import IndexProgress, MessageDao, MessageSearch, SessionDao, SessionSearch, Vocabulary
+from oneclaw_search.domain.ports import NO_UPPER_BOUND, IndexProgress, MessageDao, MessageSearch, SessionDao, SessionSearch, Vocabulary
 
 
 @dataclass(frozen=True)
@@ -83,7 +83,12 @@ class IndexModule(Module):
         return SearchBackends(
             IndexedMessageSearch(parts.lookup, message_dao, parts.vectors),
             IndexedSessionSearch(parts.lookup, session_dao),
-            KeywordVocabulary(parts.lookup),
+            KeywordVocabulary(
+                parts.lookup,
+                lambda rowids: [hit.content for hit in message_dao.hits_by_rowid(rowids, 0, NO_UPPER_BOUND).values()],
+                lambda rowids: [f"{hit.title}\n{hit.last_message_preview or ''}"
+                                for hit in session_dao.hits_by_rowid(rowids, 0, NO_UPPER_BOUND).values()],
+            ),
             parts.lookup,
         )
 

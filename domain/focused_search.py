@@ -1,8 +1,9 @@
-"""Searches narrowed by role, session, project or agent type (issue 4's peers' parameters).
+"""Searches narrowed by role, session, project or agent type that take in tool rows (issue 4's peers' parameters).
 
-The side index holds only the spec's user and assistant turns of every session, so a narrowed
-search reads the rows the filter admits, newest first, and ranks them here: the whole query as
-a phrase above scattered keywords, rarer words weighing more (BM25 over the rows read).
+The keyword index holds only the spec's user and assistant turns, so a search asking for tool
+calls and results reads the rows the filter admits, newest first, and ranks them here: the whole
+query as a phrase above scattered keywords, rarer words weighing more (BM25 over the rows read).
+Filters on user and assistant turns alone go to the message and session searches (`within`).
 """
 from __future__ import annotations
 
@@ -12,9 +13,8 @@ from typing import Protocol
 
 from oneclaw_search.domain.clock import Deadline
 from oneclaw_search.domain.history_query import HistoryQuery
-from oneclaw_search.domain.literal_search import session_literal_scores
 from oneclaw_search.domain.message_filter import MessageFilter
-from oneclaw_search.domain.models import MessageHit, Relevance, ScoredMessage, ScoredSession, SessionHit
+from oneclaw_search.domain.models import MessageHit, Relevance, ScoredMessage
 from oneclaw_search.domain.ranking import average_word_count, phrase_match_score
 from oneclaw_search.domain.search_terms import Stem, index_terms
 from oneclaw_search.domain.text import fold
@@ -38,9 +38,6 @@ class FilteredHistory(Protocol):
         """Batches of live messages of these types (tool rows with their name, input and output as
         content), created in [after, before], newest first."""
 
-    def sessions(self, session_ids: frozenset[str], after: int, before: int) -> list[SessionHit]:
-        """These live sessions, when last active in [after, before]."""
-
 
 class FocusedSearch:
     """The message and session sources of a filtered search."""
@@ -62,17 +59,6 @@ class FocusedSearch:
                 deadline.check()
             found += [hit for hit in batch if _may_match(fold(hit.content), query, needles)]
         scored = [ScoredMessage(hit, r) for hit, r in zip(found, relevances(query, [h.content for h in found])) if r]
-        return sorted(scored, key=lambda item: (-item.relevance.literal, -item.relevance.keyword))[:limit]
-
-    def sessions(self, query: HistoryQuery, sessions: frozenset[str], after: int, before: int,
-                 limit: int) -> list[ScoredSession]:
-        hits = self._history.sessions(sessions, after, before)
-        texts = [f"{hit.title}\n{hit.last_message_preview or ''}" for hit in hits]
-        literal = session_literal_scores(hits, query.raw)
-        scored = []
-        for hit, relevance, phrase in zip(hits, relevances(query, texts), literal):
-            if relevance:
-                scored.append(ScoredSession(hit, Relevance(relevance.keyword, phrase if phrase > 0 else 0.0)))
         return sorted(scored, key=lambda item: (-item.relevance.literal, -item.relevance.keyword))[:limit]
 
 

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 
 from oneclaw_search.domain.clock import Deadline
 from oneclaw_search.domain.history_query import HistoryQuery
+from oneclaw_search.domain.message_filter import Within
 from oneclaw_search.domain.models import Relevance, ScoredMessage, ScoredSession, SessionHit
 from oneclaw_search.domain.ports import MessageDao, SessionDao
 from oneclaw_search.domain.ranking import average_word_count, phrase_match_score
@@ -25,9 +26,11 @@ class LiteralMessageSearch:
         self._dao = dao
 
     def search(
-        self, query: HistoryQuery, after: int, before: int, limit: int, *, deadline: Deadline | None = None
+        self, query: HistoryQuery, after: int, before: int, limit: int, *, deadline: Deadline | None = None,
+        within: Within | None = None,
     ) -> list[ScoredMessage]:
-        hits = [hit for hit in self._dao.search_content(query.raw, after, before, limit, deadline=deadline)
+        narrowed = {} if within is None else {"within": within}  # the spec's DAO call, unless narrowed
+        hits = [hit for hit in self._dao.search_content(query.raw, after, before, limit, deadline=deadline, **narrowed)
                 if query.admits(hit.content)]
         average = average_word_count(hit.content for hit in hits)
         return [ScoredMessage(hit, Relevance(literal=phrase_match_score(hit.content, query.raw, average))) for hit in hits]
@@ -40,9 +43,11 @@ class LiteralSessionSearch:
         self._dao = dao
 
     def search(
-        self, query: HistoryQuery, after: int, before: int, limit: int, *, deadline: Deadline | None = None
+        self, query: HistoryQuery, after: int, before: int, limit: int, *, deadline: Deadline | None = None,
+        within: Within | None = None,
     ) -> list[ScoredSession]:
-        hits = self._dao.search_by_title_or_preview(query.raw, after, before, limit, deadline=deadline)
+        narrowed = {} if within is None else {"within": within}
+        hits = self._dao.search_by_title_or_preview(query.raw, after, before, limit, deadline=deadline, **narrowed)
         hits = [hit for hit in hits if query.admits(f"{hit.title}\n{hit.last_message_preview or ''}")]
         scores = session_literal_scores(hits, query.raw)
         return [ScoredSession(hit, Relevance(literal=score)) for hit, score in zip(hits, scores)]

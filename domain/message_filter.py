@@ -22,6 +22,15 @@ INVALID_ROLE = "Invalid role '{value}'. Must be one or more of: user, assistant,
 BAD_TEXT = "Parameter '{name}' must be a non-empty string of at most 1000 characters"
 
 
+@dataclass(frozen=True, slots=True)
+class Within:
+    """What a narrowed message or session search may return: messages of these types (None: the
+    spec's user and assistant turns) in these sessions (None: any live session)."""
+
+    types: frozenset[str] | None = None
+    sessions: frozenset[str] | None = None
+
+
 class InvalidFilter(ValueError):
     """A filter parameter the tool cannot accept; reported as a validation_error."""
 

@@ -10,16 +10,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from oneclaw_search.domain.focused_search import FilterUnavailable, FocusedSearch
-from oneclaw_search.domain.message_filter import MessageFilter
+from oneclaw_search.domain.message_filter import MessageFilter, Within
 from oneclaw_search.domain.models import SEARCHABLE_MESSAGE_TYPES, SearchSource, SourceType, UnifiedSearchResult
 from oneclaw_search.domain.search_request import SearchRequest
 from oneclaw_search.domain.session_reading import SessionReader
 
 NO_FILTERS = "This host cannot narrow a search by role, session, project or agent type"
-# A role filter alone over the spec's own turns is answered by the ranked message search, asked for
-# this many times the candidates and then filtered: scanning every user turn of a million-message
-# history to rank them here took 7 s.
-ROLE_OVERFETCH = 4
 _TURN_TYPES = frozenset(kind.value for kind in SEARCHABLE_MESSAGE_TYPES)
 
 
@@ -31,9 +27,14 @@ class Narrowing:
     sessions: frozenset[str] | None
 
     @property
-    def ranked_by_index(self) -> bool:
-        """Whether the ordinary message search can answer it: every session, only user/assistant turns."""
-        return self.sessions is None and self.message_filter.types <= _TURN_TYPES
+    def needs_scan(self) -> bool:
+        """Whether messages must be read and ranked here (FocusedSearch): tool rows are in no index,
+        while user and assistant turns are searched by the message search itself, kept `within`."""
+        return not self.message_filter.types <= _TURN_TYPES
+
+    @property
+    def within(self) -> Within:
+        return Within(self.message_filter.types, self.sessions)
 
     def sources(self, asked: Sequence[SearchSource]) -> tuple[SearchSource, ...]:
         """Memory belongs to no session, so a search kept inside sessions leaves it out."""

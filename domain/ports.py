@@ -13,6 +13,7 @@ from typing import Protocol
 from oneclaw_search.domain.clock import Deadline
 from oneclaw_search.domain.history_query import HistoryQuery
 from oneclaw_search.domain.local_time import parse_iso_day
+from oneclaw_search.domain.message_filter import Within
 from oneclaw_search.domain.models import (
     MemoryChunk,
     MemorySearchResult,
@@ -34,8 +35,10 @@ class MessageDao(Protocol):
         limit: int = 50,
         *,
         deadline: Deadline | None = None,
+        within: Within | None = None,
     ) -> list[MessageHit]:
-        """USER and AI_RESPONSE messages of live sessions containing `query`, newest first."""
+        """USER and AI_RESPONSE messages of live sessions containing `query`, newest first; with
+        `within`, only those of its types and sessions."""
 
 
 class SessionDao(Protocol):
@@ -47,8 +50,10 @@ class SessionDao(Protocol):
         limit: int = 20,
         *,
         deadline: Deadline | None = None,
+        within: Within | None = None,
     ) -> list[SessionHit]:
-        """Live sessions whose title or preview contains `query`, most recently active first."""
+        """Live sessions whose title or preview contains `query`, most recently active first; with
+        `within`, only those of its sessions."""
 
 
 class MemoryIndexDao(Protocol):
@@ -119,18 +124,22 @@ class MessageSearch(Protocol):
     retrievers: tuple[str, ...]
 
     def search(
-        self, query: HistoryQuery, after: int, before: int, limit: int, *, deadline: Deadline | None = None
+        self, query: HistoryQuery, after: int, before: int, limit: int, *, deadline: Deadline | None = None,
+        within: Within | None = None,
     ) -> list[ScoredMessage]:
-        """Up to `limit` live USER/AI_RESPONSE messages created in [after, before], best first."""
+        """Up to `limit` live USER/AI_RESPONSE messages created in [after, before], best first;
+        with `within`, only those of its types and sessions."""
 
 
 class SessionSearch(Protocol):
     retrievers: tuple[str, ...]
 
     def search(
-        self, query: HistoryQuery, after: int, before: int, limit: int, *, deadline: Deadline | None = None
+        self, query: HistoryQuery, after: int, before: int, limit: int, *, deadline: Deadline | None = None,
+        within: Within | None = None,
     ) -> list[ScoredSession]:
-        """Up to `limit` live sessions last active in [after, before] whose title or preview match."""
+        """Up to `limit` live sessions last active in [after, before] whose title or preview match;
+        with `within`, only those of its sessions."""
 
 
 class IndexProgress(Protocol):
@@ -147,3 +156,6 @@ class Vocabulary(Protocol):
 
     def frequencies(self, terms: Sequence[str]) -> dict[str, int]:
         """frequency() of many terms at once."""
+
+    def spellings_near(self, word: str) -> set[str]:
+        """Words the history uses (folded) one edit from the folded `word`, or whose stems are."""

@@ -13,7 +13,7 @@ from functools import partial
 from oneclaw_search.domain.clock import Clock, Deadline
 from oneclaw_search.domain.explanations import SourceReport
 from oneclaw_search.domain.focused_search import FocusedSearch
-from oneclaw_search.domain.narrowed_search import ROLE_OVERFETCH, Narrowing, narrowing, with_context
+from oneclaw_search.domain.narrowed_search import Narrowing, narrowing, with_context
 from oneclaw_search.domain.history_query import HistoryQuery
 from oneclaw_search.domain.models import SearchOutcome, SearchSource
 from oneclaw_search.domain.parallel import run_in_parallel
@@ -33,7 +33,7 @@ from oneclaw_search.domain.search_window import RECENT_MESSAGE_BUFFER_MS, Search
 from oneclaw_search.domain.session_reading import SessionReader
 from oneclaw_search.domain.source_searches import SourceHits, memory_results, message_results, session_results
 from oneclaw_search.domain.search_terms import unchanged
-from oneclaw_search.domain.spelling import correct_query, spelling_terms
+from oneclaw_search.domain.spelling import respell
 
 DEFAULT_BUDGET_SECONDS = 30.0
 DEFAULT_CANDIDATE_LIMIT = 200
@@ -79,9 +79,7 @@ class SearchHistoryUseCase:
         narrowed = narrowing(request, self._focused)
         outcome = self._search_once(request, request.query, deadline, narrowed)
         if not outcome.results and self._vocabulary is not None and not deadline.expired():
-            stem = self._vocabulary.stem
-            counts = self._vocabulary.frequencies(sorted(spelling_terms(request.query, stem)))
-            respelled = correct_query(request.query, lambda term: counts.get(term, 0), stem)
+            respelled = respell(request.query, self._vocabulary)
             retried = self._search_once(request, respelled, deadline, narrowed) if respelled else outcome
             outcome = replace(retried, corrected_query=respelled) if retried.results else outcome
         return replace(outcome, results=tuple(with_context(outcome.results, self._turns, request.context)))
@@ -116,34 +114,28 @@ class SearchHistoryUseCase:
     def _retrievers(self, sources: tuple[SearchSource, ...], narrowed: Narrowing | None) -> tuple[str, ...]:
         named = {
             SearchSource.MEMORY_INDEX: self._memory_retrievers,
-            SearchSource.MESSAGES: self._focused.retrievers if narrowed and not narrowed.ranked_by_index
+            SearchSource.MESSAGES: self._focused.retrievers if narrowed and narrowed.needs_scan
             else self._messages.retrievers,
             SearchSource.SESSIONS: self._sessions.retrievers,
         }
-        if narrowed and narrowed.sessions is not None:
-            named[SearchSource.SESSIONS] = self._focused.retrievers
         return tuple(dict.fromkeys(name for source in sources for name in named[source]))
 
     def _search_source(
         self, source: SearchSource, query: HistoryQuery, window: SearchWindow, deadline: Deadline, limit: int,
         narrowed: Narrowing | None = None,
     ) -> SourceHits:
-        if narrowed is not None and narrowed.ranked_by_index and source is SearchSource.MESSAGES:
-            found = self._messages.search(query, window.after, window.message_before, limit * ROLE_OVERFETCH, deadline=deadline)
-            types = narrowed.message_filter.types
-            return message_results([item for item in found if item.hit.type in types][:limit], query.raw, self._zone)
-        if narrowed is not None and source is SearchSource.MESSAGES:
+        within = narrowed.within if narrowed is not None else None
+        if narrowed is not None and narrowed.needs_scan and source is SearchSource.MESSAGES:
             hits = self._focused.messages(query, narrowed.message_filter, narrowed.sessions, window.after,
                                           window.message_before, limit, deadline)
             return message_results(hits, query.raw, self._zone)
-        if narrowed is not None and narrowed.sessions is not None and source is SearchSource.SESSIONS:
-            found = self._focused.sessions(query, narrowed.sessions, window.after, window.session_before, limit)
-            return session_results(found, query.raw, self._zone)
         if source is SearchSource.MEMORY_INDEX:
             found = self._engine.search(query.raw, limit, chunk_filter=window.memory_filter, deadline=deadline)
             return memory_results([item for item in found if query.admits(item.chunk.chunk_text)], query.raw, self._zone)
         if source is SearchSource.MESSAGES:
-            hits = self._messages.search(query, window.after, window.message_before, limit, deadline=deadline)
+            narrowed_to = {} if within is None else {"within": within}  # the spec's call, unless narrowed
+            hits = self._messages.search(query, window.after, window.message_before, limit, deadline=deadline, **narrowed_to)
             return message_results(hits, query.raw, self._zone)
-        sessions = self._sessions.search(query, window.after, window.session_before, limit, deadline=deadline)
+        narrowed_to = {} if within is None or within.sessions is None else {"within": replace(within, types=None)}
+        sessions = self._sessions.search(query, window.after, window.session_before, limit, deadline=deadline, **narrowed_to)
         return session_results(sessions, query.raw, self._zone)

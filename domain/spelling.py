@@ -1,14 +1,16 @@
 """Typo fallback (issue 3): when an exact search finds nothing, try close spellings of long words.
 
 Only words of five or more letters are ever changed, each by one edit (insert, delete, replace
-or swap), and only to a spelling the history actually contains.
+or swap), and only to a spelling the history actually contains: each source's vocabulary offers
+them (the keyword index through tantivy's fuzzy term queries, memory by trying every edit).
 """
 from __future__ import annotations
 
 import re
 import string
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
+from oneclaw_search.domain.ports import Vocabulary
 from oneclaw_search.domain.search_terms import Stem, plain, unchanged
 
 MIN_FUZZY_LENGTH = 5
@@ -26,16 +28,30 @@ def one_edit_away(word: str) -> set[str]:
     return (deletes | swaps | replaces | inserts) - {word}
 
 
-def correct_word(word: str, frequency: Callable[[str], int], stem: Stem = unchanged) -> str | None:
-    """The most frequent known spelling one edit from an unknown long word, or None; `frequency`
-    counts rows holding a term, `stem` makes a word a term as the counting index does."""
+def within_one_edit(first: str, second: str) -> bool:
+    """Whether two different strings are one insert, delete, replace or swap apart."""
+    if first == second or abs(len(first) - len(second)) > 1:
+        return False
+    start = next((i for i, (a, b) in enumerate(zip(first, second)) if a != b), min(len(first), len(second)))
+    a, b = first[start:], second[start:]
+    return a[1:] == b[1:] or a[1:] == b or a == b[1:] or (len(a) > 1 and a[1] + a[0] + a[2:] == b)
+
+
+Candidates = Callable[[str], Iterable[str]]  # a folded word → spellings to try in its place
+
+
+def correct_word(word: str, frequency: Callable[[str], int], stem: Stem = unchanged,
+                 candidates: Candidates = one_edit_away) -> str | None:
+    """The most frequent known spelling near an unknown long word, or None; `frequency` counts rows
+    holding a term, `stem` makes a word a term as the counting index does, `candidates` offers the
+    spellings (by default every one edit away)."""
     folded = plain(word)
     if not _eligible(folded) or frequency(stem(folded)) > 0:
         return None
     # Among spellings sharing a stem ("sushi", "sushy"; "ramen", "ramene"), the one that is its
     # own stem is the word, else the one closest to it.
     scored = [(frequency(root := stem(candidate)), root == candidate, len(root) - len(candidate), candidate)
-              for candidate in one_edit_away(folded)]
+              for candidate in candidates(folded)]
     count, _, _, best = max(scored, default=(0, False, 0, ""))
     return best if count > 0 else None
 
@@ -44,23 +60,27 @@ def _eligible(folded: str) -> bool:
     return MIN_FUZZY_LENGTH <= len(folded) <= MAX_FUZZY_LENGTH and folded.isalpha()
 
 
-def spelling_terms(query: str, stem: Stem = unchanged) -> set[str]:
-    """Every term correct_query may ask the vocabulary about, so it can be asked all at once."""
-    terms: set[str] = set()
-    for word in _WORD.findall(query):
-        folded = plain(word)
-        if _eligible(folded):
-            terms |= {stem(folded)} | {stem(candidate) for candidate in one_edit_away(folded)}
-    return terms
+def respell(query: str, vocabulary: Vocabulary) -> str | None:
+    """The query with the long words the history never uses respelled to ones it does, or None.
+    The vocabulary offers each unknown word's close spellings; their counts are asked all at once."""
+    stem = vocabulary.stem
+    words = {folded for word in _WORD.findall(query) if _eligible(folded := plain(word))}
+    known = vocabulary.frequencies(sorted({stem(word) for word in words}))
+    near = {word: vocabulary.spellings_near(word) for word in words if not known.get(stem(word))}
+    if not near:
+        return None
+    counts = {**known, **vocabulary.frequencies(sorted({stem(c) for found in near.values() for c in found}))}
+    return correct_query(query, lambda term: counts.get(term, 0), stem, lambda word: near.get(word, ()))
 
 
-def correct_query(query: str, frequency: Callable[[str], int], stem: Stem = unchanged) -> str | None:
+def correct_query(query: str, frequency: Callable[[str], int], stem: Stem = unchanged,
+                  candidates: Candidates = one_edit_away) -> str | None:
     """The query with its unknown long words respelled, or None when nothing changed."""
     changed = False
     pieces: list[str] = []
     position = 0
     for match in _WORD.finditer(query):
-        replacement = correct_word(match.group(), frequency, stem)
+        replacement = correct_word(match.group(), frequency, stem, candidates)
         pieces += [query[position:match.start()], replacement or match.group()]
         changed = changed or replacement is not None
         position = match.end()
@@ -80,6 +100,9 @@ class SummedVocabulary:
 
     def frequency(self, term: str) -> int:
         return sum(part.frequency(term) for part in self._parts)
+
+    def spellings_near(self, word: str) -> set[str]:
+        return set().union(*(part.spellings_near(word) for part in self._parts if hasattr(part, "spellings_near")))
 
     def frequencies(self, terms: Sequence[str]) -> dict[str, int]:
         """All the counts in one pass per source (a lookup per term costs a query per term)."""

@@ -31,11 +31,14 @@ class FakeMessageDao:
     hits: list[MessageHit] = field(default_factory=list)
     calls: list[tuple] = field(default_factory=list)
 
-    def search_content(self, query, created_after=0, created_before=NO_UPPER_BOUND, limit=50, *, deadline=None):
+    def search_content(self, query, created_after=0, created_before=NO_UPPER_BOUND, limit=50, *, deadline=None,
+                       within=None):
         self.calls.append((query, created_after, created_before, limit))
         found = [
             hit for hit in self.hits
             if fold(query) in fold(hit.content) and created_after <= hit.created_at <= created_before
+            and (within is None or within.types is None or hit.type in within.types)
+            and (within is None or within.sessions is None or hit.session_id in within.sessions)
         ]
         return sorted(found, key=lambda hit: -hit.created_at)[:limit]
 
@@ -45,13 +48,15 @@ class FakeSessionDao:
     hits: list[SessionHit] = field(default_factory=list)
     calls: list[tuple] = field(default_factory=list)
 
-    def search_by_title_or_preview(self, query, updated_after=0, updated_before=NO_UPPER_BOUND, limit=20, *, deadline=None):
+    def search_by_title_or_preview(self, query, updated_after=0, updated_before=NO_UPPER_BOUND, limit=20, *, deadline=None,
+                                   within=None):
         self.calls.append((query, updated_after, updated_before, limit))
         needle = fold(query)
         found = [
             hit for hit in self.hits
             if (needle in fold(hit.title) or needle in fold(hit.last_message_preview or ""))
             and updated_after <= hit.updated_at <= updated_before
+            and (within is None or within.sessions is None or hit.id in within.sessions)
         ]
         return sorted(found, key=lambda hit: -hit.updated_at)[:limit]
 

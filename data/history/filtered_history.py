@@ -14,7 +14,7 @@ from oneclaw_search.data.history.database import HistoryDatabase
 from oneclaw_search.data.history.entities import SessionOriginEntity
 from oneclaw_search.domain.focused_search import FilterUnavailable
 from oneclaw_search.domain.message_filter import MessageFilter
-from oneclaw_search.domain.models import MessageHit, MessageType, SessionHit
+from oneclaw_search.domain.models import MessageHit, MessageType
 
 BATCH_ROWS = 2_000
 NO_ORIGINS = ("Parameter '{name}' needs the origin facts an import keeps (project paths, sub-agent types), and this"
@@ -57,13 +57,6 @@ class PeeweeFilteredHistory:
             cursor = database.execute_sql(sql + " ORDER BY m.created_at DESC, m.id", params)
             while rows := cursor.fetchmany(BATCH_ROWS):
                 yield [MessageHit(row[0], row[1], row[2], row[3], _searchable_text(row), row[5]) for row in rows]
-
-    def sessions(self, session_ids: frozenset[str], after: int, before: int) -> list[SessionHit]:
-        sql = ("SELECT id, title, message_count, last_message_preview, created_at, updated_at FROM sessions"
-               f" WHERE deleted_at IS NULL AND id IN {_IN_LIST} AND updated_at BETWEEN ? AND ?"
-               " ORDER BY updated_at DESC, id")
-        with self._database.connected() as database:
-            return [SessionHit(*row) for row in database.execute_sql(sql, [json.dumps(sorted(session_ids)), after, before])]
 
 
 def _searchable_text(row: tuple) -> str:

@@ -7,6 +7,7 @@ length limit applies. Messages of soft-deleted sessions are left out.
 """
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 
 import peewee as pw
@@ -16,6 +17,7 @@ from oneclaw_search.data.history.entities import MessageEntity, RowsById, Sessio
 from oneclaw_search.data.index.lookup import KeywordLookup
 from oneclaw_search.data.index.schema import MESSAGES
 from oneclaw_search.domain.clock import Deadline
+from oneclaw_search.domain.message_filter import Within
 from oneclaw_search.domain.models import SEARCHABLE_MESSAGE_TYPES, MessageHit
 from oneclaw_search.domain.ports import NO_UPPER_BOUND
 from oneclaw_search.domain.text import fold
@@ -35,6 +37,7 @@ class PeeweeMessageDao:
         limit: int = 50,
         *,
         deadline: Deadline | None = None,
+        within: Within | None = None,
     ) -> list[MessageHit]:
         if created_after > created_before or limit <= 0:
             return []
@@ -43,18 +46,24 @@ class PeeweeMessageDao:
             hits = self._lookup.verified_literal(
                 MESSAGES, needle, created_after, created_before, limit, deadline,
                 self.hits_by_rowid, lambda hit: needle in fold(hit.content),
-                lambda above, scan_deadline: self._scan(needle, created_after, created_before, limit, scan_deadline, above),
+                lambda above, scan_deadline: self._scan(needle, created_after, created_before, limit, scan_deadline,
+                                                        above, within),
+                within,
             )
             if hits is not None:
                 return hits
-        return self._scan(needle, created_after, created_before, limit, deadline)
+        return self._scan(needle, created_after, created_before, limit, deadline, within=within)
 
     def _scan(self, needle: str, created_after: int, created_before: int, limit: int, deadline: Deadline | None,
-              above_rowid: int = 0) -> list[MessageHit]:
-        """The spec's scan, newest first, of the rows above `above_rowid`."""
+              above_rowid: int = 0, within: Within | None = None) -> list[MessageHit]:
+        """The spec's scan, newest first, of the rows above `above_rowid` (and inside `within`)."""
         matching = pw.fn.instr(pw.fn.oc_fold(MessageEntity.content), needle) > 0
         if above_rowid:
             matching &= pw.SQL('"t1"."rowid" > ?', (above_rowid,))
+        if within is not None and within.types is not None:
+            matching &= MessageEntity.type.in_(sorted(within.types))
+        if within is not None and within.sessions is not None:
+            matching &= pw.SQL('"t1"."session_id" IN (SELECT value FROM json_each(?))', (json.dumps(sorted(within.sessions)),))
         select = _live_messages(matching, created_after, created_before).order_by(
             MessageEntity.created_at.desc(), MessageEntity.id
         ).limit(limit)

@@ -6,6 +6,7 @@ Kotlin filtered on created_at.
 """
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 
 import peewee as pw
@@ -15,6 +16,7 @@ from oneclaw_search.data.history.entities import RowsById, SessionEntity
 from oneclaw_search.data.index.lookup import KeywordLookup
 from oneclaw_search.data.index.schema import SESSIONS
 from oneclaw_search.domain.clock import Deadline
+from oneclaw_search.domain.message_filter import Within
 from oneclaw_search.domain.models import SessionHit
 from oneclaw_search.domain.ports import NO_UPPER_BOUND
 from oneclaw_search.domain.text import fold
@@ -34,6 +36,7 @@ class PeeweeSessionDao:
         limit: int = 20,
         *,
         deadline: Deadline | None = None,
+        within: Within | None = None,
     ) -> list[SessionHit]:
         if updated_after > updated_before or limit <= 0:
             return []
@@ -42,12 +45,15 @@ class PeeweeSessionDao:
             hits = self._lookup.verified_literal(
                 SESSIONS, needle, updated_after, updated_before, limit, deadline,
                 self.hits_by_rowid, lambda hit: needle in fold(hit.title) or needle in fold(hit.last_message_preview or ""),
+                within=within,
             )
             if hits is not None:
                 return hits
         matching = (pw.fn.instr(pw.fn.oc_fold(session.title), needle) > 0) | (
             pw.fn.instr(pw.fn.oc_fold(session.last_message_preview), needle) > 0
         )
+        if within is not None and within.sessions is not None:
+            matching &= pw.SQL('"t1"."id" IN (SELECT value FROM json_each(?))', (json.dumps(sorted(within.sessions)),))
         select = _live_sessions(matching, updated_after, updated_before).order_by(
             session.updated_at.desc(), session.id
         ).limit(limit)

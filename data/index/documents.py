@@ -72,6 +72,7 @@ def session_document(row: SessionRow) -> tantivy.Document:
     doc.add_unsigned(f.FINGERPRINT, session_fingerprint(row))
     doc.add_text(f.TITLE, spaced(row.title or ""))
     doc.add_text(f.PREVIEW, spaced(row.preview or ""))
+    doc.add_text(f.SESSION, row.id)
     doc.add_text(f.LITERAL, fold(row.title or ""))
     doc.add_text(f.LITERAL, fold(row.preview or ""))
     return doc

@@ -17,6 +17,7 @@ from oneclaw_search.data.history.session_dao import PeeweeSessionDao
 from oneclaw_search.domain.clock import Deadline
 from oneclaw_search.domain.history_query import HistoryQuery
 from oneclaw_search.domain.literal_search import LiteralMessageSearch, LiteralSessionSearch
+from oneclaw_search.domain.message_filter import Within
 from oneclaw_search.domain.models import Relevance, ScoredMessage, ScoredSession
 
 INDEXED_RETRIEVERS = ("keyword (BM25, tantivy)", "phrase (trigram candidates)")
@@ -44,11 +45,12 @@ class _IndexedSearch:
         """What the latest search ran: the index, or the spec's scan when the index could not serve."""
         return self._indexed_retrievers if self._lookup.state_now.usable else self._literal.retrievers
 
-    def search(self, query: HistoryQuery, after: int, before: int, limit: int, *, deadline: Deadline | None = None):
-        literal = self._literal.search(query, after, before, limit, deadline=deadline)
+    def search(self, query: HistoryQuery, after: int, before: int, limit: int, *, deadline: Deadline | None = None,
+               within: Within | None = None):
+        literal = self._literal.search(query, after, before, limit, deadline=deadline, within=within)
         if not self._lookup.state(deadline).usable:
             return literal
-        keyword = keyword_hits(self._lookup.keyword, self.kind, query, after, before, limit * _KEYWORD_OVERFETCH)
+        keyword = keyword_hits(self._lookup.keyword, self.kind, query, after, before, limit * _KEYWORD_OVERFETCH, within)
         rows = self._hits_by_rowid(list(keyword), after, before, deadline=deadline)
         if self.kind.own is not None:
             kept = admitted(self._lookup.keyword, self.kind, list(rows), clauses(query.raw))

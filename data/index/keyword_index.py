@@ -15,7 +15,7 @@ import tantivy
 from oneclaw_search.data.index.analyzer import register
 from oneclaw_search.data.index.schema import MESSAGES, ROWID, SESSIONS, IndexKind
 
-FORMAT = "tantivy-3"  # bump whenever fields or analyzers change: older folders are built anew
+FORMAT = "tantivy-4"  # bump whenever fields or analyzers change: older folders are built anew
 _FORMAT_FILE = "FORMAT"
 WRITER_HEAP = 256_000_000
 WRITER_THREADS = 2

@@ -13,8 +13,9 @@ import tantivy
 
 from oneclaw_search.data.index.analyzer import analyze
 from oneclaw_search.data.index.keyword_index import KeywordIndex
-from oneclaw_search.data.index.schema import AT, LITERAL, ROWID, IndexKind
+from oneclaw_search.data.index.schema import AT, LITERAL, ROLE, ROWID, SESSION, IndexKind
 from oneclaw_search.domain.history_query import HistoryQuery
+from oneclaw_search.domain.message_filter import Within
 from oneclaw_search.domain.ports import NO_UPPER_BOUND
 from oneclaw_search.domain.search_terms import is_cjk, plain
 from oneclaw_search.domain.stopwords import STOPWORDS
@@ -59,6 +60,16 @@ def _window(kind: IndexKind, after: int, before: int) -> list[tuple]:
     return [(tantivy.Occur.Must, window)]
 
 
+def narrowed_to(kind: IndexKind, within: Within | None) -> list[tuple]:
+    """Clauses keeping a search inside `within` (its sessions; for messages, its types), adding
+    nothing to any row's score."""
+    if within is None:
+        return []
+    wanted = [(SESSION, within.sessions), (ROLE, within.types if kind.own is not None else None)]
+    return [(tantivy.Occur.Must, tantivy.Query.boost_query(tantivy.Query.term_set_query(kind.schema, field, sorted(values)), 0.0))
+            for field, values in wanted if values is not None]
+
+
 def _weighted(kind: IndexKind, field: str, weight: float, clause: Clause) -> tantivy.Query:
     query = _match(kind, field, clause)
     return query if weight == 1.0 else tantivy.Query.boost_query(query, weight)
@@ -90,7 +101,7 @@ def admitted(keyword: KeywordIndex, kind: IndexKind, rowids: list[int], found: l
 
 
 def keyword_hits(keyword: KeywordIndex, kind: IndexKind, query: HistoryQuery, after: int, before: int,
-                 limit: int) -> dict[int, float]:
+                 limit: int, within: Within | None = None) -> dict[int, float]:
     """The best `limit` rows (rowid → coverage: BM25 divided by what a row holding each keyword
     once would score), best first; every quoted phrase's words must stand together in the row."""
     found = clauses(query.raw)
@@ -104,7 +115,7 @@ def keyword_hits(keyword: KeywordIndex, kind: IndexKind, query: HistoryQuery, af
     main = kind.own or kind.main_field
     ideal = kind.ideal_scale * sum(_idf(total, searcher.doc_freq(main, term)) for clause in found for term in clause) or 1.0
     query_ = tantivy.Query.boolean_query([(tantivy.Occur.Must, _keyword_query(kind, found, phrases)),
-                                          *_window(kind, after, before)])
+                                          *_window(kind, after, before), *narrowed_to(kind, within)])
     hits = searcher.search(query_, limit, count=False).hits
     rowids = searcher.fast_field_values(ROWID, [address for _, address in hits])
     return {rowid: score / ideal for (score, _), rowid in zip(hits, rowids)}
@@ -116,7 +127,7 @@ def _idf(total: int, holding: int) -> float:
 
 
 def literal_rowids(keyword: KeywordIndex, kind: IndexKind, needle: str, after: int, before: int,
-                   limit: int, offset: int = 0) -> list[int] | None:
+                   limit: int, offset: int = 0, within: Within | None = None) -> list[int] | None:
     """Rowids, newest first, of rows that may hold the folded text `needle` (to be re-checked);
     None when it is too short for trigrams and not CJK (the caller then scans)."""
     searcher = keyword.searcher(kind)
@@ -133,6 +144,7 @@ def literal_rowids(keyword: KeywordIndex, kind: IndexKind, needle: str, after: i
         match = tantivy.Query.boolean_query([
             (tantivy.Occur.Must, tantivy.Query.term_query(kind.schema, LITERAL, gram, index_option="basic"))
             for _, gram in counts[:MAX_TRIGRAMS]])
-    query = tantivy.Query.boolean_query([(tantivy.Occur.Must, match), *_window(kind, after, before)])
+    query = tantivy.Query.boolean_query([(tantivy.Occur.Must, match), *_window(kind, after, before),
+                                         *narrowed_to(kind, within)])
     hits = searcher.search(query, limit, count=False, order_by_field=AT, offset=offset).hits
     return searcher.fast_field_values(ROWID, [address for _, address in hits])

@@ -17,10 +17,11 @@ from oneclaw_search.data.index.background import BackgroundBuild
 from oneclaw_search.data.index.edits import Reconciler
 from oneclaw_search.data.index.keyword_index import KeywordIndex, WriterBusy
 from oneclaw_search.data.index.keyword_search import literal_rowids
-from oneclaw_search.data.index.schema import MESSAGES, SESSIONS, IndexKind
+from oneclaw_search.data.index.schema import SESSIONS, IndexKind
 from oneclaw_search.data.index.sync import IndexSync
 from oneclaw_search.data.index.side_index import SideIndex
 from oneclaw_search.domain.clock import Deadline, SearchTimedOut
+from oneclaw_search.domain.message_filter import Within
 
 _log = logging.getLogger(__name__)
 SYNC_ROWS = 20_000  # a backlog this small is indexed before the search: well under a second
@@ -117,7 +118,7 @@ class KeywordLookup:
             return False
 
     def verified_literal(self, kind: IndexKind, needle: str, after: int, before: int, limit: int,
-                         deadline: Deadline | None, fetch, holds, scan=None) -> list | None:
+                         deadline: Deadline | None, fetch, holds, scan=None, within: Within | None = None) -> list | None:
         """Up to `limit` rows holding `needle`, newest first: index candidates re-read by `fetch`
         (rowids, after, before → {rowid: hit}) and re-checked by `holds`, plus `scan` (above_rowid,
         deadline → hits) of the messages the index has not read (sessions are indexed whole before
@@ -126,7 +127,7 @@ class KeywordLookup:
         if not state.usable or (kind is SESSIONS and not state.sessions_ready):
             return None
         first, most = limit + _SLACK, max(limit * _CANDIDATES_PER_HIT, _MIN_CANDIDATES)
-        rowids = literal_rowids(self.keyword, kind, needle, after, before, first)
+        rowids = literal_rowids(self.keyword, kind, needle, after, before, first, within=within)
         if rowids is None:
             return None
 
@@ -135,7 +136,7 @@ class KeywordLookup:
 
         hits = checked(rowids)
         if len(hits) < limit and len(rowids) == first:
-            hits += checked(literal_rowids(self.keyword, kind, needle, after, before, most - first, offset=first))
+            hits += checked(literal_rowids(self.keyword, kind, needle, after, before, most - first, first, within))
         if scan is not None and state.read < state.top:
             hits += self._unread(scan, state.read, deadline)
         unique = {hit.id: hit for hit in hits}  # a row committed since the state was read comes twice

@@ -68,6 +68,7 @@ def _sessions() -> IndexKind:
     builder = _common(tantivy.SchemaBuilder())
     builder.add_text_field(TITLE, tokenizer_name=WORDS, index_option="position")
     builder.add_text_field(PREVIEW, tokenizer_name=WORDS, index_option="position")
+    builder.add_text_field(SESSION, tokenizer_name="raw", index_option="basic")
     return IndexKind("sessions", builder.build(), ((TITLE, 1.0), (PREVIEW, PREVIEW_WEIGHT)), (TITLE, PREVIEW))
 
 

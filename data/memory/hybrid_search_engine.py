@@ -21,6 +21,7 @@ from oneclaw_search.domain.clock import Clock, Deadline
 from oneclaw_search.domain.models import MemorySearchResult
 from oneclaw_search.domain.ports import Embedder, MemoryFilter, MemoryIndexDao
 from oneclaw_search.domain.ranking import DECAY_LAMBDA_PER_DAY
+from oneclaw_search.domain.spelling import one_edit_away
 from oneclaw_search.domain.local_time import MS_PER_DAY
 from oneclaw_search.data.index.analyzer import query_terms, stem
 
@@ -66,6 +67,10 @@ class HybridSearchEngine:
 
     def frequencies(self, terms: Sequence[str]) -> dict[str, int]:
         return {term: self.frequency(term) for term in terms}
+
+    def spellings_near(self, word: str) -> set[str]:
+        """Every spelling one edit from `word` that some chunk uses (a dictionary look-up each)."""
+        return {candidate for candidate in one_edit_away(word) if self.frequency(stem(candidate)) > 0}
 
     def frequency(self, term: str) -> int:
         """From the model the latest search used: asked once per spelling candidate, so no re-check."""

@@ -81,3 +81,23 @@ def test_project_and_agent_type_use_the_origins_an_import_kept(projects, paramet
     hits = found(projects, query="tokenizer", **parameters)
     assert {row_id for source, row_id in hits if source == "message"} == expected
     assert all(source in ("message", "session") for source, _ in hits)
+
+
+@pytest.fixture
+def crowded(tmp_path, clock):
+    """300 sessions whose newer, shorter messages match better than the one in session "quiet"."""
+    sessions = [NewSession(f"s{n}", f"Chat {n}", ms("2026-02-20T10:00")) for n in range(300)]
+    sessions.append(NewSession("quiet", "Chat quiet", ms("2026-02-01T10:00")))
+    messages = [new_message(f"m{n}", f"s{n}", "deploy the parser", "2026-02-20T10:00") for n in range(300)]
+    messages.append(new_message("m-quiet", "quiet", "A long note: we could deploy the old parser some day, maybe,"
+                                " after the review of the other tickets.", "2026-02-01T10:00", "AI_RESPONSE"))
+    return write_history(tmp_path / "crowded.db", sessions, messages)
+
+
+@pytest.mark.parametrize("parameters", [{"session_id": "quiet"}, {"role": "assistant"}])
+def test_a_filter_is_part_of_the_index_query_not_a_sieve_over_its_best_rows(crowded, clock, parameters):
+    container = create_injector(crowded, clock=clock, time_zone="Asia/Tokyo", embedder=None)
+    for query in ("parser deploy", "deploy the old parser"):  # keywords, and the whole query as written
+        result = json.loads(call(container, query=query, max_results=3, format="json", **parameters).result)
+        assert [item["id"] for item in result["results"] if item["source"] == "message"] == ["m-quiet"]
+        assert "keyword (filtered scan)" not in result["retrievers"]

@@ -30,9 +30,11 @@ from oneclaw_search.data.memory.memory_bm25 import MemoryBM25
 from oneclaw_search.data.history.memory_index_dao import PeeweeMemoryIndexDao
 from oneclaw_search.data.memory.memory_snapshot import MemorySnapshot
 from oneclaw_search.data.history.message_dao import PeeweeMessageDao
+from oneclaw_search.data.history.session_dao import PeeweeSessionDao
 from oneclaw_search.data.history.schema import open_writable
 from oneclaw_search.data.index.side_index import FORMAT_VERSION, SUFFIX, SideIndex
 from oneclaw_search.di import create_injector
+from oneclaw_search.domain.message_filter import Within
 
 CLOCK = FixedClock(ms("2026-03-01T12:00"))
 
@@ -242,15 +244,41 @@ def test_a_reply_names_the_scan_when_the_index_cannot_be_written(history, tmp_pa
 
 @pytest.mark.spec("Q-15", "Q-08")
 def test_the_daos_answer_from_the_index_as_from_the_scan_and_the_vocabulary_counts_rows(history, tmp_path):
-    texts = ["Sushi at noon", "sushi again, SUSHI!", "ramen", "a 100% sure thing", "École", "東京で寿司"]
+    texts = ["Sushi at noon", "sushi again, SUSHI!", "ramen", "a 100% sure thing", "École", "東京で寿司",
+             "The restaurants near the station"]
     database = HistoryDatabase.open_read_only(chat(history, texts))
     index = SideIndex(tmp_path / "side.sqlite")
     lookup = lookup_for(database, index)
     for query in ("sushi", "ushi a", "100%", "école", "寿司", "x", "nothing here"):
         assert PeeweeMessageDao(database, lookup).search_content(query) == PeeweeMessageDao(database).search_content(query)
-    vocabulary = KeywordVocabulary(lookup)
+    dao = PeeweeMessageDao(database, lookup)
+    vocabulary = KeywordVocabulary(lookup, lambda rowids: [hit.content for hit in dao.hits_by_rowid(rowids, 0, 2**62).values()],
+                                   lambda rowids: [])
     assert vocabulary.frequency(stem("sushi")) >= 2 and vocabulary.frequency(stem("ramen")) >= 1
     assert vocabulary.frequency("zeppelin") == 0
+    # tantivy's fuzzy query matches the stem "restaur"; the words are read back from the rows.
+    assert vocabulary.spellings_near("resturant") == {"restaurants"}
+    assert vocabulary.spellings_near("sushu") == {"sushi"} and vocabulary.spellings_near("zeppelin") == set()
+
+
+@pytest.mark.parametrize("within", [Within(frozenset({"AI_RESPONSE"})), Within(sessions=frozenset({"t"})),
+                                    Within(frozenset({"USER"}), frozenset({"s", "t"})), Within(sessions=frozenset())])
+def test_the_daos_keep_within_a_filter_from_the_index_as_from_the_scan(history, tmp_path, within):
+    sessions = [new_session("s", "Sushi notes", "2026-02-01T09:00"), new_session("t", "More sushi", "2026-02-02T09:00")]
+    rows = [new_message(f"m{n}", "st"[n % 2], f"sushi note {n}", f"2026-02-01T09:{n:02d}", ("USER", "AI_RESPONSE")[n // 2 % 2])
+            for n in range(8)]
+    database = HistoryDatabase.open_read_only(history(sessions, rows))
+    lookup = lookup_for(database, SideIndex(tmp_path / "side.sqlite"))
+    indexed, scanned = PeeweeMessageDao(database, lookup), PeeweeMessageDao(database)
+    hits = indexed.search_content("sushi", within=within)
+    assert hits == scanned.search_content("sushi", within=within)
+    assert all((within.types is None or hit.type in within.types) and (within.sessions is None or hit.session_id in within.sessions)
+               for hit in hits)
+    assert len(hits) == sum(1 for row in rows if (within.types is None or row.type in within.types)
+                            and (within.sessions is None or row.session_id in within.sessions))
+    titles = [hit.id for hit in PeeweeSessionDao(database, lookup).search_by_title_or_preview("sushi", within=within)]
+    assert titles == [hit.id for hit in PeeweeSessionDao(database).search_by_title_or_preview("sushi", within=within)]
+    assert set(titles) == ({"s", "t"} if within.sessions is None else set(within.sessions))
 
 
 @pytest.mark.spec("Q-14")

@@ -1,5 +1,6 @@
 """The peers' narrowing parameters on fakes (issue 4): parsing, the filtered scan's ranking, and that a
-filtered search goes through FocusedSearch while an unfiltered one never touches it."""
+search asking for tool rows goes through FocusedSearch while every other one stays with the message
+search, which is told what it may return."""
 import pytest
 from builders import TOKYO, message_hit, ms
 from fakes import FakeMemorySearchEngine, FakeMessageDao, FakeSessionDao, FixedClock
@@ -62,28 +63,26 @@ class Rows:
         self.asked.append((types, session_ids))
         yield [h for h in self.hits if h.type in types and (session_ids is None or h.session_id in session_ids)]
 
-    def sessions(self, session_ids, after, before):
-        return []
 
-
-def test_a_filtered_search_goes_through_focused_search_and_an_unfiltered_one_does_not(mocker):
+def test_a_search_for_tool_rows_goes_through_focused_search_and_others_do_not(mocker):
     rows = Rows([message_hit("m1", "sushi call", "2026-03-01T10:00", type="TOOL_CALL"),
                  message_hit("m2", "sushi talk", "2026-03-01T10:00", session_id="s2")])
     focused = FocusedSearch(rows)
     spy = mocker.spy(focused, "messages")
-    messages = FakeMessageDao([message_hit("m3", "sushi spec", "2026-03-01T10:00")])
+    messages = FakeMessageDao([message_hit("m3", "sushi spec", "2026-03-01T10:00"),
+                               message_hit("m2", "sushi talk", "2026-03-01T10:00", session_id="s2")])
     use_case = SearchHistoryUseCase(FakeMemorySearchEngine(), messages, FakeSessionDao(), FixedClock(ms("2026-03-01T12:00")),
                                     TOKYO, focused=focused)
     plain = use_case.search(parse_search_request({"query": "sushi"}))
-    assert [r.id for r in plain.results] == ["m3"] and spy.call_count == 0
+    assert {r.id for r in plain.results} == {"m2", "m3"} and spy.call_count == 0
     tools = use_case.search(parse_search_request({"query": "sushi", "role": "tool"}))
     assert [r.id for r in tools.results] == ["m1"] and spy.call_count == 1
     assert "keyword (filtered scan)" in tools.retrievers and "keyword (filtered scan)" not in plain.retrievers
     one = use_case.search(parse_search_request({"query": "sushi", "session_id": "s2"}))
-    assert [r.id for r in one.results] == ["m2"] and rows.asked[-1][1] == {"s2"}
+    assert [r.id for r in one.results] == ["m2"] and spy.call_count == 1  # the message search, kept to s2
 
 
-def test_a_role_filter_alone_over_user_and_assistant_turns_uses_the_ranked_search_and_filters_it(mocker):
+def test_a_role_filter_over_user_and_assistant_turns_is_handed_to_the_message_search(mocker):
     focused = FocusedSearch(Rows([]))
     spy = mocker.spy(focused, "messages")
     messages = FakeMessageDao([message_hit("m-user", "sushi question", "2026-03-01T10:00"),
@@ -92,4 +91,4 @@ def test_a_role_filter_alone_over_user_and_assistant_turns_uses_the_ranked_searc
                                     TOKYO, focused=focused)
     outcome = use_case.search(parse_search_request({"query": "sushi", "role": "assistant", "max_results": 3}))
     assert [r.id for r in outcome.results] == ["m-ai"] and spy.call_count == 0
-    assert messages.calls[-1][3] == 4 * 50  # four times the candidates, since some turns are filtered out
+    assert messages.calls[-1][3] == 50  # no extra candidates to filter afterwards: the search itself keeps to the role
