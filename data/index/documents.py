@@ -90,13 +90,18 @@ def rows_up_to(history, rowid: int) -> int:
     return total - history.execute_sql("SELECT count(*) FROM messages WHERE rowid > ?", (rowid,)).fetchone()[0]
 
 
-class _Turn(NamedTuple):
-    row: MessageRow
-    body: str
-    earlier: tuple[str, ...]  # nearest first
-    later: tuple[str, ...]
-    written: bool  # a document of it, with fewer turns after it, is in the index
-    current: bool  # and it shows the turns after it seen so far
+class _Turn:
+    """A message waiting for the turns after it, changed in place as they arrive."""
+
+    __slots__ = ("row", "body", "earlier", "later", "written", "current")
+
+    def __init__(self, row: MessageRow, body: str, earlier: tuple[str, ...], later: list[str], written: bool) -> None:
+        self.row, self.body, self.earlier, self.later = row, body, earlier, later  # earlier: nearest first
+        self.written = written  # a document of it, with fewer turns after it, is in the index
+        self.current = written  # and it shows the turns after it seen so far
+
+    def document(self) -> tantivy.Document:
+        return message_document(self.row, self.earlier, self.later, self.body)
 
 
 class TurnWindows:
@@ -126,24 +131,27 @@ class TurnWindows:
                 made.append(message_document(row, body=body))
                 continue
             earlier = tuple(turn.body for turn in reversed(turns[-f.TURNS_AROUND:]))
-            grown = [turn._replace(later=(*turn.later, body), current=False) for turn in turns]
-            for turn in grown:
+            for turn in turns:
+                turn.later.append(body)
+                turn.current = False
                 if len(turn.later) == f.TURNS_AROUND:
                     stale += [turn.row.rowid] if turn.written else []
-                    made.append(message_document(turn.row, turn.earlier, turn.later, turn.body))
-            waiting = [turn for turn in grown if len(turn.later) < f.TURNS_AROUND]
-            self._last[row.session_id] = (row.created_at, [*waiting, _Turn(row, body, earlier, (), False, False)])
+                    made.append(turn.document())
+            waiting = [turn for turn in turns if len(turn.later) < f.TURNS_AROUND]
+            waiting.append(_Turn(row, body, earlier, [], False))
+            self._last[row.session_id] = (row.created_at, waiting)
         return stale, made
 
     def pending(self) -> tuple[list[int], list[tantivy.Document]]:
         """The waiting messages' documents as they stand, before a commit."""
         stale: list[int] = []
         made: list[tantivy.Document] = []
-        for session, (at, turns) in self._last.items():
-            changed = [turn for turn in turns if not turn.current]
-            stale += [turn.row.rowid for turn in changed if turn.written]
-            made += [message_document(turn.row, turn.earlier, turn.later, turn.body) for turn in changed]
-            self._last[session] = (at, [turn._replace(written=True, current=True) for turn in turns])
+        for _, turns in self._last.values():
+            for turn in turns:
+                if not turn.current:
+                    stale += [turn.row.rowid] if turn.written else []
+                    made.append(turn.document())
+                    turn.written = turn.current = True
         return stale, made
 
 
@@ -155,5 +163,5 @@ def last_turns(rows: Sequence[MessageRow]) -> tuple[int, list[_Turn]]:
     turns = []
     for at in range(max(0, len(ordered) - f.TURNS_AROUND), len(ordered)):
         earlier = tuple(reversed(bodies[max(0, at - f.TURNS_AROUND):at]))
-        turns.append(_Turn(ordered[at], bodies[at], earlier, tuple(bodies[at + 1:]), True, True))
+        turns.append(_Turn(ordered[at], bodies[at], earlier, bodies[at + 1:], True))
     return ordered[-1].created_at, turns
