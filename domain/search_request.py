@@ -13,6 +13,7 @@ from enum import StrEnum
 from typing import TypeVar
 
 from oneclaw_search.domain.date_ranges import UnknownDateRange, resolve_date_range
+from oneclaw_search.domain.input_text import InvalidText, check_day
 from oneclaw_search.domain.message_filter import InvalidFilter, MessageFilter, parse_message_filter
 from oneclaw_search.domain.models import SearchScope
 
@@ -93,9 +94,12 @@ def _parse_date_range(value: object, parameters: Mapping[str, object], today: da
     if today is None:
         raise InvalidSearchRequest("date_range needs today's date, which this host does not give")
     try:
-        return resolve_date_range(str(value), today)
+        first, last = resolve_date_range(str(value), today)
     except UnknownDateRange as problem:
         raise InvalidSearchRequest(str(problem)) from None
+    except (OverflowError, ValueError):  # a month or year past the calendar's end
+        first, last = date.max, date.max
+    return _within_calendar(first, value), _within_calendar(last, value)
 
 
 def _parse_query(value: object) -> str:
@@ -129,9 +133,17 @@ def _parse_date(value: object) -> date | None:
     if not _DATE_SHAPE.fullmatch(text):
         raise InvalidSearchRequest(BAD_DATE_FORMAT.format(value=text))
     try:
-        return date.fromisoformat(text)
+        day = date.fromisoformat(text)
     except ValueError:
         raise InvalidSearchRequest(NO_SUCH_DATE.format(value=text)) from None
+    return _within_calendar(day, text)
+
+
+def _within_calendar(day: date, value: object) -> date:
+    try:
+        return check_day(day, value)
+    except InvalidText as problem:
+        raise InvalidSearchRequest(str(problem)) from None
 
 
 def _parse_max_results(value: object) -> int:

@@ -10,6 +10,7 @@ import json
 from collections.abc import Mapping
 from typing import Protocol
 
+from oneclaw_search.domain.input_text import InvalidText, clean_parameters, failure_text
 from oneclaw_search.domain.models import MessageType
 from oneclaw_search.domain.search_request import InvalidSearchRequest
 from oneclaw_search.domain.session_reading import (
@@ -55,17 +56,20 @@ class ReadSessionTool:
         return READ_SESSION_DEFINITION
 
     def execute(self, parameters: Mapping[str, object]) -> ToolResult:
+        if not isinstance(parameters, Mapping):
+            return ToolResult.error("validation_error", "Tool parameters must be a JSON object")
         try:
+            parameters = clean_parameters(parameters)
             request = parse_read_session_request(parameters)
             output_format = parse_output_format(parameters.get("format"))
-        except (InvalidReadRequest, InvalidSearchRequest) as problem:
+        except (InvalidReadRequest, InvalidSearchRequest, InvalidText) as problem:
             return ToolResult.error("validation_error", str(problem))
         try:
             window = self._use_case.read(request)
         except SessionNotFound as missing:
             return ToolResult.error("not_found", str(missing.args[0]))
         except Exception as failure:  # noqa: BLE001 - any failure is reported to the model, never raised
-            return ToolResult.error("read_error", f"Reading the session failed: {failure or type(failure).__name__}")
+            return ToolResult.error("read_error", f"Reading the session failed: {failure_text(failure)}")
         return ToolResult.success(format_json(window) if output_format is OutputFormat.JSON else format_text(window))
 
 

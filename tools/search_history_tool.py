@@ -11,6 +11,7 @@ from typing import Protocol
 
 from oneclaw_search.domain.date_ranges import ACCEPTED as DATE_RANGE_FORMS
 from oneclaw_search.domain.focused_search import FilterUnavailable
+from oneclaw_search.domain.input_text import InvalidText, clean_parameters, failure_text
 from oneclaw_search.domain.models import SearchOutcome
 from oneclaw_search.domain.search_request import InvalidSearchRequest, SearchRequest, parse_search_request
 from oneclaw_search.domain.search_terms import Stem, unchanged
@@ -88,15 +89,16 @@ class SearchHistoryTool:
         if not isinstance(parameters, Mapping):
             return ToolResult.error("validation_error", "Tool parameters must be a JSON object")
         try:
+            parameters = clean_parameters(parameters)
             today = self._today() if self._today is not None and parameters.get("date_range") is not None else None
             request = parse_search_request(parameters, today)
             output_format = parse_output_format(parameters.get("format"))
-        except InvalidSearchRequest as problem:
+        except (InvalidSearchRequest, InvalidText) as problem:
             return ToolResult.error("validation_error", str(problem))
         try:
             outcome = self._use_case.search(request)
         except FilterUnavailable as problem:
             return ToolResult.error("validation_error", str(problem))
         except Exception as failure:  # noqa: BLE001 - any failure is reported to the model, never raised
-            return ToolResult.error("search_error", f"Search failed: {failure or type(failure).__name__}")
+            return ToolResult.error("search_error", f"Search failed: {failure_text(failure)}")
         return ToolResult.success(render(request, outcome, output_format, self._stem))
