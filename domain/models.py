@@ -170,7 +170,7 @@ class UnifiedSearchResult:
     final_score: float
     created_at: int
     matches: tuple[tuple[int, int], ...] = field(default=())
-    exact: bool = False  # contains the whole query, so the spec's own LIKE would return it
+    exact: bool = False  # contains the whole query (for a message or session: the spec's own LIKE would return it)
     context: tuple = ()  # session_reading.Turn values around a message hit, when asked (issue 4)
     why: MatchReasons = MatchReasons()  # phrase and vector; `terms` are named on request (issue 4)
     searched_text: str = field(default="", repr=False, compare=False)  # the whole text the row was matched in

@@ -120,33 +120,27 @@ def merge(
 ) -> list[UnifiedSearchResult]:
     """Normalise each source by its maximum, weight, decay, rank, drop near-duplicates, cut.
 
-    When the hits containing the whole query fit in `max_results`, they are all kept: what the
-    spec's own LIKE search returns is never lost to keyword hits (issue 3's superset rule).
+    Hits holding the whole query stand within the first (their number + 1) places, so when fewer
+    than `max_results` of them are found they are all shown (issue 3's superset rule: what the
+    spec's own LIKE search returns is never lost to keyword hits). The order never depends on
+    `max_results`, so a shorter answer is always the start of a longer one.
     `render` gives a hit its printable text; only hits the ranking reaches are rendered.
     """
     scored = [hit for hits in by_source for hit in _normalise_weight_decay(hits, now_ms)]
     scored.sort(key=_rank_key)
-    finished = lambda entry: render(entry.result())  # noqa: E731 - only hits the ranking reaches are built
-    kept = deduplicate(scored, max_results, finished)
-    exact = [hit for hit in scored if hit.exact]
-    if len(exact) > max_results:
-        return kept
-    for hit in exact:
-        if any(_same(hit, other) for other in kept) or _near_duplicate(hit := finished(hit), kept):
-            continue
-        # The lowest-ranked keyword-only hit gives up its place (there is one: exact hits fit).
-        loser = next(other for other in reversed(kept) if not other.exact) if len(kept) == max_results else None
-        kept = sorted([other for other in kept if other is not loser] + [hit], key=_rank_key)
-    return kept
+    return deduplicate(exact_first(scored), max_results, lambda entry: render(entry.result()))
 
 
-def _same(hit: UnifiedSearchResult, other: UnifiedSearchResult) -> bool:
-    return hit.id == other.id and hit.source_type == other.source_type
-
-
-def _near_duplicate(hit: UnifiedSearchResult, kept: Sequence[UnifiedSearchResult]) -> bool:
-    words = word_set(hit.text)
-    return any(jaccard(words, word_set(other.text)) > DUPLICATE_OVERLAP for other in kept)
+def exact_first(ranked: list[_Weighed]) -> list[_Weighed]:
+    """`ranked` with every hit not holding the whole query, but the best such one, moved below the
+    last that does: the fewest moves that keep whole-query hits within their number + 1 places."""
+    last_exact = max((at for at, hit in enumerate(ranked) if hit.exact), default=None)
+    if last_exact is None:
+        return ranked
+    best_other = next((at for at, hit in enumerate(ranked) if not hit.exact), None)
+    moved = [hit for at, hit in enumerate(ranked[:last_exact]) if not hit.exact and at != best_other]
+    kept = [hit for at, hit in enumerate(ranked[:last_exact + 1]) if hit.exact or at == best_other]
+    return kept + moved + ranked[last_exact + 1:]
 
 
 def _rank_key(hit: UnifiedSearchResult) -> tuple:

@@ -24,7 +24,7 @@ from oneclaw_search.domain.models import (
 )
 from oneclaw_search.domain.ranking import relevance_scores
 from oneclaw_search.domain.stopwords import STOPWORDS
-from oneclaw_search.domain.text import EXCERPT_LIMIT, excerpt, find_spans, tokens
+from oneclaw_search.domain.text import EXCERPT_LIMIT, excerpt, find_spans, fold, tokens
 
 PREVIEW_LIMIT = 200
 _ROLE_PREFIX = {MessageType.USER.value: "User: ", MessageType.AI_RESPONSE.value: "Assistant: ",
@@ -49,6 +49,7 @@ class SourceHits:
 def memory_results(found: Sequence[MemorySearchResult], query: str, zone: tzinfo) -> SourceHits:
     """Memory chunks keep their hybrid relevance as the raw score; decay comes in the merge."""
     needles = highlight_needles(query)
+    whole = fold(query)
     hits = SourceHits([])
     for item in found:
         chunk = item.chunk
@@ -64,6 +65,7 @@ def memory_results(found: Sequence[MemorySearchResult], query: str, zone: tzinfo
             final_score=0.0,
             created_at=content_time_ms(chunk.source_date, chunk.updated_at, zone),
             why=MatchReasons(phrase=None, vector=item.vector_score),  # phrase: checked if JSON asks
+            exact=whole in fold(chunk.chunk_text),
         ))
         hits.cutters[chunk.id] = partial(_cut, chunk.chunk_text, needles, "")
         hits.texts[chunk.id] = chunk.chunk_text

@@ -11,7 +11,7 @@ from fakes import FakeMemoryIndexDao, FixedClock, KeywordEmbedder
 from rank_bm25 import BM25Okapi
 
 from oneclaw_search.data.embedding.vectors import encode_embedding
-from oneclaw_search.data.memory.hybrid_search_engine import HybridSearchEngine, _NonNegativeIdfBM25
+from oneclaw_search.data.memory.hybrid_search_engine import MIN_VECTOR_SIMILARITY as FLOOR, HybridSearchEngine, _NonNegativeIdfBM25
 from oneclaw_search.domain.clock import Deadline, SearchTimedOut
 from oneclaw_search.domain.ports import MemoryFilter
 
@@ -78,8 +78,8 @@ def test_vectors_blend_thirty_seventy_and_rows_without_vectors_use_bm25_alone():
         chunk("with-vector", "sushi", embedding=vec(0.6, 0.8)),
         chunk("no-vector", "sushi"),
         chunk("meaning-only", "a quiet dinner place", embedding=vec(1.0, 0.0)),
-        chunk("near-enough", "noodle shop", embedding=vec(0.36, math.sqrt(1 - 0.36**2))),
-        chunk("too-far", "weather report", embedding=vec(0.34, math.sqrt(1 - 0.34**2))),
+        chunk("near-enough", "noodle shop", embedding=vec(FLOOR + 0.01, math.sqrt(1 - (FLOOR + 0.01)**2))),
+        chunk("too-far", "weather report", embedding=vec(FLOOR - 0.01, math.sqrt(1 - (FLOOR - 0.01)**2))),
     ]
     results = by_id(engine(*chunks, embedder=EMBEDDER, vector_space=EMBEDDER.name).search("sushi"))
     assert set(results) == {"with-vector", "no-vector", "meaning-only", "near-enough"}
@@ -87,7 +87,7 @@ def test_vectors_blend_thirty_seventy_and_rows_without_vectors_use_bm25_alone():
     assert results["no-vector"].vector_score is None
     assert results["no-vector"].relevance == pytest.approx(1.0)
     assert results["meaning-only"].relevance == pytest.approx(0.7, abs=1e-6)
-    assert results["near-enough"].relevance == pytest.approx(0.7 * 0.36, abs=1e-6)
+    assert results["near-enough"].relevance == pytest.approx(0.7 * (FLOOR + 0.01), abs=1e-6)
 
 
 def test_vectors_from_another_embedder_space_are_ignored():

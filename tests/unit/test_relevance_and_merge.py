@@ -4,6 +4,8 @@ and the spec's own LIKE search as a ranked search (domain/ranking.py, domain/lit
 Covers Q-01, Q-02, Q-03 and Q-04 on hand-made relevances, results and fake DAOs.
 """
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from builders import message_hit, ms, session_hit
 from fakes import FakeMessageDao, FakeSessionDao
 
@@ -70,14 +72,35 @@ def test_merge_keeps_every_exact_hit_that_fits_even_below_stronger_keyword_hits(
     merged = merge([memory, messages], NOW, 4)
     keyword_only = merge([memory], NOW, 4)
     assert min(r.final_score for r in keyword_only) > max(r.final_score for r in merged if r.exact)
-    assert ids(merged) == ["k0", "k1", "e1", "e2"]  # the two weakest keyword hits gave way
+    assert ids(merged) == ["k0", "e1", "e2", "k1"]  # the best other hit keeps its place, the rest give way
 
 
 @pytest.mark.spec("Q-04")
-def test_merge_ranks_normally_when_the_exact_hits_outnumber_max_results():
+def test_merge_puts_exact_hits_after_the_best_other_one_even_when_they_outnumber_max_results():
     memory = [hit(f"k{i}", 10.0 - i, source=SourceType.MEMORY) for i in range(6)]
     messages = [hit(f"e{i}", 1.0, exact=True) for i in range(4)]
-    assert ids(merge([memory, messages], NOW, 3)) == ["k0", "k1", "k2"]
+    assert ids(merge([memory, messages], NOW, 3)) == ["k0", "e0", "e1"]
+
+
+hits_drawn = st.lists(st.builds(
+    lambda n, raw, exact, source, days, words: UnifiedSearchResult(
+        f"h{n}", source, " ".join(words), None, None, None, raw, 0.0, NOW - days * DAY, exact=exact),
+    st.integers(0, 10_000), st.floats(0.0, 10.0), st.booleans(), st.sampled_from(list(SourceType)), st.integers(0, 900),
+    st.lists(st.sampled_from(["sushi", "tokyo", "ramen", "deploy", "parser", "notes"]), min_size=1, max_size=4),
+), max_size=30, unique_by=lambda result: (result.id, result.source_type))
+
+
+@pytest.mark.spec("Q-04")
+@settings(max_examples=300, deadline=None)
+@given(hits_drawn)
+def test_a_shorter_answer_is_the_start_of_a_longer_one_and_exact_hits_that_fit_are_all_there(drawn):
+    by_source = [[hit for hit in drawn if hit.source_type is source] for source in SourceType]
+    answers = [ids(merge(by_source, NOW, k)) for k in range(1, 52)]
+    assert all(shorter == longer[:len(shorter)] for shorter, longer in zip(answers, answers[1:]))
+    whole = merge(by_source, NOW, 51)
+    exact = [hit for hit in whole if hit.exact]
+    for k in range(len(exact) + 1, 51):
+        assert {hit.id for hit in exact} <= set(answers[k - 1])
 
 
 @pytest.mark.spec("Q-04")
