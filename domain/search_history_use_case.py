@@ -28,7 +28,7 @@ from oneclaw_search.domain.ports import (
     Vocabulary,
 )
 from oneclaw_search.domain.ranking import merge
-from oneclaw_search.domain.search_request import MAX_MAX_RESULTS, SearchRequest
+from oneclaw_search.domain.search_request import SearchRequest
 from oneclaw_search.domain.search_window import RECENT_MESSAGE_BUFFER_MS, SearchWindow, search_window
 from oneclaw_search.domain.session_reading import SessionReader
 from oneclaw_search.domain.source_searches import SourceHits, memory_results, message_results, session_results
@@ -36,9 +36,10 @@ from oneclaw_search.domain.search_terms import unchanged
 from oneclaw_search.domain.spelling import respell
 
 DEFAULT_BUDGET_SECONDS = 30.0
-DEFAULT_CANDIDATE_LIMIT = 200
-CANDIDATES_PER_RESULT = 4
-
+# Candidates each source ranks, whatever max_results asks: enough for the merge, decay and dedup
+# to choose from, and the same pool for every max_results, so a shorter answer is always the start
+# of a longer one.
+DEFAULT_CANDIDATE_LIMIT = 50
 
 class SearchHistoryUseCase:
     def __init__(
@@ -88,10 +89,7 @@ class SearchHistoryUseCase:
         now_ms = self._clock.now_ms()
         window = search_window(request, now_ms, self._zone, self._recent_buffer_ms)
         query = HistoryQuery.parse(text, self._vocabulary.stem if self._vocabulary is not None else unchanged)
-        # Each source ranks a few times the most that can be shown, whatever was asked: enough for
-        # the merge, decay and dedup to choose from, and the same pool for every max_results, so a
-        # shorter answer is always the start of a longer one.
-        limit = min(self._candidate_limit, CANDIDATES_PER_RESULT * MAX_MAX_RESULTS)
+        limit = self._candidate_limit
         sources = narrowed.sources(request.scope.sources) if narrowed else request.scope.sources
         tasks = {source: partial(self._timed, source, query, window, deadline, limit, narrowed) for source in sources}
         started = self._clock.monotonic()

@@ -86,19 +86,36 @@ class Reconciler:
             self._side.set_meta(m__count=count)
 
     def edited_messages(self, read: int, vectors=None) -> None:
-        """The newest messages, and the next few older ones in turn, re-indexed where their text changed."""
+        """The newest messages, the next few older ones in turn, and those a search found changed,
+        re-indexed where their text changed."""
         tail = self._message_rows("rowid <= ? ORDER BY rowid DESC LIMIT ?", (read, TAIL_ROWS))
         swept = self._side.meta_int("m.swept")
         sweep = self._message_rows("rowid > ? AND rowid <= ? ORDER BY rowid LIMIT ?", (swept, read, SWEEP_ROWS))
-        rows = list({row.rowid: row for row in (*tail, *sweep)}.values())
+        noted = self._side.meta("m.stale", "[]")
+        found = self._message_rows("rowid IN (SELECT value FROM json_each(?)) AND rowid <= ?", (noted, read))
+        self._replace_edited([*tail, *sweep, *found], read, vectors)
+        with self._side.peewee.atomic("IMMEDIATE"):
+            self._side.set_meta(m__swept=sweep[-1].rowid if len(sweep) == SWEEP_ROWS else 0)
+            self._side.execute("DELETE FROM meta WHERE key = 'm.stale' AND value = ?", (noted,))
+
+    def every_edit(self, read: int, vectors=None) -> int:
+        """Every message compared with its document, a rowid range at a time (`oneclaw-search
+        index`); how many had changed."""
+        changed = 0
+        for low in range(0, read + 1, RANGE_ROWS):
+            rows = self._message_rows("rowid BETWEEN ? AND ?", (low, min(low + RANGE_ROWS - 1, read)))
+            changed += self._replace_edited(rows, read, vectors)
+        return changed
+
+    def _replace_edited(self, rows: list[MessageRow], read: int, vectors) -> int:
+        rows = list({row.rowid: row for row in rows}.values())
         known = indexed_among(self._keyword, self._kind, [row.rowid for row in rows])
         changed = [row for row in rows if row.rowid in known and known[row.rowid] != fingerprint(row.content)]
         if changed:
             self._replace(*self._with_neighbours(changed, read))
             if vectors is not None:
                 vectors.replace(changed)
-        with self._side.peewee.atomic("IMMEDIATE"):
-            self._side.set_meta(m__swept=sweep[-1].rowid if len(sweep) == SWEEP_ROWS else 0)
+        return len(changed)
 
     def _message_rows(self, condition: str, params: tuple) -> list[MessageRow]:
         sql = f"SELECT {MESSAGE_COLUMNS} FROM messages WHERE {IS_SEARCHABLE} AND {condition}"

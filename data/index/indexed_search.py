@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from oneclaw_search.data.index.documents import fingerprint
 from oneclaw_search.data.index.keyword_search import admitted, clauses, keyword_hits
 from oneclaw_search.data.index.lookup import KeywordLookup
 from oneclaw_search.data.index.schema import MESSAGES, SESSIONS, IndexKind
@@ -50,8 +51,11 @@ class _IndexedSearch:
         literal = self._literal.search(query, after, before, limit, deadline=deadline, within=within)
         if not self._lookup.state(deadline).usable:
             return literal
-        keyword = keyword_hits(self._lookup.keyword, self.kind, query, after, before, limit * _KEYWORD_OVERFETCH, within)
+        keyword, indexed_as = keyword_hits(self._lookup.keyword, self.kind, query, after, before,
+                                           limit * _KEYWORD_OVERFETCH, within)
         rows = self._hits_by_rowid(list(keyword), after, before, deadline=deadline)
+        if self.kind.own is not None:
+            rows = self._current(rows, indexed_as)
         if self.kind.own is not None:
             kept = admitted(self._lookup.keyword, self.kind, list(rows), clauses(query.raw))
             rows = {rowid: hit for rowid, hit in rows.items() if rowid in kept}
@@ -70,6 +74,14 @@ class _IndexedSearch:
         scored = [item for item in scored if _relevant(item.relevance)]
         # Whole-query hits first, then by keyword score: the order the merge will rank them in.
         return sorted(scored, key=lambda item: (item.relevance.literal <= 0, -item.relevance.keyword))[:limit]
+
+    def _current(self, rows: dict, indexed_as: dict[int, int]) -> dict:
+        """The rows whose text is still what the index holds; the others (edited in place since)
+        are left out of this search and re-indexed on the next."""
+        stale = [rowid for rowid, hit in rows.items() if fingerprint(self._text_of(hit)) != indexed_as.get(rowid)]
+        if stale:
+            self._lookup.reindex(stale)
+        return {rowid: hit for rowid, hit in rows.items() if rowid not in stale}
 
     def _semantic(self, query: HistoryQuery, rowids: list[int]) -> dict[int, float]:
         """How close in meaning each candidate is to the query (when messages have vectors).

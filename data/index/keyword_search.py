@@ -13,7 +13,7 @@ import tantivy
 
 from oneclaw_search.data.index.analyzer import analyze
 from oneclaw_search.data.index.keyword_index import KeywordIndex
-from oneclaw_search.data.index.schema import AT, LITERAL, ROLE, ROWID, SESSION, IndexKind
+from oneclaw_search.data.index.schema import AT, FINGERPRINT, LITERAL, ROLE, ROWID, SESSION, IndexKind
 from oneclaw_search.domain.history_query import HistoryQuery
 from oneclaw_search.domain.message_filter import Within
 from oneclaw_search.domain.ports import NO_UPPER_BOUND
@@ -101,24 +101,27 @@ def admitted(keyword: KeywordIndex, kind: IndexKind, rowids: list[int], found: l
 
 
 def keyword_hits(keyword: KeywordIndex, kind: IndexKind, query: HistoryQuery, after: int, before: int,
-                 limit: int, within: Within | None = None) -> dict[int, float]:
+                 limit: int, within: Within | None = None) -> tuple[dict[int, float], dict[int, int]]:
     """The best `limit` rows (rowid → coverage: BM25 divided by what a row holding each keyword
-    once would score), best first; every quoted phrase's words must stand together in the row."""
+    once would score), best first, and the fingerprint of the text each was indexed with; every
+    quoted phrase's words must stand together in the row."""
     found = clauses(query.raw)
     if not found or limit <= 0:
-        return {}
+        return {}, {}
     phrases = [tuple(terms) for phrase in query.phrases if (terms := analyze(phrase))]
     searcher = keyword.searcher(kind)
     total = searcher.num_docs
     if total == 0:
-        return {}
+        return {}, {}
     main = kind.own or kind.main_field
     ideal = kind.ideal_scale * sum(_idf(total, searcher.doc_freq(main, term)) for clause in found for term in clause) or 1.0
     query_ = tantivy.Query.boolean_query([(tantivy.Occur.Must, _keyword_query(kind, found, phrases)),
                                           *_window(kind, after, before), *narrowed_to(kind, within)])
     hits = searcher.search(query_, limit, count=False).hits
-    rowids = searcher.fast_field_values(ROWID, [address for _, address in hits])
-    return {rowid: score / ideal for (score, _), rowid in zip(hits, rowids)}
+    addresses = [address for _, address in hits]
+    rowids = searcher.fast_field_values(ROWID, addresses)
+    return ({rowid: score / ideal for (score, _), rowid in zip(hits, rowids)},
+            dict(zip(rowids, searcher.fast_field_values(FINGERPRINT, addresses))))
 
 
 def _idf(total: int, holding: int) -> float:

@@ -67,6 +67,12 @@ class KeywordLookup:
         self._token: tuple | None = None
         self.state_now = IndexState(0, 0, usable=False)
 
+    def reindex(self, rowids: list[int]) -> None:
+        """Messages a search found edited since they were indexed: the next catch-up takes them in."""
+        with self._lock:
+            self.sync.reindex(rowids)
+            self._token = None
+
     def describe(self) -> str | None:
         """How far the index had come in the latest search (None: it covered the whole history)."""
         return self.state_now.describe()
@@ -79,7 +85,7 @@ class KeywordLookup:
                 self._state_for = deadline
             return self.state_now
 
-    def _prepare(self) -> IndexState:
+    def _prepare(self, repair: bool = True) -> IndexState:
         try:
             token = self._history.change_token()
             if token == self._token and self.state_now.complete:
@@ -102,10 +108,25 @@ class KeywordLookup:
             self.keyword.refresh()
             self._token = token
             return IndexState(read, top, sessions_ready)
-        except (OSError, ValueError, pw.DatabaseError) as error:
-            # An index we cannot open or write (read-only folder, full disk) must not fail the search.
-            _log.warning("keyword index %s unusable, scanning instead: %s", self.keyword.folder, error)
-            return IndexState(0, 0, usable=False)
+        except ValueError as error:  # tantivy's word for a folder it cannot read: damaged, so built anew
+            if repair:
+                _log.warning("keyword index %s damaged, building it anew: %s", self.keyword.folder, error)
+                return self._rebuilt()
+            return self._unusable(error)
+        except (OSError, pw.DatabaseError) as error:
+            return self._unusable(error)
+
+    def _rebuilt(self) -> IndexState:
+        try:
+            self.sync.start_over()
+        except OSError as error:
+            return self._unusable(error)
+        return self._prepare(repair=False)
+
+    def _unusable(self, error: Exception) -> IndexState:
+        # An index we cannot open or write (read-only folder, full disk) must not fail the search.
+        _log.warning("keyword index %s unusable, scanning instead: %s", self.keyword.folder, error)
+        return IndexState(0, 0, usable=False)
 
     def _sessions(self) -> bool:
         """Sessions are few: they are compared whole before the search (False: another process holds them)."""

@@ -8,6 +8,7 @@ resumes from tantivy's last commit.
 """
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 
 import tantivy
@@ -43,8 +44,20 @@ class IndexSync:
                 self._keyword.drop()
             elif self._keyword.searcher(MESSAGES, fresh=True).num_docs == 0 and self.read_up_to():
                 with self.side.peewee.atomic("IMMEDIATE"):
-                    self.side.execute("DELETE FROM meta WHERE key IN ('m.read', 'm.count', 'm.swept', 's.state')")
+                    self.side.execute("DELETE FROM meta WHERE key IN ('m.read', 'm.count', 'm.swept', 's.state', 'h.synced')")
             self._prepared = True
+
+    def reindex(self, rowids: list[int]) -> None:
+        """Note messages to index again (edited in place); the index no longer counts as settled."""
+        noted = set(json.loads(self.side.meta("m.stale", "[]")))
+        with self.side.peewee.atomic("IMMEDIATE"):
+            self.side.set_meta(m__stale=json.dumps(sorted(noted | set(rowids))))
+            self.side.execute("DELETE FROM meta WHERE key = 'h.synced'")
+
+    def start_over(self) -> None:
+        """Drop the keyword index (a damaged folder): the next look finds it empty and builds it anew."""
+        self._keyword.drop()
+        self._prepared = False
 
     def backlog(self) -> tuple[int, int, int]:
         """(rowid the index has read up to, rowid the vectors have, highest rowid in the history)."""
@@ -88,6 +101,13 @@ class IndexSync:
         with self.side.peewee.atomic("IMMEDIATE"):
             self.side.set_meta(h__synced=f"{self.read_up_to()}|{token!r}")
         return True
+
+    def verify(self) -> int:
+        """Compare every indexed message with the history, not only the newest and a slice of the
+        rest (`oneclaw-search index`); how many had been edited in place."""
+        self.prepare()
+        with self._history.connected() as history:
+            return Reconciler(history, self._keyword, self.side, MESSAGES).every_edit(self.read_up_to(), self._vectors)
 
     def _append_messages(self, history, stop: Callable[[], bool], progress: Progress | None) -> bool:
         start = done = self.read_up_to()

@@ -91,4 +91,4 @@ def test_a_role_filter_over_user_and_assistant_turns_is_handed_to_the_message_se
                                     TOKYO, focused=focused)
     outcome = use_case.search(parse_search_request({"query": "sushi", "role": "assistant", "max_results": 3}))
     assert [r.id for r in outcome.results] == ["m-ai"] and spy.call_count == 0
-    assert messages.calls[-1][3] == 200  # the usual pool: nothing is filtered afterwards, the search keeps to the role
+    assert messages.calls[-1][3] == 50  # the usual pool: nothing is filtered afterwards, the search keeps to the role

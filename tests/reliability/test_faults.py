@@ -1,0 +1,110 @@
+"""Faults under the keyword index and the history: each is repaired on the next search, or reported
+in one clear line, and never answered silently with fewer rows (issue 17's fault rows)."""
+import json
+import os
+import shutil
+import sqlite3
+import subprocess
+import sys
+from contextlib import closing
+from datetime import datetime, timedelta
+
+import pytest
+from acceptance_helpers import call
+from builders import ms, new_message, new_session
+from fakes import FixedClock
+
+from oneclaw_search.data.index.side_index import SUFFIX
+from oneclaw_search.di import create_injector
+
+CLOCK = FixedClock(ms("2026-03-01T12:00"))
+INDEXED = "keyword (BM25, tantivy)"
+
+
+def note_history(history, count):
+    """`count` turns of one session a minute apart, "note N about sushi"."""
+    start = datetime(2026, 2, 1, 9)
+    rows = [new_message(f"m{n}", "s", f"note {n} about sushi", (start + timedelta(minutes=n)).isoformat()) for n in range(count)]
+    return history([new_session("s", "Notes", "2026-02-01T09:00")], rows)
+
+
+@pytest.fixture
+def notes(history):
+    return note_history(history, 700)
+
+
+def search(path, query="sushi", **parameters):
+    container = create_injector(path, clock=CLOCK, time_zone="UTC")  # the default embedder, as the CLI
+    result = call(container, query=query, format="json", max_results=50, **parameters)
+    assert result.is_success, result.error_message
+    return json.loads(result.result)
+
+
+def folder(path):
+    return path.with_name(path.name + ".search-index.tantivy")
+
+
+def damage(path, how):
+    files = [file for file in folder(path).rglob("*") if file.is_file() and file.name != "FORMAT"]
+    if how == "meta":
+        for file in files:
+            if file.name == "meta.json":
+                file.write_bytes(os.urandom(200))
+    elif how == "random":
+        for file in files:
+            file.write_bytes(os.urandom(max(file.stat().st_size, 1)))
+    elif how == "truncated":
+        for file in files:
+            file.write_bytes(file.read_bytes()[: file.stat().st_size // 2])
+    elif how == "deleted":
+        shutil.rmtree(folder(path))
+    elif how == "side file":
+        path.with_name(path.name + SUFFIX).write_bytes(os.urandom(4096))
+
+
+@pytest.mark.parametrize("how", ["meta", "random", "truncated", "deleted", "side file"])
+def test_a_damaged_or_missing_index_is_built_anew_by_the_next_search(notes, how):
+    before = search(notes)
+    assert INDEXED in before["retrievers"] and len(before["results"]) == 50
+    damage(notes, how)
+    after = search(notes)
+    assert INDEXED in after["retrievers"] and after["complete"]
+    assert [item["id"] for item in after["results"]] == [item["id"] for item in before["results"]]
+
+
+def run_index(path, *options):
+    return subprocess.run([sys.executable, "-m", "oneclaw_search.di.cli", "--db", str(path), "index", *options],
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_the_index_command_rebuilds_a_damaged_index_and_fails_loudly_where_it_cannot_write(notes, tmp_path):
+    search(notes)
+    damage(notes, "random")
+    done = run_index(notes)
+    assert done.returncode == 0 and "damaged" in done.stderr and "700 messages" in done.stdout
+    blocked = tmp_path / "blocked"
+    blocked.write_text("a file where the index folder should be")
+    refused = run_index(notes, "--index-path", str(blocked / "index.sqlite"))
+    assert refused.returncode == 1 and "could not update the index" in refused.stderr
+
+
+def edit(path, message_id, content):
+    with closing(sqlite3.connect(path)) as connection, connection:
+        connection.execute("UPDATE messages SET content = ? WHERE id = ?", (content, message_id))
+
+
+def test_an_old_message_edited_in_place_loses_its_old_words_and_gains_its_new_ones(notes):
+    assert "m5" in [item["id"] for item in search(notes, "note 5 about")["results"]]
+    edit(notes, "m5", "the walrus moved to the aquarium")
+    assert "m5" not in [item["id"] for item in search(notes, "note about sushi")["results"]]
+    assert [item["id"] for item in search(notes, "walrus aquarium")["results"]][0] == "m5"
+
+
+def test_the_index_command_compares_every_message_with_the_history(history):
+    # Past the newest turns and the two slices of older ones the searches before it compare.
+    path = note_history(history, 1_200)
+    search(path)
+    edit(path, "m1050", "the walrus moved to the aquarium")
+    done = run_index(path)
+    assert done.returncode == 0 and "1 edited messages indexed again" in done.stdout
+    assert [item["id"] for item in search(path, "walrus aquarium")["results"]][0] == "m1050"
