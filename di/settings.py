@@ -36,6 +36,7 @@ class Settings:
     index_path: str | Path | None = AUTO_INDEX
     clock: Clock | None = None
     modules: tuple[Any, ...] = ()
+    redact_secrets: bool = True  # API keys, tokens, private keys and passwords masked in every reply
 
     @classmethod
     def build(cls, database_path: str | Path, **settings: Any) -> Settings:

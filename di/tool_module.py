@@ -45,6 +45,7 @@ class ToolModule(Module):
             focused=focused,
             turns=turns,
             index_progress=backends.progress,
+            redact_secrets=settings.redact_secrets,
         )
 
     @singleton
@@ -54,8 +55,8 @@ class ToolModule(Module):
 
     @singleton
     @provider
-    def provide_read_session_tool(self, reader: SessionReader, zone: tzinfo) -> ReadSessionTool:
-        return ReadSessionTool(ReadSessionUseCase(reader, zone))
+    def provide_read_session_tool(self, reader: SessionReader, zone: tzinfo, settings: Settings) -> ReadSessionTool:
+        return ReadSessionTool(ReadSessionUseCase(reader, zone, settings.redact_secrets))
 
     @multiprovider
     def provide_builtin_tools(self, search_history: SearchHistoryTool, read_session: ReadSessionTool) -> list[Tool]:

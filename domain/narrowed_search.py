@@ -6,12 +6,13 @@ is untouched.
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from oneclaw_search.domain.focused_search import FilterUnavailable, FocusedSearch
 from oneclaw_search.domain.message_filter import MessageFilter, Within
 from oneclaw_search.domain.models import SEARCHABLE_MESSAGE_TYPES, SearchSource, SourceType, UnifiedSearchResult
+from oneclaw_search.domain.redaction import unchanged
 from oneclaw_search.domain.search_request import SearchRequest
 from oneclaw_search.domain.session_reading import SessionReader
 
@@ -52,7 +53,7 @@ def narrowing(request: SearchRequest, focused: FocusedSearch | None) -> Narrowin
 
 
 def with_context(results: Sequence[UnifiedSearchResult], reader: SessionReader | None, turns: int,
-                 ) -> list[UnifiedSearchResult]:
+                 clean: Callable[[str], str] = unchanged) -> list[UnifiedSearchResult]:
     """Each message hit with up to `turns` turns before and after it from its own session; a hit
     that is no turn of its session (a tool row) keeps none."""
     if turns <= 0 or reader is None:
@@ -69,5 +70,5 @@ def with_context(results: Sequence[UnifiedSearchResult], reader: SessionReader |
             continue
         at = ids.index(result.id)
         window = ids[max(0, at - turns):at + turns + 1]
-        out.append(replace(result, context=tuple(reader.turns(window))))
+        out.append(replace(result, context=tuple(replace(turn, content=clean(turn.content)) for turn in reader.turns(window))))
     return out

@@ -28,11 +28,12 @@ from oneclaw_search.domain.ports import (
     Vocabulary,
 )
 from oneclaw_search.domain.ranking import merge
+from oneclaw_search.domain.redaction import redact, unchanged
 from oneclaw_search.domain.search_request import SearchRequest
 from oneclaw_search.domain.search_window import RECENT_MESSAGE_BUFFER_MS, SearchWindow, search_window
 from oneclaw_search.domain.session_reading import SessionReader
 from oneclaw_search.domain.source_searches import SourceHits, memory_results, message_results, session_results
-from oneclaw_search.domain.search_terms import unchanged
+from oneclaw_search.domain.search_terms import unchanged as unstemmed
 from oneclaw_search.domain.spelling import respell
 
 DEFAULT_BUDGET_SECONDS = 30.0
@@ -58,6 +59,7 @@ class SearchHistoryUseCase:
         focused: FocusedSearch | None = None,
         turns: SessionReader | None = None,
         index_progress: IndexProgress | None = None,
+        redact_secrets: bool = True,
     ) -> None:
         self._engine = engine
         # A bare DAO is searched the spec's way: its literal LIKE-style scan.
@@ -73,6 +75,7 @@ class SearchHistoryUseCase:
         self._focused = focused  # role, session_id, project and agent_type filters (issue 4)
         self._turns = turns  # the turns shown around message hits (issue 4's `context`)
         self._index_progress = index_progress
+        self._clean = redact if redact_secrets else unchanged  # API keys and the like never reach a reply
 
     def search(self, request: SearchRequest) -> SearchOutcome:
         """Raises FilterUnavailable when the request's filter names facts this history lacks."""
@@ -83,12 +86,12 @@ class SearchHistoryUseCase:
             respelled = respell(request.query, self._vocabulary)
             retried = self._search_once(request, respelled, deadline, narrowed) if respelled else outcome
             outcome = replace(retried, corrected_query=respelled) if retried.results else outcome
-        return replace(outcome, results=tuple(with_context(outcome.results, self._turns, request.context)))
+        return replace(outcome, results=tuple(with_context(outcome.results, self._turns, request.context, self._clean)))
 
     def _search_once(self, request: SearchRequest, text: str, deadline: Deadline, narrowed: Narrowing | None) -> SearchOutcome:
         now_ms = self._clock.now_ms()
         window = search_window(request, now_ms, self._zone, self._recent_buffer_ms)
-        query = HistoryQuery.parse(text, self._vocabulary.stem if self._vocabulary is not None else unchanged)
+        query = HistoryQuery.parse(text, self._vocabulary.stem if self._vocabulary is not None else unstemmed)
         limit = self._candidate_limit
         sources = narrowed.sources(request.scope.sources) if narrowed else request.scope.sources
         tasks = {source: partial(self._timed, source, query, window, deadline, limit, narrowed) for source in sources}
@@ -127,14 +130,15 @@ class SearchHistoryUseCase:
         if narrowed is not None and narrowed.needs_scan and source is SearchSource.MESSAGES:
             hits = self._focused.messages(query, narrowed.message_filter, narrowed.sessions, window.after,
                                           window.message_before, limit, deadline)
-            return message_results(hits, query.raw, self._zone)
+            return message_results(hits, query.raw, self._zone, self._clean)
         if source is SearchSource.MEMORY_INDEX:
             found = self._engine.search(query.raw, limit, chunk_filter=window.memory_filter, deadline=deadline)
-            return memory_results([item for item in found if query.admits(item.chunk.chunk_text)], query.raw, self._zone)
+            return memory_results([item for item in found if query.admits(item.chunk.chunk_text)], query.raw, self._zone,
+                                  self._clean)
         if source is SearchSource.MESSAGES:
             narrowed_to = {} if within is None else {"within": within}  # the spec's call, unless narrowed
             hits = self._messages.search(query, window.after, window.message_before, limit, deadline=deadline, **narrowed_to)
-            return message_results(hits, query.raw, self._zone)
+            return message_results(hits, query.raw, self._zone, self._clean)
         narrowed_to = {} if within is None or within.sessions is None else {"within": replace(within, types=None)}
         sessions = self._sessions.search(query, window.after, window.session_before, limit, deadline=deadline, **narrowed_to)
-        return session_results(sessions, query.raw, self._zone)
+        return session_results(sessions, query.raw, self._zone, self._clean)

@@ -7,10 +7,11 @@ session, in the order they were written; a soft-deleted session is not there, as
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import tzinfo
 from typing import Protocol
 
+from oneclaw_search.domain.redaction import redact, unchanged
 from oneclaw_search.domain.local_time import local_minute
 from oneclaw_search.domain.search_request import as_integer
 
@@ -100,9 +101,10 @@ def _span(parameters: Mapping[str, object], name: str) -> int:
 
 
 class ReadSessionUseCase:
-    def __init__(self, reader: SessionReader, zone: tzinfo) -> None:
+    def __init__(self, reader: SessionReader, zone: tzinfo, redact_secrets: bool = True) -> None:
         self._reader = reader
         self._zone = zone
+        self._clean = redact if redact_secrets else unchanged
 
     def read(self, request: ReadSessionRequest) -> SessionWindow:
         """`before` turns, the one asked about and `after` turns; without one asked about, the
@@ -119,5 +121,6 @@ class ReadSessionUseCase:
             start, end = max(0, at - request.before), min(len(ids), at + request.after + 1)
         else:
             raise SessionNotFound(f"No message '{request.around_message_id}' among the turns of session '{session.id}'")
-        turns = tuple(self._reader.turns(ids[start:end]))
+        turns = tuple(replace(turn, content=self._clean(turn.content)) for turn in self._reader.turns(ids[start:end]))
+        session = replace(session, title=self._clean(session.title))
         return SessionWindow(session, turns, start + 1, len(ids), request.around_message_id, self._zone)

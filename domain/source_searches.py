@@ -23,6 +23,7 @@ from oneclaw_search.domain.models import (
     UnifiedSearchResult,
 )
 from oneclaw_search.domain.ranking import relevance_scores
+from oneclaw_search.domain.redaction import unchanged
 from oneclaw_search.domain.stopwords import STOPWORDS
 from oneclaw_search.domain.text import EXCERPT_LIMIT, excerpt, find_spans, fold, tokens
 
@@ -30,6 +31,7 @@ PREVIEW_LIMIT = 200
 _ROLE_PREFIX = {MessageType.USER.value: "User: ", MessageType.AI_RESPONSE.value: "Assistant: ",
                 MessageType.TOOL_CALL.value: "Tool call: ", MessageType.TOOL_RESULT.value: "Tool result: "}
 Rendered = tuple[str, tuple[tuple[int, int], ...]]  # a result's printable text and its highlight spans
+Clean = Callable[[str], str]
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,17 +42,19 @@ class SourceHits:
     drafts: list[UnifiedSearchResult]
     cutters: dict[str, Callable[[], Rendered]] = field(default_factory=dict)
     texts: dict[str, str] = field(default_factory=dict)  # each draft's whole searchable text, for explanations
+    clean: Clean = unchanged  # what a reply must not show, masked as a hit is rendered
 
     def render(self, draft: UnifiedSearchResult) -> UnifiedSearchResult:
         text, matches = self.cutters[draft.id]()
-        return replace(draft, text=text, matches=matches, searched_text=self.texts.get(draft.id, ""))
+        return replace(draft, text=text, matches=matches, searched_text=self.clean(self.texts.get(draft.id, "")))
 
 
-def memory_results(found: Sequence[MemorySearchResult], query: str, zone: tzinfo) -> SourceHits:
-    """Memory chunks keep their hybrid relevance as the raw score; decay comes in the merge."""
+def memory_results(found: Sequence[MemorySearchResult], query: str, zone: tzinfo, clean: Clean = unchanged) -> SourceHits:
+    """Memory chunks keep their hybrid relevance as the raw score; decay comes in the merge.
+    `clean` (as for every source) masks what a reply must not show before excerpts are cut."""
     needles = highlight_needles(query)
     whole = fold(query)
-    hits = SourceHits([])
+    hits = SourceHits([], clean=clean)
     for item in found:
         chunk = item.chunk
         day = parse_iso_day(chunk.source_date)
@@ -67,15 +71,15 @@ def memory_results(found: Sequence[MemorySearchResult], query: str, zone: tzinfo
             why=MatchReasons(phrase=None, vector=item.vector_score),  # phrase: checked if JSON asks
             exact=whole in fold(chunk.chunk_text),
         ))
-        hits.cutters[chunk.id] = partial(_cut, chunk.chunk_text, needles, "")
+        hits.cutters[chunk.id] = partial(_cut, chunk.chunk_text, needles, "", clean)
         hits.texts[chunk.id] = chunk.chunk_text
     return hits
 
 
-def message_results(found: Sequence[ScoredMessage], query: str, zone: tzinfo) -> SourceHits:
+def message_results(found: Sequence[ScoredMessage], query: str, zone: tzinfo, clean: Clean = unchanged) -> SourceHits:
     needles = highlight_needles(query)
     scores = relevance_scores([item.relevance for item in found])
-    hits = SourceHits([])
+    hits = SourceHits([], clean=clean)
     for item, score in zip(found, scores):
         hit = item.hit
         hits.drafts.append(UnifiedSearchResult(
@@ -91,22 +95,23 @@ def message_results(found: Sequence[ScoredMessage], query: str, zone: tzinfo) ->
             exact=item.relevance.literal > 0,
             why=MatchReasons(phrase=item.relevance.literal > 0, vector=item.relevance.semantic),
         ))
-        hits.cutters[hit.id] = partial(_cut, hit.content, needles, _ROLE_PREFIX.get(hit.type, ""))
+        hits.cutters[hit.id] = partial(_cut, hit.content, needles, _ROLE_PREFIX.get(hit.type, ""), clean)
         hits.texts[hit.id] = hit.content
     return hits
 
 
-def _cut(text: str, needles: list[str], prefix: str) -> Rendered:
+def _cut(text: str, needles: list[str], prefix: str, clean: Clean) -> Rendered:
     """`prefix` and an excerpt of `text` around the query, with the query's spans in it."""
+    text = clean(text)
     spans = find_spans(text, needles)
     cut = excerpt(text, spans, EXCERPT_LIMIT - len(prefix))
     return prefix + cut.text, cut.place(spans, len(prefix))
 
 
-def session_results(found: Sequence[ScoredSession], query: str, zone: tzinfo) -> SourceHits:
+def session_results(found: Sequence[ScoredSession], query: str, zone: tzinfo, clean: Clean = unchanged) -> SourceHits:
     needles = highlight_needles(query)
     scores = relevance_scores([item.relevance for item in found])
-    hits = SourceHits([])
+    hits = SourceHits([], clean=clean)
     for item, score in zip(found, scores):
         hit = item.hit
         day = local_date(hit.updated_at, zone).isoformat()
@@ -123,18 +128,18 @@ def session_results(found: Sequence[ScoredSession], query: str, zone: tzinfo) ->
             exact=item.relevance.literal > 0,
             why=MatchReasons(phrase=item.relevance.literal > 0, vector=item.relevance.semantic),
         ))
-        hits.cutters[hit.id] = partial(_session_text, hit, day, needles)
+        hits.cutters[hit.id] = partial(_session_text, hit, day, needles, clean)
         hits.texts[hit.id] = f"{hit.title}\n{hit.last_message_preview or ''}"
     return hits
 
 
-def _session_text(hit: SessionHit, day: str, needles: list[str]) -> Rendered:
+def _session_text(hit: SessionHit, day: str, needles: list[str], clean: Clean) -> Rendered:
     """The spec's two-line session text, with the query's spans in its title and preview."""
-    head = 'Session: "'
-    text = f'{head}{hit.title}" ({hit.message_count} messages, last active: {day})'
-    spans = [(start + len(head), end + len(head)) for start, end in find_spans(hit.title, needles)]
+    head, title = 'Session: "', clean(hit.title)
+    text = f'{head}{title}" ({hit.message_count} messages, last active: {day})'
+    spans = [(start + len(head), end + len(head)) for start, end in find_spans(title, needles)]
     if hit.last_message_preview:
-        preview = hit.last_message_preview[:PREVIEW_LIMIT]
+        preview = clean(hit.last_message_preview)[:PREVIEW_LIMIT]
         text += "\nPreview: "
         spans += [(start + len(text), end + len(text)) for start, end in find_spans(preview, needles)]
         text += preview
