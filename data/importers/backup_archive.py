@@ -1,8 +1,10 @@
 """OneClaw backup zips as histories: `--db oneclaw-backup-….zip` is searched as it is (issue 4).
 
 OneClaw's in-app export (BackupManager.kt) checkpoints the database and zips it as one entry,
-`oneclaw.db`. The entry is extracted once into the user cache, keyed by the zip's path, size and
-time, made read-only, and searched there; the zip itself is only ever read.
+`oneclaw.db`. The entry is extracted once into the user cache, one copy per zip (a changed zip
+replaces its copy), made read-only, and searched there; the zip itself is only ever read. An entry
+that would grow past MAX_BYTES, or more than MAX_RATIO times its compressed size, is refused and
+nothing of it is left behind.
 """
 from __future__ import annotations
 
@@ -16,7 +18,14 @@ from oneclaw_search.data.index.side_index import user_cache
 from oneclaw_search.domain.errors import HistoryUnavailable
 
 ENTRY = "oneclaw.db"
+MAX_BYTES = 8 << 30  # a phone's history database is far smaller
+MAX_RATIO = 100  # SQLite pages of chat text compress a few times; zip bombs a thousand times
 _ZIP_MAGIC = b"PK\x03\x04"
+_CHUNK = 1 << 20
+
+
+class BackupRefused(HistoryUnavailable):
+    """A backup whose history would expand beyond what a history can be."""
 
 
 def is_backup_zip(path: Path) -> bool:
@@ -33,26 +42,51 @@ def history_in(path: str | Path, cache: Path | None = None) -> Path:
     if not file.is_file() or not is_backup_zip(file):
         return file
     stat = file.stat()
-    key = hashlib.sha1(f"{file.resolve()}\0{stat.st_size}\0{stat.st_mtime_ns}".encode()).hexdigest()[:16]
-    target = (cache or user_cache() / "backups") / key / ENTRY
+    folder = (cache or user_cache() / "backups") / hashlib.sha1(str(file.resolve()).encode()).hexdigest()[:16]
+    target = folder / f"{stat.st_size}-{stat.st_mtime_ns}" / ENTRY
     if not target.exists():
         _extract(file, target)
+        for older in folder.iterdir():  # the copies of this zip before it changed
+            if older != target.parent:
+                shutil.rmtree(older, ignore_errors=True)
     return target
 
 
 def _extract(archive: Path, target: Path) -> None:
+    partial = target.with_name(f"{ENTRY}.partial-{os.getpid()}")
     try:
         with zipfile.ZipFile(archive) as opened:
-            names = [name for name in opened.namelist() if name.rsplit("/", 1)[-1] == ENTRY]
+            names = [info for info in opened.infolist() if info.filename.rsplit("/", 1)[-1] == ENTRY]
             if not names:
                 raise HistoryUnavailable(f"no {ENTRY} in backup zip {archive}")
+            entry = min(names, key=lambda info: len(info.filename))
+            _check_size(archive, entry.file_size, entry.compress_size)
             target.parent.mkdir(parents=True, exist_ok=True)
-            partial = target.with_name(f"{ENTRY}.partial-{os.getpid()}")
-            with opened.open(min(names, key=len)) as source, partial.open("wb") as copy:
-                shutil.copyfileobj(source, copy, 1 << 20)
+            with opened.open(entry) as source, partial.open("wb") as copy:
+                _copy_bounded(archive, source, copy, entry.compress_size)
+        partial.chmod(0o444)  # a copy to read: nothing of ours writes to it
+        partial.replace(target)  # whole or not at all, even with two processes extracting at once
     except zipfile.BadZipFile as error:
         raise HistoryUnavailable(f"not a readable zip: {archive} ({error})") from error
     except OSError as error:
         raise HistoryUnavailable(f"cannot extract {ENTRY} from {archive}: {error.strerror or error}") from error
-    partial.chmod(0o444)  # a copy to read: nothing of ours writes to it
-    partial.replace(target)  # whole or not at all, even with two processes extracting at once
+    finally:
+        partial.unlink(missing_ok=True)
+        if target.parent.exists() and not any(target.parent.iterdir()):
+            target.parent.rmdir()
+
+
+def _check_size(archive: Path, size: int, packed: int) -> None:
+    """Refuse an entry whose size, stated or reached, passes either limit."""
+    if size > MAX_BYTES or size > MAX_RATIO * max(packed, 1):
+        raise BackupRefused(f"refusing {ENTRY} in {archive}: it expands to more than {MAX_BYTES >> 30} GiB or"
+                            f" {MAX_RATIO} times its compressed size (a zip bomb?)")
+
+
+def _copy_bounded(archive: Path, source, copy, packed: int) -> None:
+    """Copy, counting: a zip may state a smaller size than its entry inflates to."""
+    written = 0
+    while chunk := source.read(_CHUNK):
+        written += len(chunk)
+        _check_size(archive, written, packed)
+        copy.write(chunk)

@@ -1,0 +1,39 @@
+"""Hostile backups (issue 17): a zip bomb is refused in one line and leaves nothing in the cache; a
+changed backup replaces its cached copy instead of adding another."""
+import os
+import sys
+import zipfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "integration"))
+from test_oneclaw_backup import backup_zip  # noqa: E402
+
+from oneclaw_search.data.importers.backup_archive import history_in  # noqa: E402
+from oneclaw_search.di.cli import main  # noqa: E402
+
+
+def cached_files(cache):
+    """Files under the user cache's backups folder (a missing folder holds none)."""
+    return sorted(path.relative_to(cache) for path in (cache / "oneclaw-search" / "backups").rglob("*") if path.is_file())
+
+
+def test_a_zip_bomb_is_refused_in_one_line_and_leaves_nothing_behind(tmp_path, capsys, private_cache):
+    bomb = tmp_path / "oneclaw-backup-bomb.zip"
+    with zipfile.ZipFile(bomb, "w", zipfile.ZIP_DEFLATED) as zipped:
+        zipped.writestr("oneclaw.db", b"\0" * (64 << 20))  # 64 MiB of zeros: about 64 KB packed
+    assert bomb.stat().st_size < 1 << 20
+    assert main(["--db", str(bomb), "search", "sushi"]) == 1
+    error = capsys.readouterr().err.strip()
+    assert "\n" not in error and "zip bomb" in error
+    assert cached_files(private_cache) == []
+
+
+def test_a_changed_backup_replaces_its_cached_copy(tmp_path, private_cache):
+    archive = backup_zip(tmp_path)
+    first = history_in(archive)
+    with zipfile.ZipFile(archive, "a") as zipped:
+        zipped.writestr("notes.txt", "a second entry changes the zip")
+    os.utime(archive, ns=(archive.stat().st_atime_ns, archive.stat().st_mtime_ns + 1_000_000_000))
+    second = history_in(archive)
+    assert second != first and second.is_file() and not first.exists()
+    assert [path.name for path in cached_files(private_cache)] == ["oneclaw.db"]
