@@ -6,3 +6,8 @@ The tool reports them as search_error (ERR-4); the CLI prints them as one line a
 
 class HistoryUnavailable(Exception):
     """The history database is missing, unreadable, not SQLite, or not OneClaw's schema."""
+
+
+class HistoryChanged(HistoryUnavailable):
+    """A writer changed the history while it was read without locks: what was read may be torn,
+    so the search reads it again."""

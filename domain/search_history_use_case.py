@@ -11,6 +11,7 @@ from datetime import tzinfo
 from functools import partial
 
 from oneclaw_search.domain.clock import Clock, Deadline
+from oneclaw_search.domain.errors import HistoryChanged
 from oneclaw_search.domain.explanations import SourceReport
 from oneclaw_search.domain.focused_search import FocusedSearch
 from oneclaw_search.domain.narrowed_search import Narrowing, narrowing, with_context
@@ -78,8 +79,15 @@ class SearchHistoryUseCase:
         self._clean = redact if redact_secrets else unchanged  # API keys and the like never reach a reply
 
     def search(self, request: SearchRequest) -> SearchOutcome:
-        """Raises FilterUnavailable when the request's filter names facts this history lacks."""
+        """Raises FilterUnavailable when the request's filter names facts this history lacks. A
+        search that saw the history change under it (HistoryChanged) runs once more."""
         deadline = Deadline.after(self._clock, self._budget_seconds)
+        try:
+            return self._search(request, deadline)
+        except HistoryChanged:
+            return self._search(request, deadline)
+
+    def _search(self, request: SearchRequest, deadline: Deadline) -> SearchOutcome:
         narrowed = narrowing(request, self._focused)
         outcome = self._search_once(request, request.query, deadline, narrowed)
         if not outcome.results and self._vocabulary is not None and not deadline.expired():

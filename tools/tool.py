@@ -38,7 +38,9 @@ class ToolResult:
 
     @classmethod
     def error(cls, error_type: str, error_message: str) -> ToolResult:
-        return cls("error", error_type=error_type, error_message=error_message)
+        """An error in one line: a value echoed from the call keeps its line breaks as \\n."""
+        one_line = error_message.replace("\r", "\\r").replace("\n", "\\n")
+        return cls("error", error_type=error_type, error_message=one_line)
 
     @property
     def is_success(self) -> bool:

@@ -16,7 +16,7 @@ import peewee as pw
 from oneclaw_search.data.history.entities import SearchMetaEntity
 from oneclaw_search.data.history.sqlite_files import ReadOnlySqlite, change_token, read_only_sqlite
 from oneclaw_search.domain.clock import Deadline, SearchTimedOut
-from oneclaw_search.domain.errors import HistoryUnavailable
+from oneclaw_search.domain.errors import HistoryChanged, HistoryUnavailable
 from oneclaw_search.domain.text import fold
 
 ONECLAW_IDENTITY_HASH = "9a862db541b23c44221f9a687649d220"
@@ -61,14 +61,18 @@ class HistoryDatabase:
         """A connection for one unit of work; an expired deadline interrupts the running statement.
 
         A connection that takes no locks (a read-only file read as immutable) is kept for this
-        thread's next unit of work while the file stays unchanged: opening one costs 0.6 ms.
+        thread's next unit of work while the file stays unchanged: opening one costs 0.6 ms. SQLite
+        trusts an immutable file not to change, so a unit of work that saw it change (a writer
+        came) raises HistoryChanged, whatever it read: the caller reads again, now with locks.
         """
         kept = isinstance(self.peewee, ReadOnlySqlite)
+        immutable = False
         try:
             if not self.peewee.is_closed() and not (kept and self.peewee.still_current()):
                 self.peewee.close()
             if self.peewee.is_closed():
                 self.peewee.connect()
+            immutable = kept and self.peewee.keeps_connection()
             connection = self.peewee.connection()
             if deadline is not None:
                 connection.set_progress_handler(lambda: int(deadline.expired()), _PROGRESS_STEPS)
@@ -77,14 +81,22 @@ class HistoryDatabase:
             finally:
                 if deadline is not None:
                     connection.set_progress_handler(None, 0)
-                if not (kept and self.peewee.keeps_connection()):
+                if not immutable:
                     self.peewee.close()
+            self._check_unchanged(immutable)
         except (pw.OperationalError, sqlite3.OperationalError) as error:  # rows read lazily raise sqlite3's own
+            self._check_unchanged(immutable)
             if deadline is not None and deadline.expired():
                 raise SearchTimedOut() from error
             raise HistoryUnavailable(f"{self.info.path}: {error}") from error
         except pw.DatabaseError as error:
+            self._check_unchanged(immutable)
             raise HistoryUnavailable(f"{self.info.path}: {error}") from error
+
+    def _check_unchanged(self, immutable: bool) -> None:
+        if immutable and not self.peewee.still_current():
+            self.peewee.close()
+            raise HistoryChanged(f"{self.info.path} was written to while it was read")
 
     def change_token(self) -> tuple:
         """Changes whenever a transaction commits (sqlite_files.change_token): lets caches skip

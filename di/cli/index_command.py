@@ -9,7 +9,6 @@ import sys
 import time
 from pathlib import Path
 
-import peewee as pw
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from oneclaw_search.data.index.keyword_index import WriterBusy
@@ -36,7 +35,7 @@ def run_index(db: Path, time_zone: str | None, index_path: str | None) -> int:
               file=sys.stderr)
         sync.start_over()
         edited = _catch_up(sync)
-    except (OSError, pw.DatabaseError) as error:
+    except Exception as error:  # noqa: BLE001 - a full disk, a read-only folder: one line, exit 1
         print(f"could not update the index at {keyword.folder}: {error}", file=sys.stderr)
         return 1
     seconds = time.perf_counter() - started

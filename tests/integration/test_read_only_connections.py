@@ -14,6 +14,7 @@ from oneclaw_ddl import create_oneclaw_database
 
 from oneclaw_search.data.history.database import HistoryDatabase
 from oneclaw_search.data.history.sqlite_files import change_token
+from oneclaw_search.domain.errors import HistoryChanged
 
 pytestmark = pytest.mark.spec("BR-11", "Q-11")
 INSERT = "INSERT INTO messages (id, session_id, type, content, created_at) VALUES (?, 's', 'USER', ?, 1)"
@@ -75,3 +76,32 @@ def test_the_change_token_moves_with_every_commit_and_with_a_wal_appearing_and_n
         assert change_token(path) != before  # the commit sits in the -wal, the main file unchanged
     gone = tmp_path / "gone.db"
     assert change_token(gone) != change_token(gone)
+
+
+def test_a_write_during_an_unlocked_read_raises_history_changed_and_the_next_read_locks(tmp_path):
+    path = history(tmp_path, wal=True)
+    database = HistoryDatabase.open_read_only(path)
+    writer = sqlite3.connect(path, isolation_level=None)
+    try:
+        with pytest.raises(HistoryChanged, match="written to while it was read"):
+            with database.connected() as db:
+                db.execute_sql("SELECT count(*) FROM messages").fetchone()
+                writer.execute(INSERT, ("m2", "second"))  # a -wal now holds what the immutable read cannot see
+        assert read(database)[1] == ["first", "second"]
+    finally:
+        writer.close()
+
+
+def test_a_search_that_saw_the_history_change_runs_once_more(mocker):
+    from builders import TOKYO
+    from fakes import FakeMemorySearchEngine, FakeSessionDao, FixedClock
+
+    from oneclaw_search.domain.search_history_use_case import SearchHistoryUseCase
+    from oneclaw_search.domain.search_request import parse_search_request
+
+    messages = mocker.Mock()
+    messages.search.side_effect = [HistoryChanged("written to while it was read"), []]
+    messages.retrievers = ()
+    use_case = SearchHistoryUseCase(FakeMemorySearchEngine(), messages, FakeSessionDao(), FixedClock(0), TOKYO)
+    assert use_case.search(parse_search_request({"query": "sushi", "scope": "sessions"})).results == ()
+    assert messages.search.call_count == 2

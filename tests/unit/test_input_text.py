@@ -65,3 +65,12 @@ def test_read_session_refuses_a_lone_surrogate_as_a_validation_error(mocker):
     reader = ReadSessionTool(mocker.Mock())
     outcome = reader.execute({"session_id": "s\ud800"})
     assert outcome.error_type == "validation_error" and "'session_id'" in outcome.error_message
+
+
+def test_an_error_echoing_a_value_with_line_breaks_stays_one_line(mocker):
+    from oneclaw_search.domain.session_reading import SessionNotFound
+
+    use_case = mocker.Mock()
+    use_case.read.side_effect = SessionNotFound("No session '0\n0'")
+    outcome = ReadSessionTool(use_case).execute({"session_id": "0\n0"})
+    assert (outcome.error_type, outcome.error_message) == ("not_found", "No session '0\\n0'")
