@@ -53,9 +53,11 @@ def narrowing(request: SearchRequest, focused: FocusedSearch | None) -> Narrowin
 
 
 def with_context(results: Sequence[UnifiedSearchResult], reader: SessionReader | None, turns: int,
-                 clean: Callable[[str], str] = unchanged) -> list[UnifiedSearchResult]:
-    """Each message hit with up to `turns` turns before and after it from its own session; a hit
-    that is no turn of its session (a tool row) keeps none."""
+                 clean: Callable[[str], str] = unchanged, within: tuple[int, int] | None = None,
+                 ) -> list[UnifiedSearchResult]:
+    """Each message hit with up to `turns` turns before and after it from its own session, only
+    those created `within` the search's time bounds (when it has any); a hit that is no turn of its
+    session (a tool row) keeps none."""
     if turns <= 0 or reader is None:
         return list(results)
     out = []
@@ -70,5 +72,6 @@ def with_context(results: Sequence[UnifiedSearchResult], reader: SessionReader |
             continue
         at = ids.index(result.id)
         window = ids[max(0, at - turns):at + turns + 1]
-        out.append(replace(result, context=tuple(replace(turn, content=clean(turn.content)) for turn in reader.turns(window))))
+        shown = [turn for turn in reader.turns(window) if within is None or within[0] <= turn.created_at <= within[1]]
+        out.append(replace(result, context=tuple(replace(turn, content=clean(turn.content)) for turn in shown)))
     return out

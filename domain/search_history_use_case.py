@@ -94,7 +94,11 @@ class SearchHistoryUseCase:
             respelled = respell(request.query, self._vocabulary)
             retried = self._search_once(request, respelled, deadline, narrowed) if respelled else outcome
             outcome = replace(retried, corrected_query=respelled) if retried.results else outcome
-        return replace(outcome, results=tuple(with_context(outcome.results, self._turns, request.context, self._clean)))
+        dated = request.date_from is not None or request.date_to is not None
+        bounds = search_window(request, self._clock.now_ms(), self._zone, 0)
+        within = (bounds.after, bounds.message_before) if dated else None
+        return replace(outcome, results=tuple(with_context(outcome.results, self._turns, request.context, self._clean,
+                                                           within)))
 
     def _search_once(self, request: SearchRequest, text: str, deadline: Deadline, narrowed: Narrowing | None) -> SearchOutcome:
         now_ms = self._clock.now_ms()

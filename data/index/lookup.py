@@ -109,7 +109,7 @@ class KeywordLookup:
             self._token = token
             return IndexState(read, top, sessions_ready)
         except ValueError as error:  # tantivy's word for a folder it cannot read: damaged, so built anew
-            if repair:
+            if repair and "os error" not in str(error):  # but a full disk or a refused write is no damage
                 _log.warning("keyword index %s damaged, building it anew: %s", self.keyword.folder, error)
                 return self._rebuilt()
             return self._unusable(error)

@@ -101,3 +101,16 @@ def test_a_filter_is_part_of_the_index_query_not_a_sieve_over_its_best_rows(crow
         result = json.loads(call(container, query=query, max_results=3, format="json", **parameters).result)
         assert [item["id"] for item in result["results"] if item["source"] == "message"] == ["m-quiet"]
         assert "keyword (filtered scan)" not in result["retrievers"]
+
+
+def test_context_turns_stay_inside_the_asked_dates(tmp_path, clock):
+    sessions = [NewSession("s", "Trip", ms("2026-02-10T10:00"))]
+    messages = [new_message("old", "s", "Where should we stay in Kyoto?", "2026-02-10T10:00"),
+                new_message("new", "s", "The ryokan near Gion is booked.", "2026-02-27T10:00", "AI_RESPONSE")]
+    container = create_injector(write_history(tmp_path / "trip.db", sessions, messages), clock=clock, time_zone="Asia/Tokyo")
+    dated = json.loads(call(container, query="ryokan", context=1, date_from="2026-02-23", format="json").result)
+    [hit] = [item for item in dated["results"] if item["id"] == "new"]
+    assert [turn["id"] for turn in hit["context"]] == ["new"]  # the 10 February question is outside the dates
+    undated = json.loads(call(container, query="ryokan", context=1, format="json").result)
+    [hit] = [item for item in undated["results"] if item["id"] == "new"]
+    assert [turn["id"] for turn in hit["context"]] == ["old", "new"]

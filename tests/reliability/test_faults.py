@@ -109,3 +109,12 @@ def test_the_index_command_compares_every_message_with_the_history(history):
     done = run_index(path)
     assert done.returncode == 0 and "1 edited messages indexed again" in done.stdout
     assert [item["id"] for item in search(path, "walrus aquarium")["results"]][0] == "m1050"
+
+
+def test_a_disk_that_refuses_index_writes_leaves_searches_on_the_scan_saying_so(history, mocker):
+    path = note_history(history, 50)
+    mocker.patch("oneclaw_search.data.index.keyword_index.KeywordIndex.writer",
+                 side_effect=ValueError("An IO error occurred: 'No space left on device (os error 28)'"))
+    result = search(path)
+    assert "phrase (LIKE scan)" in result["retrievers"] and INDEXED not in result["retrievers"]
+    assert len(result["results"]) == 50 and result["complete"]
