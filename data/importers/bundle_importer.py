@@ -4,6 +4,7 @@ number; the good ones are written in one transaction, so importing a bundle agai
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import tzinfo
@@ -17,6 +18,10 @@ ROLES = {"user": "USER", "assistant": "AI_RESPONSE", "tool_call": "TOOL_CALL", "
 _scan = json.JSONDecoder().scan_once
 _JSON_SPACE = " \t\n\r"
 PROGRESS_LINES = 10_000  # lines between progress reports
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_ESCAPED_SURROGATE = re.compile(r"\\u[dD][89a-fA-F]")
 
 
 class BadLine(ValueError):
@@ -116,7 +121,28 @@ class BundleImporter:
 
 
 def json_object(line: str) -> dict:
-    """One JSONL line as a dict, or BadLine saying why not."""
+    """One JSONL line as a dict, or BadLine saying why not. Files are read with surrogateescape,
+    so bytes that are not UTF-8 arrive as lone surrogates and fail the line, not the import."""
+    if _SURROGATE.search(line):
+        raise BadLine("not valid UTF-8")
+    try:
+        item = _parsed(line)
+    except RecursionError:
+        raise BadLine("nested too deeply") from None
+    if _ESCAPED_SURROGATE.search(line) and not _encodable(item):
+        raise BadLine("a lone UTF-16 surrogate escaped in a string")
+    return item
+
+
+def _encodable(item: dict) -> bool:
+    try:
+        json.dumps(item, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _parsed(line: str) -> dict:
     if line[:1] == "{":  # the usual line: json.loads's own scanner, without its wrappers and two regex passes
         try:
             item, end = _scan(line, 0)

@@ -52,7 +52,7 @@ class ClaudeCodeImporter:
             if file.name.startswith(HELPER_FILES):
                 summary.skipped[HELPER_SKIP] += 1
                 continue
-            with file.open(encoding="utf-8", errors="replace") as handle:
+            with file.open(encoding="utf-8", errors="surrogateescape") as handle:
                 transcript = read_transcript(handle, self._count_line)
             summary.files += 1
             summary.skipped.update(transcript.skipped)

@@ -52,7 +52,7 @@ class SquidbotImporter:
         lines = 0
         for file, key, default_session in _files(path.expanduser(), summary):
             summary.files += 1
-            with file.open(encoding="utf-8", errors="replace") as handle:
+            with file.open(encoding="utf-8", errors="surrogateescape") as handle:
                 seen: Counter[str] = Counter()
                 for line in handle:
                     lines += 1
@@ -137,6 +137,8 @@ def _files(path: Path, summary: SquidbotSummary) -> list[tuple[Path, str, str]]:
             summary.skipped["a link leading out of the folder"] += 1
             continue
         found.append((file, file.name, _file_session(file)))
+    if not found and not summary.skipped:
+        raise HistoryUnavailable(f"no squidbot history in {path}: expected {HISTORY_FILE} or {SESSIONS_FOLDER}/*.jsonl")
     return found
 
 

@@ -29,12 +29,19 @@ KINDS = ("bundle", "memory", "squidbot", "oneclaw", "claude-code")
 
 @contextmanager
 def _writer(db: Path) -> Iterator[HistoryWriter]:
-    """A writer over `db` (created if missing, never OneClaw's own file), closed afterwards."""
+    """A writer over `db` (created if missing, never OneClaw's own file), closed afterwards; a
+    file it created for an import that then failed is removed, so no empty history is left."""
+    created = not db.exists()
     database = open_writable(db)
     try:
         yield HistoryWriter(database, default_embedder())
-    finally:
+    except BaseException:
         database.close()
+        if created:
+            for leftover in (db, db.with_name(db.name + "-wal"), db.with_name(db.name + "-shm")):
+                leftover.unlink(missing_ok=True)
+        raise
+    database.close()
 
 
 def run_import_kind(db: Path, what: list[str], time_zone: str | None) -> int:
@@ -126,7 +133,7 @@ def run_import(db: Path, bundle: Path, time_zone: str | None) -> int:
     if not bundle.is_file():
         raise HistoryUnavailable(f"bundle not found: {bundle}")
     zone = resolve_zone(time_zone)
-    with _progress_line() as progress, bundle.open(encoding="utf-8") as lines, _writer(db) as writer:
+    with _progress_line() as progress, bundle.open(encoding="utf-8", errors="surrogateescape") as lines, _writer(db) as writer:
         summary = BundleImporter(writer, zone, SystemClock().now_ms(), progress).import_lines(lines)
     print(describe_summary(summary, db))
     imported = summary.sessions + summary.messages + summary.chunks

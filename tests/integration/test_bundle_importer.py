@@ -141,3 +141,17 @@ def test_blank_lines_are_ignored_but_still_numbered(tmp_path):
         database.close()
     assert summary.sessions == 1
     assert [number for number, _ in summary.skipped] == [5]
+
+
+def test_a_hostile_line_is_skipped_by_number_and_the_rest_imported(tmp_path):
+    path = tmp_path / "h.db"
+    summary = import_bundle(path, [
+        SESSION,
+        b'{"kind": "memory", "id": "c0", "text": "caf\xe9 in Latin-1"}'.decode("utf-8", "surrogateescape"),
+        "[" * 100_000 + "]" * 100_000,
+        '{"kind": "memory", "id": "c2", "text": "a lone \\ud800 half"}',
+        '{"kind": "memory", "id": "c3", "text": "a whole \\ud83d\\ude00 pair"}',
+    ])
+    assert [(number, reason.split(" (")[0]) for number, reason in summary.skipped] == [
+        (2, "not valid UTF-8"), (3, "nested too deeply"), (4, "a lone UTF-16 surrogate escaped in a string")]
+    assert rows(path, "SELECT id, chunk_text FROM memory_index") == [("c3", "a whole \U0001f600 pair")]

@@ -100,3 +100,11 @@ def test_a_file_gives_the_same_messages_alone_as_in_its_folder(tmp_path, capsys)
 def test_a_missing_history_is_one_line(tmp_path, capsys):
     assert main(["--db", str(tmp_path / "history.db"), "import", "squidbot", str(tmp_path / "nope")]) == 1
     assert "squidbot history not found" in capsys.readouterr().err
+
+
+def test_a_folder_without_squidbot_files_is_one_line_naming_what_was_expected(tmp_path, capsys):
+    (tmp_path / "empty").mkdir()
+    assert main(["--db", str(tmp_path / "h.db"), "import", "squidbot", str(tmp_path / "empty")]) == 1
+    error = capsys.readouterr().err.strip()
+    assert "\n" not in error and "history.jsonl" in error and "sessions/*.jsonl" in error
+    assert not (tmp_path / "h.db").exists()
