@@ -41,6 +41,7 @@ class SquidbotSummary:
 class _Read:
     messages: dict[str, NewMessage] = field(default_factory=dict)
     spans: dict[str, list[int]] = field(default_factory=dict)  # session → [first, last] time
+    asking: dict[str, str] = field(default_factory=dict)  # channel → session of its latest user line
 
 
 class SquidbotImporter:
@@ -81,6 +82,11 @@ class SquidbotImporter:
         seen[raw] += 1  # the same line twice in one file is two messages
         base = "squidbot:" + hashlib.sha1(f"{key}\0{raw}\0{seen[raw]}".encode()).hexdigest()[:24]
         session = _session_of(item, default_session)
+        channel = str(item.get("channel") or "cli")
+        if kind is MessageType.USER:
+            read.asking[channel] = session
+        else:  # squidbot writes replies as sender "assistant": they belong with the question they answer
+            session = read.asking.get(channel, session)
         span = read.spans.setdefault(session, [at, at])
         span[0], span[1] = min(span[0], at), max(span[1], at)
         for message in _messages(base, session, kind, item, at):

@@ -108,3 +108,24 @@ def test_a_folder_without_squidbot_files_is_one_line_naming_what_was_expected(tm
     error = capsys.readouterr().err.strip()
     assert "\n" not in error and "history.jsonl" in error and "sessions/*.jsonl" in error
     assert not (tmp_path / "h.db").exists()
+
+
+def test_replies_written_as_sender_assistant_join_the_conversation_they_answer(tmp_path, capsys):
+    # As squidbot itself writes them: the user's sender id on questions, "assistant" on replies.
+    lines = [
+        {"role": "user", "content": "Any good ramen near Shinjuku?", "timestamp": "2026-02-24T10:00:00",
+         "channel": "matrix", "sender_id": "@alice:matrix.org"},
+        {"role": "assistant", "content": "Try Fuunji for tsukemen.", "timestamp": "2026-02-24T10:00:09",
+         "channel": "matrix", "sender_id": "assistant"},
+        {"role": "user", "content": "Book the dentist", "timestamp": "2026-02-24T11:00:00", "channel": "telegram",
+         "sender_id": "42"},
+        {"role": "assistant", "content": "Booked for Friday.", "timestamp": "2026-02-24T11:00:03", "channel": "telegram",
+         "sender_id": "assistant"},
+    ]
+    db = tmp_path / "history.db"
+    code, _ = run(db, write_lines(tmp_path / "history.jsonl", lines), capsys)
+    assert code == 0
+    assert [(session, content) for session, _, content, *_ in rows(db)] == [
+        ("squidbot:matrix:@alice:matrix.org", "Any good ramen near Shinjuku?"),
+        ("squidbot:matrix:@alice:matrix.org", "Try Fuunji for tsukemen."),
+        ("squidbot:telegram:42", "Book the dentist"), ("squidbot:telegram:42", "Booked for Friday.")]
