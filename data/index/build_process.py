@@ -1,7 +1,8 @@
 """The background build's own process: `python -m oneclaw_search.data.index.build_process HISTORY SIDE EMBEDDER`.
 
 Opens the history read-only, catches the keyword index (and, with the default embedder, message
-vectors) up to it, and exits; SIGTERM stops it after the batch in hand, its commits kept.
+vectors) up to it, and exits; SIGTERM, or the end of the process that started it, stops it after
+the batch in hand, its commits kept (the next search resumes it): a killed host leaves no build behind.
 """
 from __future__ import annotations
 
@@ -28,13 +29,13 @@ def main(argv: list[str]) -> int:
     history_path, side_path, embedder = argv
     if hasattr(os, "nice"):
         os.nice(BUILD_NICENESS)
-    stop = threading.Event()
+    stop, parent = threading.Event(), os.getppid()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     side = SideIndex(Path(side_path))
     vectors = MessageVectors(side, StaticEmbedder()) if embedder == DEFAULT_EMBEDDER else None
     lookup = KeywordLookup.open(HistoryDatabase.open_read_only(history_path), side, vectors)
     try:
-        return 0 if lookup.sync.catch_up(stop=stop.is_set) else 1
+        return 0 if lookup.sync.catch_up(stop=lambda: stop.is_set() or os.getppid() != parent) else 1
     except WriterBusy:  # another process builds it
         return 0
 

@@ -6,6 +6,7 @@ import shutil
 import sqlite3
 import subprocess
 import sys
+import time
 from contextlib import closing
 from datetime import datetime, timedelta
 
@@ -118,3 +119,55 @@ def test_a_disk_that_refuses_index_writes_leaves_searches_on_the_scan_saying_so(
     result = search(path)
     assert "phrase (LIKE scan)" in result["retrievers"] and INDEXED not in result["retrievers"]
     assert len(result["results"]) == 50 and result["complete"]
+
+
+SEARCH_THEN_WAIT = """
+import sys, time
+from oneclaw_search.di import create_injector
+from oneclaw_search.tools import ToolExecutionEngine
+engine = create_injector(sys.argv[1], embedder=None).get(ToolExecutionEngine)
+print(engine.execute_tool("search_history", {"query": "walrus", "format": "json"}).status, flush=True)
+time.sleep(600)
+"""
+
+
+def build_processes(path):
+    """pids of background builds of this history, read from /proc."""
+    found = []
+    for entry in os.listdir("/proc"):
+        try:
+            with open(f"/proc/{entry}/cmdline", "rb") as handle:
+                command = handle.read().split(b"\0")
+        except OSError:
+            continue
+        if b"oneclaw_search.data.index.build_process" in command and str(path).encode() in command:
+            found.append(int(entry))
+    return found
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc"), reason="reads processes from /proc")
+def test_a_host_killed_mid_build_leaves_no_build_process_and_the_next_search_completes(history):
+    # Far more than a search catches up itself: built in a process of its own, for many seconds.
+    # (Turns past m40000 are dated after the clock.)
+    path = note_history(history, 200_000)
+    host = subprocess.Popen([sys.executable, "-c", SEARCH_THEN_WAIT, str(path)], stdout=subprocess.PIPE, text=True)
+    assert host.stdout.readline().strip() == "success"
+    deadline = time.monotonic() + 30
+    while not build_processes(path) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert build_processes(path), "the search started no build process"
+    host.kill()
+    host.wait()
+    stopped = time.monotonic() + 3  # the batch in hand, then it notices its host is gone
+    while build_processes(path) and time.monotonic() < stopped:
+        time.sleep(0.2)
+    assert build_processes(path) == []
+    container = create_injector(path, clock=CLOCK, time_zone="UTC", embedder=None)
+    for _ in range(600):
+        if json.loads(call(container, query="sushi", format="json").result)["complete"]:
+            break
+        time.sleep(0.2)
+    document = json.loads(call(container, query="note 40000", format="json").result)
+    results = document["results"]
+    assert document["complete"], document.get("index")
+    assert [item["id"] for item in results if item["source"] == "message"][0] == "m40000"
