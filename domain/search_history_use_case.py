@@ -38,6 +38,9 @@ from oneclaw_search.domain.search_terms import unchanged as unstemmed
 from oneclaw_search.domain.spelling import respell
 
 DEFAULT_BUDGET_SECONDS = 30.0
+# A recorder that opens and closes the history for every turn can come and go between two reads;
+# a search meeting it more than a few times in a row is rare.
+HISTORY_CHANGE_RETRIES = 3
 # Candidates each source ranks, whatever max_results asks: enough for the merge, decay and dedup
 # to choose from, and the same pool for every max_results, so a shorter answer is always the start
 # of a longer one.
@@ -80,12 +83,14 @@ class SearchHistoryUseCase:
 
     def search(self, request: SearchRequest) -> SearchOutcome:
         """Raises FilterUnavailable when the request's filter names facts this history lacks. A
-        search that saw the history change under it (HistoryChanged) runs once more."""
+        search that saw the history change under it (HistoryChanged) runs again."""
         deadline = Deadline.after(self._clock, self._budget_seconds)
-        try:
-            return self._search(request, deadline)
-        except HistoryChanged:
-            return self._search(request, deadline)
+        for _ in range(HISTORY_CHANGE_RETRIES):
+            try:
+                return self._search(request, deadline)
+            except HistoryChanged:
+                continue  # each retry opens the history anew, with locks while a writer is at work
+        return self._search(request, deadline)
 
     def _search(self, request: SearchRequest, deadline: Deadline) -> SearchOutcome:
         narrowed = narrowing(request, self._focused)
