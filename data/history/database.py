@@ -14,7 +14,7 @@ from pathlib import Path
 import peewee as pw
 
 from oneclaw_search.data.history.entities import SearchMetaEntity
-from oneclaw_search.data.history.sqlite_files import ReadOnlySqlite, change_token, read_only_sqlite
+from oneclaw_search.data.history.sqlite_files import ReadOnlySqlite, change_token, lenient_text, read_only_sqlite
 from oneclaw_search.domain.clock import Deadline, SearchTimedOut
 from oneclaw_search.domain.errors import HistoryChanged, HistoryUnavailable
 from oneclaw_search.domain.text import fold
@@ -39,6 +39,10 @@ class DatabaseInfo:
 
 
 def _fold_or_none(value: object) -> str | None:
+    """oc_fold(CAST(column AS BLOB)): given bytes, so text that is not UTF-8 folds too (sqlite3
+    would refuse to hand it over as an argument)."""
+    if isinstance(value, bytes):
+        value = lenient_text(value)
     return fold(value) if isinstance(value, str) else None
 
 

@@ -57,7 +57,7 @@ class PeeweeMessageDao:
     def _scan(self, needle: str, created_after: int, created_before: int, limit: int, deadline: Deadline | None,
               above_rowid: int = 0, within: Within | None = None) -> list[MessageHit]:
         """The spec's scan, newest first, of the rows above `above_rowid` (and inside `within`)."""
-        matching = pw.fn.instr(pw.fn.oc_fold(MessageEntity.content), needle) > 0
+        matching = pw.fn.instr(pw.fn.oc_fold(pw.Cast(MessageEntity.content, "BLOB")), needle) > 0
         if above_rowid:
             matching &= pw.SQL('"t1"."rowid" > ?', (above_rowid,))
         if within is not None and within.types is not None:

@@ -49,8 +49,8 @@ class PeeweeSessionDao:
             )
             if hits is not None:
                 return hits
-        matching = (pw.fn.instr(pw.fn.oc_fold(session.title), needle) > 0) | (
-            pw.fn.instr(pw.fn.oc_fold(session.last_message_preview), needle) > 0
+        matching = (pw.fn.instr(pw.fn.oc_fold(pw.Cast(session.title, "BLOB")), needle) > 0) | (
+            pw.fn.instr(pw.fn.oc_fold(pw.Cast(session.last_message_preview, "BLOB")), needle) > 0
         )
         if within is not None and within.sessions is not None:
             matching &= pw.SQL('"t1"."id" IN (SELECT value FROM json_each(?))', (json.dumps(sorted(within.sessions)),))

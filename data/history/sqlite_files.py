@@ -18,6 +18,11 @@ from oneclaw_search.domain.errors import HistoryUnavailable
 _SQLITE_MAGIC = b"SQLite format 3\x00"
 
 
+def lenient_text(value: bytes) -> str:
+    """A TEXT value as Python text, bytes that are not UTF-8 shown as U+FFFD."""
+    return value.decode("utf-8", "replace")
+
+
 def change_token(path: Path) -> tuple:
     """Changes whenever a transaction commits: the header's change counter (rollback journal) and
     the sizes and times of the file and its -wal. A search asks several times, so it uses bare
@@ -92,7 +97,9 @@ class ReadOnlySqlite(pw.SqliteDatabase):
         self.database = self._uri()
         # Only an immutable connection may be kept: it takes no locks, so it never holds a writer off.
         self._opened.token = change_token(self._file) if self.database.endswith("immutable=1") else None
-        return super()._connect()
+        connection = super()._connect()
+        connection.text_factory = lenient_text  # one row of broken UTF-8 must not fail every search
+        return connection
 
     def keeps_connection(self) -> bool:
         """Whether this thread's connection may stay open after a unit of work: it reads the file as

@@ -171,3 +171,24 @@ def test_a_host_killed_mid_build_leaves_no_build_process_and_the_next_search_com
     results = document["results"]
     assert document["complete"], document.get("index")
     assert [item["id"] for item in results if item["source"] == "message"][0] == "m40000"
+
+
+def test_a_cold_search_of_a_large_unindexed_history_never_claims_to_be_complete(history):
+    path = note_history(history, 30_000)  # more than a search indexes before it answers
+    container = create_injector(path, clock=CLOCK, time_zone="UTC", embedder=None, search_budget_seconds=1.0)
+    first = json.loads(call(container, query="sushi", format="json").result)
+    assert first["complete"] is False
+    assert first["index"] is not None or first["unfinished_sources"]
+
+
+@pytest.mark.parametrize("index_path", ["auto", None])
+def test_a_row_of_broken_utf8_is_shown_with_replacement_characters_not_failing_the_search(history, index_path):
+    path = note_history(history, 3)
+    with closing(sqlite3.connect(path)) as connection, connection:
+        connection.execute("UPDATE messages SET content = CAST(X'6E6F746520312061626F757420737573686920E9' AS TEXT)"
+                           " WHERE id = 'm1'")  # "note 1 about sushi " and a Latin-1 é
+    container = create_injector(path, clock=CLOCK, time_zone="UTC", embedder=None, index_path=index_path)
+    result = call(container, query="sushi", format="json")
+    assert result.is_success, result.error_message
+    texts = {item["id"]: item["text"] for item in json.loads(result.result)["results"]}
+    assert texts["m1"] == "User: note 1 about sushi \ufffd" and "m0" in texts
