@@ -24,6 +24,7 @@ GROUPS = {
     "test_secrets": "security: secrets masked in every reply",
     "test_concurrency": "concurrency: a recorder writing while processes search",
     "test_hostile_files": "security: hostile backups and import files",
+    "test_weak_hits": "ranking: weak hits without the query's words stay out of the way",
 }
 
 
