@@ -7,12 +7,14 @@ nobody wrote to.
 from __future__ import annotations
 
 import os
+import sqlite3
 import threading
 from pathlib import Path
 from urllib.parse import quote
 
 import peewee as pw
 
+from oneclaw_search.data.history.stranded_wal import is_stranded, settled_copy
 from oneclaw_search.domain.errors import HistoryUnavailable
 
 _SQLITE_MAGIC = b"SQLite format 3\x00"
@@ -86,6 +88,11 @@ class ReadOnlySqlite(pw.SqliteDatabase):
         super().__init__(self._uri(), uri=True, pragmas=[("query_only", 1)])
 
     def _uri(self) -> str:
+        if self._wal_mode and is_stranded(self._file):
+            try:
+                return f"file:{quote(str(settled_copy(self._file)))}?mode=ro&immutable=1"
+            except (OSError, sqlite3.Error):  # no room in the cache: read it in place after all
+                return self._base
         if self._wal_mode and not Path(f"{self._file}-wal").exists():
             # Opened read-only, a WAL database with no -wal file gets -wal/-shm files created next
             # to it; with none present no writer holds it, so the main file alone is exact. A

@@ -192,3 +192,21 @@ def test_a_row_of_broken_utf8_is_shown_with_replacement_characters_not_failing_t
     assert result.is_success, result.error_message
     texts = {item["id"]: item["text"] for item in json.loads(result.result)["results"]}
     assert texts["m1"] == "User: note 1 about sushi \ufffd" and "m0" in texts
+
+
+def test_commits_left_in_a_wal_no_process_holds_are_read_without_writing_beside_the_history(history, tmp_path):
+    path = note_history(history, 5)
+    writer = sqlite3.connect(path)
+    writer.execute("PRAGMA wal_autocheckpoint = 0")
+    with writer:
+        writer.execute("INSERT INTO messages (id, session_id, type, content, created_at) VALUES"
+                       " ('late', 's', 'USER', 'the walrus arrived late', ?)", (ms("2026-02-02T09:00"),))
+    stranded = tmp_path / "stranded"
+    stranded.mkdir()
+    for suffix in ("", "-wal"):  # as a crashed writer leaves it: its commits in -wal, no -shm
+        shutil.copyfile(f"{path}{suffix}", stranded / f"h.db{suffix}")
+    writer.close()
+    before = sorted(item.name for item in stranded.iterdir())
+    container = create_injector(stranded / "h.db", clock=CLOCK, time_zone="UTC", embedder=None, index_path=None)
+    assert [item["id"] for item in json.loads(call(container, query="walrus", format="json").result)["results"]] == ["late"]
+    assert sorted(item.name for item in stranded.iterdir()) == before == ["h.db", "h.db-wal"]
