@@ -22,8 +22,10 @@ from oneclaw_search.domain.message_filter import Within
 from oneclaw_search.domain.models import Relevance, ScoredMessage, ScoredSession
 
 INDEXED_RETRIEVERS = ("keyword (BM25, tantivy)", "phrase (trigram candidates)")
-# A row matching only words that are everywhere (a name in every title) is no hit.
-MIN_KEYWORD_COVERAGE = 0.1
+# A row matching only words that are everywhere (a name in every title) is no hit. For messages,
+# unless every row is that weak: in a session of a few turns each turn's window holds the others'
+# words, so every keyword is everywhere, and half the best coverage then still counts.
+MIN_KEYWORD_COVERAGE, MIN_OF_BEST = 0.1, 0.5
 _KEYWORD_OVERFETCH = 2  # rows of deleted sessions are dropped when re-read
 
 
@@ -71,7 +73,7 @@ class _IndexedSearch:
             rowid = by_id.get(hit_id, (None,))[0]
             scored.append(self.scored(item.hit, Relevance(keyword.get(rowid, 0.0), item.relevance.literal,
                                                           semantic.get(rowid))))
-        scored = [item for item in scored if _relevant(item.relevance)]
+        scored = _relevant(scored, windows_overlap=self.kind.own is not None)
         # Whole-query hits first, then by keyword score: the order the merge will rank them in.
         return sorted(scored, key=lambda item: (item.relevance.literal <= 0, -item.relevance.keyword))[:limit]
 
@@ -96,9 +98,13 @@ class _IndexedSearch:
         return {rowid: max(score, 0.0) for rowid, score in self._vectors.similarity(rowids, vector).items()}
 
 
-def _relevant(relevance: Relevance) -> bool:
-    """A hit holds the whole query, or enough of its keywords."""
-    return relevance.literal > 0 or relevance.keyword >= MIN_KEYWORD_COVERAGE
+def _relevant(scored: list, windows_overlap: bool) -> list:
+    """The hits holding the whole query or enough of its keywords (messages' windows overlap; a
+    session's title is its own)."""
+    floor = MIN_KEYWORD_COVERAGE
+    if windows_overlap:
+        floor = min(floor, MIN_OF_BEST * max((item.relevance.keyword for item in scored), default=0.0))
+    return [item for item in scored if item.relevance.literal > 0 or item.relevance.keyword >= floor > 0]
 
 
 class IndexedMessageSearch(_IndexedSearch):

@@ -155,3 +155,13 @@ def test_an_edited_reply_no_longer_lends_its_old_words_to_the_turns_around_it(pa
         connection.execute("UPDATE messages SET content = 'A portrait of my cat.' WHERE id = 'a'")
     assert ids(container, query="sunrise oils", scope="sessions") == []
     assert ids(container, query="portrait cat", scope="sessions")[0] == "a"
+
+
+@pytest.mark.spec("Q-01")
+def test_in_a_short_session_where_every_window_holds_every_word_the_turns_holding_them_are_found(history):
+    turns = [("a", "USER", "Can you find the receipt from March?"), ("b", "AI_RESPONSE", "Sure, here it is."),
+             ("c", "USER", "Thanks. Also the hotel booking please."), ("d", "AI_RESPONSE", "Done, sent to your inbox.")]
+    messages = [new_message(i, "s", text, f"2026-02-20T09:0{n}", kind) for n, (i, kind, text) in enumerate(turns)]
+    path = history([new_session("s", "Errands", "2026-02-20T09:00")], messages)
+    # Each window here holds all four turns, so no word is rare in windows: nothing was found before.
+    assert {"a", "c"} <= set(ids(lexical(path), query="find me please", scope="sessions"))

@@ -30,7 +30,8 @@ SEARCH = """
 import json, sys, time
 from oneclaw_search.di import create_injector
 from oneclaw_search.tools import ToolExecutionEngine
-engine = create_injector(sys.argv[1], embedder=None).get(ToolExecutionEngine)
+# No buffer for the turn being answered: every recorded turn, however new, is fair game here.
+engine = create_injector(sys.argv[1], embedder=None, recent_message_buffer_ms=0).get(ToolExecutionEngine)
 stop_after, calls, errors, false_complete = float(sys.argv[2]), 0, [], 0
 started = time.monotonic()
 while time.monotonic() - started < stop_after:
