@@ -1,4 +1,4 @@
-"""Searches narrowed by role, session, project or agent type that take in tool rows (issue 4's peers' parameters).
+"""Searches narrowed by role, session, project or agent type (the peers' parameters) that take in tool rows.
 
 The keyword index holds only the spec's user and assistant turns, so a search asking for tool
 calls and results reads the rows the filter admits, newest first, and ranks them here: the whole

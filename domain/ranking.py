@@ -121,7 +121,7 @@ def merge(
     """Normalise each source by its maximum, weight, decay, rank, drop near-duplicates, cut.
 
     Hits holding the whole query stand within the first (their number + 1) places, so when fewer
-    than `max_results` of them are found they are all shown (issue 3's superset rule: what the
+    than `max_results` of them are found they are all shown (the superset rule: what the
     spec's own LIKE search returns is never lost to keyword hits). The order never depends on
     `max_results`, so a shorter answer is always the start of a longer one.
     `render` gives a hit its printable text; only hits the ranking reaches are rendered.

@@ -22,7 +22,8 @@ def leaky(tmp_path):
         new_message("p", "s", "the staging database password=Tr0ub4dor&3 for the deploy", "2026-02-20T09:02"),
     ]
     chunks = [chunk("c", f"Deploy credentials: {AWS}", "2026-02-20")]
-    return write_history(tmp_path / "leaky.db", [new_session("s", "Deploy", "2026-02-20T09:00")], messages, chunks)
+    title = f"Deploy with {AWS}"  # a session titled with a secret: shown beside every hit of the session
+    return write_history(tmp_path / "leaky.db", [new_session("s", title, "2026-02-20T09:00")], messages, chunks)
 
 
 def open_tools(path, **settings):
