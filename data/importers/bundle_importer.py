@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import tzinfo
+from typing import IO
 
 from oneclaw_search.data.history.history_writer import HistoryWriter, NewMessage, NewSession
 from oneclaw_search.domain.local_time import content_time_ms, iso_time_ms, parse_iso_day
@@ -22,6 +23,22 @@ PROGRESS_LINES = 10_000  # lines between progress reports
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _ESCAPED_SURROGATE = re.compile(r"\\u[dD][89a-fA-F]")
+
+
+MAX_LINE_CHARS = 8 << 20  # longer lines are skipped unread: memory stays bounded whatever a file holds
+TOO_LONG = "\0a line too long\0"  # what bounded_lines gives for one (compared by identity)
+
+
+def bounded_lines(handle: IO[str], limit: int = MAX_LINE_CHARS) -> Iterator[str]:
+    """The lines of `handle`, each read at most `limit` characters at a time; a longer one is
+    skipped to its end and given as TOO_LONG."""
+    while line := handle.readline(limit + 1):
+        if len(line) <= limit or line.endswith("\n"):
+            yield line
+            continue
+        while (rest := handle.readline(limit)) and not rest.endswith("\n"):
+            pass
+        yield TOO_LONG
 
 
 class BadLine(ValueError):
@@ -123,6 +140,8 @@ class BundleImporter:
 def json_object(line: str) -> dict:
     """One JSONL line as a dict, or BadLine saying why not. Files are read with surrogateescape,
     so bytes that are not UTF-8 arrive as lone surrogates and fail the line, not the import."""
+    if line is TOO_LONG:
+        raise BadLine(f"longer than {MAX_LINE_CHARS:,} characters")
     if _SURROGATE.search(line):
         raise BadLine("not valid UTF-8")
     try:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from datetime import timezone
 from typing import IO, Callable
 
-from oneclaw_search.data.importers.bundle_importer import BadLine, json_object
+from oneclaw_search.data.importers.bundle_importer import BadLine, bounded_lines, json_object
 from oneclaw_search.data.history.history_writer import NewMessage
 from oneclaw_search.domain.local_time import iso_time_ms
 from oneclaw_search.domain.models import MessageType
@@ -47,7 +47,7 @@ class Transcript:
 
 def read_transcript(handle: IO[str], on_line: Callable[[], None]) -> Transcript:
     transcript, lines = Transcript(), []
-    for number, line in enumerate(handle):
+    for number, line in enumerate(bounded_lines(handle)):
         on_line()
         if not line.strip():
             continue

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from datetime import tzinfo
 from pathlib import Path
 
-from oneclaw_search.data.importers.bundle_importer import BadLine, json_object
+from oneclaw_search.data.importers.bundle_importer import BadLine, bounded_lines, json_object
 from oneclaw_search.data.history.history_writer import HistoryWriter, NewMessage, NewSession
 from oneclaw_search.domain.errors import HistoryUnavailable
 from oneclaw_search.domain.local_time import iso_time_ms
@@ -55,7 +55,7 @@ class SquidbotImporter:
             summary.files += 1
             with file.open(encoding="utf-8", errors="surrogateescape") as handle:
                 seen: Counter[str] = Counter()
-                for line in handle:
+                for line in bounded_lines(handle):
                     lines += 1
                     if self._progress and lines % PROGRESS_LINES == 0:
                         self._progress(lines)

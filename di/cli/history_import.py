@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from oneclaw_search.data.importers.bundle_importer import BundleImporter, ImportSummary
+from oneclaw_search.data.importers.bundle_importer import BundleImporter, ImportSummary, bounded_lines
 from oneclaw_search.data.importers.claude_code_importer import DEFAULT_PROJECTS, ClaudeCodeImporter
 from oneclaw_search.data.history.history_writer import HistoryWriter
 from oneclaw_search.data.importers.memory_folder_importer import MemoryFolderImporter, MemoryImportSummary
@@ -133,8 +133,11 @@ def run_import(db: Path, bundle: Path, time_zone: str | None) -> int:
     if not bundle.is_file():
         raise HistoryUnavailable(f"bundle not found: {bundle}")
     zone = resolve_zone(time_zone)
-    with _progress_line() as progress, bundle.open(encoding="utf-8", errors="surrogateescape") as lines, _writer(db) as writer:
-        summary = BundleImporter(writer, zone, SystemClock().now_ms(), progress).import_lines(lines)
+    # surrogateescape: a line that is not UTF-8 reaches the importer, which skips it by number
+    with _progress_line() as progress, bundle.open(encoding="utf-8", errors="surrogateescape") as handle, \
+            _writer(db) as writer:
+        importer = BundleImporter(writer, zone, SystemClock().now_ms(), progress)
+        summary = importer.import_lines(bounded_lines(handle))
     print(describe_summary(summary, db))
     imported = summary.sessions + summary.messages + summary.chunks
     return 0 if imported or not summary.skipped else 1

@@ -155,3 +155,16 @@ def test_a_hostile_line_is_skipped_by_number_and_the_rest_imported(tmp_path):
     assert [(number, reason.split(" (")[0]) for number, reason in summary.skipped] == [
         (2, "not valid UTF-8"), (3, "nested too deeply"), (4, "a lone UTF-16 surrogate escaped in a string")]
     assert rows(path, "SELECT id, chunk_text FROM memory_index") == [("c3", "a whole \U0001f600 pair")]
+
+
+def test_a_line_longer_than_the_limit_is_skipped_unread_and_the_lines_after_it_imported(tmp_path, capsys):
+    from oneclaw_search.data.importers.bundle_importer import MAX_LINE_CHARS
+    from oneclaw_search.di.cli import main
+
+    bundle = tmp_path / "bundle.jsonl"
+    huge = json.dumps({"kind": "memory", "id": "big", "text": "x" * (MAX_LINE_CHARS + 10)})
+    small = json.dumps({"kind": "memory", "id": "c1", "text": "Went to Kamakura.", "source_date": "2026-02-24"})
+    bundle.write_text(f"{small}\n{huge}\n{small.replace('c1', 'c2')}\n")
+    assert main(["--db", str(tmp_path / "h.db"), "import", str(bundle)]) == 0
+    assert "line 2: longer than 8,388,608 characters" in capsys.readouterr().out
+    assert rows(tmp_path / "h.db", "SELECT id FROM memory_index ORDER BY id") == [("c1",), ("c2",)]
