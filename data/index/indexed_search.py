@@ -26,6 +26,7 @@ INDEXED_RETRIEVERS = ("keyword (BM25, tantivy)", "phrase (trigram candidates)")
 # unless every row is that weak: in a session of a few turns each turn's window holds the others'
 # words, so every keyword is everywhere, and half the best coverage then still counts.
 MIN_KEYWORD_COVERAGE, MIN_OF_BEST = 0.1, 0.5
+LENT_WHEN_WEAK = 0.25
 _KEYWORD_OVERFETCH = 2  # rows of deleted sessions are dropped when re-read
 
 
@@ -56,24 +57,25 @@ class _IndexedSearch:
         keyword, indexed_as = keyword_hits(self._lookup.keyword, self.kind, query, after, before,
                                            limit * _KEYWORD_OVERFETCH, within)
         rows = self._hits_by_rowid(list(keyword), after, before, deadline=deadline)
+        lent: set[int] = set()
         if self.kind.own is not None:
             rows = self._current(rows, indexed_as)
-        if self.kind.own is not None:
-            kept = admitted(self._lookup.keyword, self.kind, list(rows), clauses(query.raw))
-            rows = {rowid: hit for rowid, hit in rows.items() if rowid in kept}
+            own, lent = admitted(self._lookup.keyword, self.kind, list(rows), clauses(query.raw))
+            rows = {rowid: hit for rowid, hit in rows.items() if rowid in own or rowid in lent}
+        floor = _floor(keyword, windows_overlap=self.kind.own is not None)
+        weighted = _own_words_first(keyword, lent)
         found = {item.hit.id: item for item in literal}
         by_id = {hit.id: (rowid, hit) for rowid, hit in rows.items()}
         semantic = self._semantic(query, [rowid for rowid, _ in by_id.values()])
         scored = []
         for hit_id, (rowid, hit) in by_id.items():
-            if hit_id in found or not query.admits(self._text_of(hit)):
+            if hit_id in found or keyword[rowid] < floor or not query.admits(self._text_of(hit)):
                 continue
-            scored.append(self.scored(hit, Relevance(keyword[rowid], 0.0, semantic.get(rowid))))
+            scored.append(self.scored(hit, Relevance(weighted[rowid], 0.0, semantic.get(rowid))))
         for hit_id, item in found.items():
             rowid = by_id.get(hit_id, (None,))[0]
-            scored.append(self.scored(item.hit, Relevance(keyword.get(rowid, 0.0), item.relevance.literal,
+            scored.append(self.scored(item.hit, Relevance(weighted.get(rowid, 0.0), item.relevance.literal,
                                                           semantic.get(rowid))))
-        scored = _relevant(scored, windows_overlap=self.kind.own is not None)
         # Whole-query hits first, then by keyword score: the order the merge will rank them in.
         return sorted(scored, key=lambda item: (item.relevance.literal <= 0, -item.relevance.keyword))[:limit]
 
@@ -98,13 +100,20 @@ class _IndexedSearch:
         return {rowid: max(score, 0.0) for rowid, score in self._vectors.similarity(rowids, vector).items()}
 
 
-def _relevant(scored: list, windows_overlap: bool) -> list:
-    """The hits holding the whole query or enough of its keywords (messages' windows overlap; a
-    session's title is its own)."""
-    floor = MIN_KEYWORD_COVERAGE
-    if windows_overlap:
-        floor = min(floor, MIN_OF_BEST * max((item.relevance.keyword for item in scored), default=0.0))
-    return [item for item in scored if item.relevance.literal > 0 or item.relevance.keyword >= floor > 0]
+def _own_words_first(keyword: dict[int, float], lent: set[int]) -> dict[int, float]:
+    """When every hit is weak (no keyword is rare among the windows: a chat of a few turns, where
+    each window holds every turn), rows only their neighbours lend keywords to count for half:
+    there the turns holding the words come first, and those between them after."""
+    if not lent or max(keyword.values(), default=0.0) >= MIN_KEYWORD_COVERAGE / MIN_OF_BEST:
+        return keyword
+    return {rowid: score * LENT_WHEN_WEAK if rowid in lent else score for rowid, score in keyword.items()}
+
+
+def _floor(keyword: dict[int, float], windows_overlap: bool) -> float:
+    """The coverage a keyword-only hit needs (messages' windows overlap; a session's title is its own)."""
+    best = max(keyword.values(), default=0.0)
+    floor = min(MIN_KEYWORD_COVERAGE, MIN_OF_BEST * best) if windows_overlap else MIN_KEYWORD_COVERAGE
+    return floor if floor > 0 else float("inf")
 
 
 class IndexedMessageSearch(_IndexedSearch):

@@ -85,17 +85,23 @@ def _keyword_query(kind: IndexKind, found: list[Clause], phrases: list[Clause]) 
     return tantivy.Query.boolean_query([*must, (tantivy.Occur.Should, _any(scored))])
 
 
-def admitted(keyword: KeywordIndex, kind: IndexKind, rowids: list[int], found: list[Clause]) -> set[int]:
-    """Those of `rowids` holding one of the keywords in their own words, or two or more in their
-    window (one keyword found only in another turn is no hit)."""
+def admitted(keyword: KeywordIndex, kind: IndexKind, rowids: list[int], found: list[Clause]) -> tuple[set[int], set[int]]:
+    """Those of `rowids` holding one of the keywords in their own words, and those holding none
+    there but two or more in their window (one keyword found only in another turn is no hit)."""
     if not rowids:
-        return set()
-    own = [_match(kind, field, clause) for clause in found for field in (kind.own, *(f for f, _ in kind.fields[1:]))]
-    around = [_any([_match(kind, field, clause) for field, _ in kind.fields]) for clause in found]
-    either = _any([_any(own), _any(around, 2)]) if len(found) > 1 else _any(own)
+        return set(), set()
+    own = _any([_match(kind, field, clause) for clause in found for field in (kind.own, *(f for f, _ in kind.fields[1:]))])
+    holding = _among(keyword, kind, rowids, own)
+    if len(found) < 2:
+        return holding, set()
+    around = _any([_any([_match(kind, field, clause) for field, _ in kind.fields]) for clause in found], 2)
+    return holding, _among(keyword, kind, rowids, around) - holding
+
+
+def _among(keyword: KeywordIndex, kind: IndexKind, rowids: list[int], query: tantivy.Query) -> set[int]:
     rows = tantivy.Query.term_set_query(kind.schema, ROWID, list(rowids))
     searcher = keyword.searcher(kind)
-    hits = searcher.search(tantivy.Query.boolean_query([(tantivy.Occur.Must, rows), (tantivy.Occur.Must, either)]),
+    hits = searcher.search(tantivy.Query.boolean_query([(tantivy.Occur.Must, rows), (tantivy.Occur.Must, query)]),
                            len(rowids), count=False).hits
     return set(searcher.fast_field_values(ROWID, [address for _, address in hits]))
 
