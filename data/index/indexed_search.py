@@ -26,7 +26,7 @@ INDEXED_RETRIEVERS = ("keyword (BM25, tantivy)", "phrase (trigram candidates)")
 # unless every row is that weak: in a session of a few turns each turn's window holds the others'
 # words, so every keyword is everywhere, and half the best coverage then still counts.
 MIN_KEYWORD_COVERAGE, MIN_OF_BEST = 0.1, 0.5
-LENT_WHEN_WEAK = 0.25
+LENT_WHEN_WEAK = 0.25  # what a row only its neighbours lend keywords to keeps, when every row is that weak
 _KEYWORD_OVERFETCH = 2  # rows of deleted sessions are dropped when re-read
 
 
@@ -102,7 +102,7 @@ class _IndexedSearch:
 
 def _own_words_first(keyword: dict[int, float], lent: set[int]) -> dict[int, float]:
     """When every hit is weak (no keyword is rare among the windows: a chat of a few turns, where
-    each window holds every turn), rows only their neighbours lend keywords to count for half:
+    each window holds every turn), rows only their neighbours lend keywords count for LENT_WHEN_WEAK:
     there the turns holding the words come first, and those between them after."""
     if not lent or max(keyword.values(), default=0.0) >= MIN_KEYWORD_COVERAGE / MIN_OF_BEST:
         return keyword
