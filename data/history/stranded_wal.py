@@ -8,6 +8,7 @@ and its -wal; a newer state replaces the older copy.
 from __future__ import annotations
 
 import hashlib
+import os
 import shutil
 import sqlite3
 from contextlib import closing
@@ -29,7 +30,7 @@ def settled_copy(file: Path) -> Path:
     folder = user_cache() / "settled" / hashlib.sha1(str(file.resolve()).encode()).hexdigest()[:16]
     target = folder / hashlib.sha1(repr(state).encode()).hexdigest()[:16] / SETTLED
     if not target.exists():
-        work = target.with_name(f"work-{SETTLED}")
+        work = target.with_name(f"work-{os.getpid()}-{SETTLED}")  # two processes may settle it at once
         work.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(file, work)
         shutil.copyfile(wal, Path(f"{work}-wal"))
