@@ -3,8 +3,8 @@
 OneClaw's in-app export (BackupManager.kt) checkpoints the database and zips it as one entry,
 `oneclaw.db`. The entry is extracted once into the user cache, one copy per zip (a changed zip
 replaces its copy), made read-only, and searched there; the zip itself is only ever read. An entry
-that would grow past MAX_BYTES, or more than MAX_RATIO times its compressed size, is refused and
-nothing of it is left behind.
+that would grow past MAX_BYTES, or past RATIO_FROM and more than MAX_RATIO times its compressed
+size, is refused and nothing of it is left behind.
 """
 from __future__ import annotations
 
@@ -20,6 +20,7 @@ from oneclaw_search.domain.errors import HistoryUnavailable
 ENTRY = "oneclaw.db"
 MAX_BYTES = 8 << 30  # a phone's history database is far smaller
 MAX_RATIO = 100  # SQLite pages of chat text compress a few times; zip bombs a thousand times
+RATIO_FROM = 32 << 20  # a small database of empty pages may compress further, and harms nothing
 _ZIP_MAGIC = b"PK\x03\x04"
 _CHUNK = 1 << 20
 
@@ -78,7 +79,7 @@ def _extract(archive: Path, target: Path) -> None:
 
 def _check_size(archive: Path, size: int, packed: int) -> None:
     """Refuse an entry whose size, stated or reached, passes either limit."""
-    if size > MAX_BYTES or size > MAX_RATIO * max(packed, 1):
+    if size > MAX_BYTES or (size > RATIO_FROM and size > MAX_RATIO * max(packed, 1)):
         raise BackupRefused(f"refusing {ENTRY} in {archive}: it expands to more than {MAX_BYTES >> 30} GiB or"
                             f" {MAX_RATIO} times its compressed size (a zip bomb?)")
 
