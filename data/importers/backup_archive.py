@@ -1,4 +1,4 @@
-"""OneClaw backup zips as histories: `--db oneclaw-backup-….zip` is searched as it is (issue 4).
+"""OneClaw backup zips as histories: `--db oneclaw-backup-….zip` is searched as it is.
 
 OneClaw's in-app export (BackupManager.kt) checkpoints the database and zips it as one entry,
 `oneclaw.db`. The entry is extracted once into the user cache, one copy per zip (a changed zip

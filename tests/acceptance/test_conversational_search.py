@@ -1,4 +1,4 @@
-"""How issue 3 reads a conversation: answers found through their question and questions through
+"""How a conversation is read: answers found through their question and questions through
 their answer, names that are everywhere, old strong matches against new weak ones, and the `index` command."""
 import sqlite3
 import subprocess

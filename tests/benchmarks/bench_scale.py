@@ -1,4 +1,4 @@
-"""Measures search_history and its tantivy keyword index at the issue's scale on a synthetic history; run by hand.
+"""Measures search_history and its tantivy keyword index at a million messages and beyond, on a synthetic history; run by hand.
 
     python tests/benchmarks/bench_scale.py                # 1,000,000 messages, 10,000 sessions, 20,000 chunks
     python tests/benchmarks/bench_scale.py --size 10m     # 10,000,000 messages, 100,000 sessions, 20,000 chunks

@@ -1,4 +1,4 @@
-"""One process recording turns while others search the same history (issue 17): no search fails,
+"""One process recording turns while others search the same history: no search fails,
 none says it is complete while missing what it should have, and every recorded turn is found after.
 
 CI records CONCURRENT_TURNS turns with two searching processes; tests/benchmarks/bench_reliability.py

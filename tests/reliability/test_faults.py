@@ -1,5 +1,5 @@
 """Faults under the keyword index and the history: each is repaired on the next search, or reported
-in one clear line, and never answered silently with fewer rows (issue 17's fault rows)."""
+in one clear line, and never answered silently with fewer rows."""
 import json
 import os
 import shutil

@@ -1,4 +1,4 @@
-"""search_history and read_session fuzzed through the production container (issue 17): every call
+"""search_history and read_session fuzzed through the production container: every call
 is a success, a validation_error or a search_error whose text is one clean line; the same call gives
 the same answer; a shorter answer is the start of a longer one; a deleted session never shows.
 

@@ -1,4 +1,4 @@
-"""Hostile backups (issue 17): a zip bomb is refused in one line and leaves nothing in the cache; a
+"""Hostile backups: a zip bomb is refused in one line and leaves nothing in the cache; a
 changed backup replaces its cached copy instead of adding another."""
 import os
 import sys

@@ -1,4 +1,4 @@
-"""Secrets pasted into a chat never come back in a reply (issue 17): search text and JSON, context
+"""Secrets pasted into a chat never come back in a reply: search text and JSON, context
 turns, memory chunks and read_session all show them masked by default; a host may turn that off."""
 import json
 

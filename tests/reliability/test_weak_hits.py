@@ -1,4 +1,4 @@
-"""Weak hits stay out of the way (issue 17): a memory chunk sharing no word with the query counts
+"""Weak hits stay out of the way: a memory chunk sharing no word with the query counts
 only above the calibrated similarity floor, so a lone chunk is not lifted to the top of every
 search by per-source normalisation, and a verbatim hit is not outranked by one holding none of its words."""
 import json

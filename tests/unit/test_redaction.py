@@ -1,4 +1,4 @@
-"""Secrets pasted into chats are masked (issue 17): each kind, key=value pairs keep their key, text
+"""Secrets pasted into chats are masked: each kind, key=value pairs keep their key, text
 without secrets is untouched, and a masked value never breaks the JSON around it."""
 import json
 
