@@ -29,7 +29,8 @@ class LiteralMessageSearch:
         self, query: HistoryQuery, after: int, before: int, limit: int, *, deadline: Deadline | None = None,
         within: Within | None = None,
     ) -> list[ScoredMessage]:
-        narrowed = {} if within is None else {"within": within}  # the spec's DAO call, unless narrowed
+        # A host's own DAO may have only the spec's parameters: `within` goes to it only when narrowed.
+        narrowed = {} if within is None else {"within": within}
         hits = [hit for hit in self._dao.search_content(query.raw, after, before, limit, deadline=deadline, **narrowed)
                 if query.admits(hit.content)]
         average = average_word_count(hit.content for hit in hits)

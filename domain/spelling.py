@@ -28,15 +28,6 @@ def one_edit_away(word: str) -> set[str]:
     return (deletes | swaps | replaces | inserts) - {word}
 
 
-def within_one_edit(first: str, second: str) -> bool:
-    """Whether two different strings are one insert, delete, replace or swap apart."""
-    if first == second or abs(len(first) - len(second)) > 1:
-        return False
-    start = next((i for i, (a, b) in enumerate(zip(first, second)) if a != b), min(len(first), len(second)))
-    a, b = first[start:], second[start:]
-    return a[1:] == b[1:] or a[1:] == b or a == b[1:] or (len(a) > 1 and a[1] + a[0] + a[2:] == b)
-
-
 Candidates = Callable[[str], Iterable[str]]  # a folded word → spellings to try in its place
 
 

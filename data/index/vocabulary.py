@@ -16,7 +16,7 @@ import tantivy
 from oneclaw_search.data.index.analyzer import stem
 from oneclaw_search.data.index.lookup import KeywordLookup
 from oneclaw_search.data.index.schema import MESSAGES, ROWID, SESSIONS, IndexKind
-from oneclaw_search.domain.spelling import within_one_edit
+from oneclaw_search.domain.spelling import one_edit_away
 from oneclaw_search.domain.text import fold
 
 SAMPLE_ROWS = 32  # rows read per source for the words a fuzzy match stands for
@@ -50,11 +50,11 @@ class KeywordVocabulary:
         if not self._lookup.state_now.usable:
             return set()
         root = stem(word)
+        words, roots = one_edit_away(word), one_edit_away(root)
         near: set[str] = set()
         for kind in (MESSAGES, SESSIONS):
             for text in self._texts[kind.name](self._fuzzy_rowids(kind, root)):
-                near |= {found for found in _WORD.findall(fold(text))
-                         if within_one_edit(found, word) or within_one_edit(stem(found), root)}
+                near |= {found for found in _WORD.findall(fold(text)) if found in words or stem(found) in roots}
         return near
 
     def _fuzzy_rowids(self, kind: IndexKind, root: str) -> list[int]:
