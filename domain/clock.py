@@ -53,3 +53,17 @@ class Deadline:
         """Raise SearchTimedOut once the budget is spent; sources call this between steps."""
         if self.expired():
             raise SearchTimedOut()
+
+
+@dataclass
+class PinnedClock:
+    """Wall time pinned at one instant until moved (reproducible runs, conformance cases); budgets
+    still run on the real monotonic clock."""
+
+    now: int
+
+    def now_ms(self) -> int:
+        return self.now
+
+    def monotonic(self) -> float:
+        return time.monotonic()

@@ -113,7 +113,8 @@ class BundleImporter:
             raise BadLine(f"source_date must be YYYY-MM-DD: {source_date!r}")
         source_type = item.get("source_type") or (DAILY_LOG_TYPE if source_date else LONG_TERM_TYPE)
         written = self._time(item, "created_at", content_time_ms(source_date, self._now_ms, self._zone))
-        return MemoryChunk(_text(item, "id"), str(source_type), source_date, _text(item, "text"), None, written, written)
+        updated = self._time(item, "updated_at", written)
+        return MemoryChunk(_text(item, "id"), str(source_type), source_date, _text(item, "text"), None, written, updated)
 
     def _with_known_sessions(self, parsed: _Parsed, summary: ImportSummary) -> list[NewMessage]:
         """Messages whose session is in the bundle or already in the database; the rest are skipped."""

@@ -3,7 +3,7 @@
 `search` prints exactly what the search_history tool returns (exit 0, 2 on validation_error,
 1 on any other error); `import` loads a bundle, a memory folder, a squidbot history or a OneClaw backup; `demo` builds and
 searches a sample; `index` brings the side index up to date; `mcp` serves every tool to an MCP
-client over stdio.
+client over stdio; `conformance` runs the language-neutral FEAT-032 suite.
 """
 from __future__ import annotations
 
@@ -14,8 +14,12 @@ import sys
 from pathlib import Path
 
 from oneclaw_search.di import create_injector
+from oneclaw_search.di.cli.conformance_command import add_parser as add_conformance_parser
+from oneclaw_search.di.cli.conformance_command import run_conformance
 from oneclaw_search.di.cli.demo import DEFAULT_DEMO_PATH, run_demo
+from oneclaw_search.domain.clock import PinnedClock
 from oneclaw_search.domain.errors import HistoryUnavailable
+from oneclaw_search.domain.local_time import iso_time_ms, resolve_zone
 from oneclaw_search.tools import ToolExecutionEngine
 
 PROG = "oneclaw-search"
@@ -41,11 +45,13 @@ def build_parser() -> argparse.ArgumentParser:
     search.add_argument("--context", help="0-5 turns shown around each message hit")
     search.add_argument("--project", help="imported Claude Code sessions of this project (path, parent folder or folder name)")
     search.add_argument("--agent-type", help="imported Claude Code sub-agents of this type, e.g. Explore")
+    search.add_argument("--now", help="search as if the present were this instant (ISO 8601 or epoch ms): reproducible runs")
     load = commands.add_parser("import", parents=[common], help="load a JSONL bundle (default), a memory folder, a squidbot history or a OneClaw backup into --db")
     load.add_argument("what", nargs="+", metavar="[KIND] PATH", help="KIND: bundle (default), memory, squidbot, oneclaw or claude-code (PATH optional: ~/.claude/projects)")
     commands.add_parser("demo", parents=[common], help=f"build a sample history (default {DEFAULT_DEMO_PATH}) and search it")
     commands.add_parser("index", parents=[common], help="build or catch up the side index now")
     commands.add_parser("mcp", parents=[common], help="serve the tools over stdio to an MCP client (needs the [mcp] extra)")
+    add_conformance_parser(commands)
     return parser
 
 
@@ -53,7 +59,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     db, time_zone = getattr(args, "db", None), getattr(args, "time_zone", None)
-    if db is None and args.command != "demo":
+    if db is None and args.command not in ("demo", "conformance"):
         parser.error(f"{args.command} needs --db PATH")
     try:
         if args.command == "demo":
@@ -65,6 +71,8 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "index":
             from oneclaw_search.di.cli.index_command import run_index
             return run_index(db, time_zone, getattr(args, "index_path", None))
+        if args.command == "conformance":
+            return run_conformance(args)
         if args.command == "mcp":
             from oneclaw_search.di.cli.mcp_server import run_mcp
             return run_mcp(db, time_zone, getattr(args, "index_path", None))
@@ -85,6 +93,8 @@ def run_search(db: Path, time_zone: str | None, args: argparse.Namespace) -> int
         "project": args.project, "agent_type": args.agent_type,
     }
     where = {"index_path": args.index_path} if hasattr(args, "index_path") else {}
+    if args.now is not None:
+        where["clock"] = PinnedClock(_instant_ms(args.now, time_zone))
     engine = create_injector(db, time_zone=time_zone, **where).get(ToolExecutionEngine)
     result = engine.execute_tool("search_history", {key: value for key, value in arguments.items() if value is not None})
     code = 0 if result.is_success else 2 if result.error_type == "validation_error" else 1
@@ -95,6 +105,15 @@ def run_search(db: Path, time_zone: str | None, args: argparse.Namespace) -> int
     else:
         print(f"{PROG}: {result.error_type}: {result.error_message}", file=sys.stderr)
     return code
+
+
+def _instant_ms(value: str, time_zone: str | None) -> int:
+    if value.strip().lstrip("-").isdigit():
+        return int(value)
+    at = iso_time_ms(value, resolve_zone(time_zone))
+    if at is None:
+        raise ValueError(f"--now must be an ISO 8601 time or epoch milliseconds: {value!r}")
+    return at
 
 
 def _fail(message: str) -> int:

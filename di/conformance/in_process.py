@@ -1,0 +1,176 @@
+"""The in-process adapter: this package answering the protocol's ops through its own DI container.
+
+A fixture is written to a real SQLite history by the importers' HistoryWriter, the clock is a
+settable one, and each call goes through the container's ToolExecutionEngine as a host's would.
+The reference process adapter (`process_adapter.py`) serves this same object over stdin and stdout.
+"""
+from __future__ import annotations
+
+import hashlib
+import shutil
+import sqlite3
+import tempfile
+import threading
+from contextlib import closing
+from pathlib import Path
+from typing import Any
+
+from injector import Injector
+
+from oneclaw_search.data.history.history_writer import HistoryWriter, NewMessage, NewSession
+from oneclaw_search.data.history.schema import open_writable
+from oneclaw_search.di import create_injector
+from oneclaw_search.di.conformance.faults import Faults, FaultModule
+from oneclaw_search.di.core_module import default_embedder
+from oneclaw_search.domain.clock import PinnedClock
+from oneclaw_search.domain.models import MemoryChunk
+from oneclaw_search.tools import ToolExecutionEngine, ToolRegistry, ToolResult
+
+CAPABILITIES = ["faults", "checksum", "schema", "keyword_index_off", "concurrent_calls"]
+GROUPS = ["feat-032", "extended", "package"]
+TABLES = ("sessions", "messages", "memory_index")
+
+
+class InProcessAdapter:
+    name = "in-process"
+
+    def __init__(self) -> None:
+        self._folder = Path(tempfile.mkdtemp(prefix="oneclaw-conformance-"))
+        self._clock = PinnedClock(0)
+        self._faults = Faults()
+        self._zone = "UTC"
+        self._settings: dict[str, Any] = {}
+        self._generation = 0
+        self._container: Injector | None = None
+
+    @property
+    def database(self) -> Path:
+        return self._folder / f"history-{self._generation}.db"
+
+    def request(self, message: dict[str, Any]) -> dict[str, Any]:
+        handler = getattr(self, f"_op_{message.get('op')}", None)
+        if handler is None:
+            return {"ok": False, "unsupported": f"unknown op {message.get('op')!r}"}
+        try:
+            return {"ok": True, **(handler(message) or {})}
+        except (ValueError, KeyError, TypeError, OSError) as problem:
+            return {"ok": False, "error": f"{type(problem).__name__}: {problem}"}
+
+    def close(self) -> None:
+        self._faults.clear()
+        shutil.rmtree(self._folder, ignore_errors=True)
+
+    def _op_hello(self, _: dict[str, Any]) -> dict[str, Any]:
+        from importlib.metadata import version
+        return {"implementation": f"oneclaw-search-history {version('oneclaw-search-history')} ({self.name})",
+                "protocol": 1, "capabilities": CAPABILITIES, "groups": GROUPS}
+
+    def _op_reset(self, _: dict[str, Any]) -> None:
+        self._faults.clear()
+        self._settings, self._container = {}, None
+        self._generation += 1  # a fresh file: the side index of the last one is never reused
+
+    def _op_set_clock(self, message: dict[str, Any]) -> None:
+        self._clock.now = int(message["now_ms"])
+        if message.get("time_zone", self._zone) != self._zone:
+            self._zone, self._container = message["time_zone"], None
+
+    def _op_load(self, message: dict[str, Any]) -> None:
+        write_fixture(self.database, message["fixture"])
+
+    def _op_configure(self, message: dict[str, Any]) -> None:
+        if "keyword_index" in message:
+            self._settings["index_path"] = "auto" if message["keyword_index"] else None
+        self._container = None
+
+    def _op_fault(self, message: dict[str, Any]) -> None:
+        budget = self._faults.set(message)
+        self._settings.pop("search_budget_seconds", None)
+        if budget is not None:
+            self._settings["search_budget_seconds"] = budget
+        self._container = None
+
+    def _op_call(self, message: dict[str, Any]) -> dict[str, Any]:
+        return {"result": reply_of(self._engine().execute_tool(message["tool"], message.get("arguments", {})))}
+
+    def _op_call_concurrently(self, message: dict[str, Any]) -> dict[str, Any]:
+        """Each call through a container of its own, as separate processes would, all started at once."""
+        engines = [self._new_container().get(ToolExecutionEngine) for _ in message["calls"]]
+        answers: list[dict[str, Any]] = [{} for _ in engines]
+        start = threading.Barrier(len(engines))
+
+        def run(index: int, call: dict[str, Any]) -> None:
+            start.wait()
+            answers[index] = reply_of(engines[index].execute_tool(call["tool"], call.get("arguments", {})))
+
+        threads = [threading.Thread(target=run, args=pair) for pair in enumerate(message["calls"])]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        return {"results": answers}
+
+    def _op_tools(self, _: dict[str, Any]) -> dict[str, Any]:
+        definitions = self._container_now().get(ToolRegistry).get_all_tool_definitions()
+        return {"tools": [{"name": d.name, "description": d.description, "parameters": d.parameters,
+                           "required_permissions": list(d.required_permissions), "timeout_seconds": d.timeout_seconds}
+                          for d in definitions]}
+
+    def _op_checksum(self, _: dict[str, Any]) -> dict[str, Any]:
+        return {"checksum": file_checksum(self.database)}
+
+    def _op_schema(self, _: dict[str, Any]) -> dict[str, Any]:
+        self._ensure_database()
+        return {"tables": {table: table_columns(self.database, table) for table in TABLES}}
+
+    def _engine(self) -> ToolExecutionEngine:
+        return self._container_now().get(ToolExecutionEngine)
+
+    def _container_now(self) -> Injector:
+        if self._container is None:
+            self._container = self._new_container()
+        return self._container
+
+    def _new_container(self) -> Injector:
+        self._ensure_database()
+        return create_injector(self.database, clock=self._clock, time_zone=self._zone,
+                               modules=[FaultModule(self._faults)], **self._settings)
+
+    def _ensure_database(self) -> None:
+        if not self.database.exists():
+            write_fixture(self.database, {})
+
+
+def write_fixture(path: Path, fixture: dict[str, list[dict[str, Any]]]) -> None:
+    """Add the rows to the history at `path` (made when missing) the way `oneclaw-search import` writes."""
+    sessions = [NewSession(s["id"], s["title"], s["created_at"], s.get("updated_at"), s.get("deleted_at"))
+                for s in fixture.get("sessions", [])]
+    messages = [NewMessage(m["id"], m["session_id"], m["type"], m["content"], m["created_at"], m.get("tool_name"),
+                           m.get("tool_input"), m.get("tool_output")) for m in fixture.get("messages", [])]
+    chunks = [MemoryChunk(c["id"], c["source_type"], c.get("source_date"), c["chunk_text"], None, c["created_at"],
+                          c.get("updated_at", c["created_at"])) for c in fixture.get("memory_index", [])]
+    database = open_writable(path)
+    try:
+        HistoryWriter(database, default_embedder()).write(sessions, messages, chunks)
+    finally:
+        database.close()
+
+
+def file_checksum(database: Path) -> str:
+    """A digest of the history file and its write-ahead log: equal exactly when nothing was written."""
+    digest = hashlib.sha256()
+    for path in (database, database.with_name(database.name + "-wal")):
+        if path.exists():
+            digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()
+
+
+def table_columns(database: Path, table: str) -> list[dict[str, Any]]:
+    with closing(sqlite3.connect(f"{database.resolve().as_uri()}?mode=ro", uri=True)) as connection:
+        return [{"name": row[1], "type": row[2], "notnull": row[3], "pk": row[5]}
+                for row in connection.execute(f"PRAGMA table_info(`{table}`)")]
+
+
+def reply_of(result: ToolResult) -> dict[str, Any]:
+    return {"success": result.is_success, "text": result.result, "error_type": result.error_type,
+            "error_message": result.error_message}
