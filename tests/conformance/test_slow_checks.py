@@ -1,0 +1,34 @@
+"""The conformance checks that take minutes: the whole suite through the command line, one process per
+op, and the mutation check. Run with `pytest -m slow`."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.slow
+def test_every_case_passes_or_is_not_applicable_through_the_command_line():
+    run = subprocess.run([sys.executable, "-m", "oneclaw_search.di.cli", "conformance", "--adapter", "cli", "--json"],
+                         capture_output=True, text=True, check=False)
+    report = json.loads(run.stdout)
+    failed = [f"{case['id']}: {case['detail']}" for case in report["cases"] if case["status"] == "fail"]
+    assert failed == [] and run.returncode == 0
+    ran = [case for case in report["cases"] if case["status"] == "pass"]
+    assert len(ran) > len(report["cases"]) / 2, "most cases can be put to a command line"
+    assert any("exit_code" in json.dumps(case) or case["id"] == "command-line-exit-codes" for case in ran)
+
+
+@pytest.mark.slow
+def test_every_seeded_defect_is_caught_by_some_case():
+    run = subprocess.run([sys.executable, str(ROOT / "tests" / "conformance" / "mutation_check.py"), "--json"],
+                         capture_output=True, text=True, check=False)
+    report = json.loads(run.stdout)
+    assert report["baseline_failures"] == [] and report["baseline_error"] is None
+    assert [row["defect"] for row in report["defects"] if not row["caught_by"]] == []
+    assert run.returncode == 0
