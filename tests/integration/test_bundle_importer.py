@@ -168,3 +168,10 @@ def test_a_line_longer_than_the_limit_is_skipped_unread_and_the_lines_after_it_i
     assert main(["--db", str(tmp_path / "h.db"), "import", str(bundle)]) == 0
     assert "line 2: longer than 8,388,608 characters" in capsys.readouterr().out
     assert rows(tmp_path / "h.db", "SELECT id FROM memory_index ORDER BY id") == [("c1",), ("c2",)]
+
+
+def test_a_memory_chunk_keeps_the_update_time_it_is_given(tmp_path):
+    path = tmp_path / "h.db"
+    import_bundle(path, [{"kind": "memory", "id": "c1", "text": "Uses Vim.", "created_at": "2025-12-01T09:00",
+                          "updated_at": "2026-02-20T09:00"}])
+    assert rows(path, "SELECT created_at, updated_at FROM memory_index") == [(ms("2025-12-01T09:00"), ms("2026-02-20T09:00"))]

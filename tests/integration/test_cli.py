@@ -148,3 +148,17 @@ def test_the_peers_parameters_reach_the_tool_from_the_command_line(seeded_db, ca
     assert document["date_range"] == "2026-02" and [item["id"] for item in document["results"]] == ["m-tool", "s-dinner"]
     assert main(["--db", str(seeded_db), "search", "x", "--agent-type", "Explore"]) == 2
     assert "Parameter 'agent_type' needs the origin facts" in capsys.readouterr().err
+
+
+@pytest.mark.spec("P-11", "BR-06")
+def test_now_pins_the_present_a_search_sees(seeded_db, capsys):
+    """The seeded budget message is dated 2026-02-28 20:00 in Tokyo: from that day on, it is found
+    when the present is pinned after it and left out when pinned before it."""
+    base = ["--db", str(seeded_db), "--time-zone", "Asia/Tokyo", "search", "weekend budget", "--scope", "sessions",
+            "--date-from", "2026-02-28", "--json"]
+    assert main([*base, "--now", "2026-03-01T12:00"]) == 0
+    assert [item["id"] for item in json.loads(capsys.readouterr().out)["results"]][:1] == ["m-budget"]
+    assert main([*base, "--now", "2026-02-28T19:00"]) == 0
+    assert "m-budget" not in [item["id"] for item in json.loads(capsys.readouterr().out)["results"]]
+    assert main([*base, "--now", "yesterday"]) == 1
+    assert "--now must be an ISO 8601 time or epoch milliseconds: 'yesterday'" in capsys.readouterr().err
