@@ -138,3 +138,21 @@ def test_a_text_reply_is_tied_back_to_the_rows_it_shows():
     reply = read_reply({"success": True, "text": text}, rows, 1.0)
     assert [(r.id, r.score, r.source, r.date, r.session) for r in reply.results] == [
         ("k1", 1.0, "memory", None, None), ("m1", 0.6, "message", "2026-02-27", "Trip"), ("s1", 0.5, "session", "2026-02-28", None)]
+
+
+def test_the_worked_example_of_protocol_md_is_what_the_reference_adapter_answers():
+    from pathlib import Path
+
+    document = (Path(__file__).resolve().parents[2] / "specs" / "conformance" / "PROTOCOL.md").read_text(encoding="utf-8")
+    example = document.split("## A worked example", 1)[1].split("```", 2)[1]
+    asked = [json.loads(line[2:]) for line in example.splitlines() if line.startswith("> ")]
+    told = [json.loads(line[2:]) for line in example.splitlines() if line.startswith("< ")]
+    adapter = ProcessAdapter()
+    try:
+        answers = [adapter.request({key: value for key, value in message.items() if key != "id"}) for message in asked]
+    finally:
+        adapter.close()
+    assert len(asked) == len(told) >= 6
+    for answer, expected in zip(answers, told, strict=True):
+        answer.pop("implementation", None), expected.pop("implementation", None)
+        assert answer == expected
