@@ -15,7 +15,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from oneclaw_search.di.conformance.in_process import TABLES, file_checksum, table_columns
+from oneclaw_search.di.conformance.history_file import TABLES, file_checksum, table_columns
 
 CAPABILITIES = ["checksum", "schema", "exit_codes", "concurrent_calls"]
 GROUPS = ["feat-032", "extended", "package"]

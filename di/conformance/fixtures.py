@@ -7,7 +7,7 @@ the derived session columns (count, preview, last activity) filled in as OneClaw
 from __future__ import annotations
 
 import re
-from datetime import date, datetime, time, timedelta, tzinfo
+from datetime import datetime, time, timedelta, tzinfo
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -135,6 +135,3 @@ def _argument(value: Any, moment: Moment) -> Any:
             return str(text) * int(times)
     return value
 
-
-def today_of(moment: Moment) -> date:
-    return moment.now.date()

@@ -6,29 +6,22 @@ The reference process adapter (`process_adapter.py`) serves this same object ove
 """
 from __future__ import annotations
 
-import hashlib
 import shutil
-import sqlite3
 import tempfile
 import threading
-from contextlib import closing
 from pathlib import Path
 from typing import Any
 
 from injector import Injector
 
-from oneclaw_search.data.history.history_writer import HistoryWriter, NewMessage, NewSession
-from oneclaw_search.data.history.schema import open_writable
 from oneclaw_search.di import create_injector
-from oneclaw_search.di.conformance.faults import Faults, FaultModule
-from oneclaw_search.di.core_module import default_embedder
+from oneclaw_search.di.conformance.faults import FaultModule, Faults
+from oneclaw_search.di.conformance.history_file import TABLES, file_checksum, table_columns, write_fixture
 from oneclaw_search.domain.clock import PinnedClock
-from oneclaw_search.domain.models import MemoryChunk
 from oneclaw_search.tools import ToolExecutionEngine, ToolRegistry, ToolResult
 
 CAPABILITIES = ["faults", "checksum", "schema", "keyword_index_off", "concurrent_calls"]
 GROUPS = ["feat-032", "extended", "package"]
-TABLES = ("sessions", "messages", "memory_index")
 
 
 class InProcessAdapter:
@@ -139,36 +132,6 @@ class InProcessAdapter:
     def _ensure_database(self) -> None:
         if not self.database.exists():
             write_fixture(self.database, {})
-
-
-def write_fixture(path: Path, fixture: dict[str, list[dict[str, Any]]]) -> None:
-    """Add the rows to the history at `path` (made when missing) the way `oneclaw-search import` writes."""
-    sessions = [NewSession(s["id"], s["title"], s["created_at"], s.get("updated_at"), s.get("deleted_at"))
-                for s in fixture.get("sessions", [])]
-    messages = [NewMessage(m["id"], m["session_id"], m["type"], m["content"], m["created_at"], m.get("tool_name"),
-                           m.get("tool_input"), m.get("tool_output")) for m in fixture.get("messages", [])]
-    chunks = [MemoryChunk(c["id"], c["source_type"], c.get("source_date"), c["chunk_text"], None, c["created_at"],
-                          c.get("updated_at", c["created_at"])) for c in fixture.get("memory_index", [])]
-    database = open_writable(path)
-    try:
-        HistoryWriter(database, default_embedder()).write(sessions, messages, chunks)
-    finally:
-        database.close()
-
-
-def file_checksum(database: Path) -> str:
-    """A digest of the history file and its write-ahead log: equal exactly when nothing was written."""
-    digest = hashlib.sha256()
-    for path in (database, database.with_name(database.name + "-wal")):
-        if path.exists():
-            digest.update(path.name.encode() + b"\0" + path.read_bytes())
-    return digest.hexdigest()
-
-
-def table_columns(database: Path, table: str) -> list[dict[str, Any]]:
-    with closing(sqlite3.connect(f"{database.resolve().as_uri()}?mode=ro", uri=True)) as connection:
-        return [{"name": row[1], "type": row[2], "notnull": row[3], "pk": row[5]}
-                for row in connection.execute(f"PRAGMA table_info(`{table}`)")]
 
 
 def reply_of(result: ToolResult) -> dict[str, Any]:

@@ -15,7 +15,7 @@ from typing import Any
 _BLOCK = re.compile(r'^--- Result (\d+) \(score: (-?[0-9.]+), source: (\w+)(?:, date: (\d{4}-\d\d-\d\d))?'
                     r'(?:, session: "(.*)")?\) ---$')
 _SESSION_LINE = re.compile(r'^Session: "(.*)" \((\d+) messages?, last active: ([^)]*)\)$')
-_ROLE_PREFIX = re.compile(r"^(User|Assistant): ")
+ROLE_PREFIX = re.compile(r"^(User|Assistant): ")
 MEMORY_SOURCES = ("memory", "daily_log")
 
 
@@ -100,7 +100,7 @@ def identify(result: Result, rows: dict[str, list[dict[str, Any]]]) -> str | Non
         named = title.group(1) if title else first
         return next((row["id"] for row in rows["sessions"] if row["title"] == named), None)
     if result.source == "message":
-        return _by_text(_ROLE_PREFIX.sub("", first, count=1), rows["messages"], "content", rest)
+        return _by_text(ROLE_PREFIX.sub("", first, count=1), rows["messages"], "content", rest)
     if result.source in MEMORY_SOURCES:
         return _by_text(result.text, rows["memory_index"], "chunk_text", [])
     return None
