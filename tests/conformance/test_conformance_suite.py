@@ -14,7 +14,7 @@ from traceability import spec_ids
 from oneclaw_search.di.conformance.cases import load_groups
 from oneclaw_search.di.conformance.in_process import InProcessAdapter
 from oneclaw_search.di.conformance.process_adapter import ProcessAdapter
-from oneclaw_search.di.conformance.runner import FAIL, NOT_APPLICABLE, PASS, Runner
+from oneclaw_search.di.conformance.runner import NOT_APPLICABLE, PASS, Runner
 
 ROOT = Path(__file__).resolve().parents[2]
 CASES = ROOT / "specs" / "conformance"
