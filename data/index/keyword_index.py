@@ -6,6 +6,7 @@ writer's commits when it reloads.
 """
 from __future__ import annotations
 
+import os
 import shutil
 import threading
 from pathlib import Path
@@ -40,11 +41,12 @@ class KeywordIndex:
     def _open(self, kind: IndexKind) -> tantivy.Index:
         folder = self.folder / kind.name
         marker = self.folder / _FORMAT_FILE
-        if marker.exists() and marker.read_text() != FORMAT:
+        written = marker.read_text() if marker.exists() else ""
+        if written and written != FORMAT:
             shutil.rmtree(self.folder, ignore_errors=True)
         folder.mkdir(parents=True, exist_ok=True)
-        if not marker.exists():
-            marker.write_text(FORMAT)
+        if written != FORMAT:
+            _write_whole(marker, FORMAT)
         index = tantivy.Index(kind.schema, path=str(folder), reuse=True)
         register(index)
         return index
@@ -89,3 +91,11 @@ class KeywordIndex:
 
 
 KINDS = (MESSAGES, SESSIONS)
+
+
+def _write_whole(path: Path, text: str) -> None:
+    """Write by renaming a finished file into place: another process opening the index at the same
+    moment reads the whole marker or none, never an empty one it would take for another format."""
+    partial = path.with_name(f"{path.name}.{os.getpid()}.{threading.get_ident()}")
+    partial.write_text(text)
+    os.replace(partial, path)

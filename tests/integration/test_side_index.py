@@ -415,3 +415,20 @@ def test_a_new_process_on_an_unchanged_history_reads_nothing_to_catch_up(history
     assert looked.call_count == 0
     append(path, new_message("new", "s", "a walrus again", "2026-02-02T09:00"))
     assert messages(open_index(path), "walrus") == ["new", "m0"] and looked.call_count >= 1
+
+
+@pytest.mark.spec("Q-12")
+def test_a_format_marker_still_being_written_by_another_process_is_not_taken_for_another_format(tmp_path):
+    from oneclaw_search.data.index.keyword_index import KeywordIndex
+    from oneclaw_search.data.index.schema import MESSAGES
+
+    first = KeywordIndex(tmp_path / "tantivy")
+    writer = first.writer(MESSAGES)
+    writer.commit()
+    writer.wait_merging_threads()
+    built = sorted(path.name for path in (tmp_path / "tantivy" / MESSAGES.name).iterdir())
+    (tmp_path / "tantivy" / "FORMAT").write_text("")  # the moment between another process creating it and writing it
+    KeywordIndex(tmp_path / "tantivy").open(MESSAGES)
+    assert sorted(path.name for path in (tmp_path / "tantivy" / MESSAGES.name).iterdir()) == built
+    assert (tmp_path / "tantivy" / "FORMAT").read_text() != ""
+    assert [path.name for path in (tmp_path / "tantivy").iterdir() if ".FORMAT." in path.name or path.name.startswith("FORMAT.")] == []
