@@ -51,9 +51,10 @@ def format_text(request: SearchRequest, outcome: SearchOutcome) -> str:
     if outcome.index_note is not None:
         lines += ["", index_note(outcome.index_note)]
     if not results:
-        # Nothing relevant: say how we looked, so the agent can judge the silence (issue 3).
-        searched = [f"Searched with: {', '.join(outcome.retrievers)}."] if outcome.retrievers else []
-        lines += ["", *searched, NO_RESULTS]
+        # The spec's sentence first, as OUT-3 writes it; then how we looked, so the agent can judge
+        # the silence.
+        searched = ["", f"Searched with: {', '.join(outcome.retrievers)}."] if outcome.retrievers else []
+        lines += ["", NO_RESULTS, *searched]
     for number, result in enumerate(results, start=1):
         lines += ["", _result_header(number, result), result.text, *_context_lines(result)]
     return "\n".join(lines).rstrip()

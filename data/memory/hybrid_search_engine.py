@@ -38,6 +38,14 @@ MIN_VECTOR_SIMILARITY = 0.43
 FILTER_SLACK = 4  # rows ranked first per result wanted: a date or scope filter may refuse some
 
 
+def _why_lexical(embedder: Embedder | None, vector_space: str | None) -> str:
+    if embedder is None:
+        return "lexical only: no embedder"
+    if vector_space is None:
+        return "memory lexical only: no stored vectors"
+    return f"memory lexical only: its vectors are from {vector_space}, not {embedder.name}"
+
+
 class HybridSearchEngine:
     def __init__(
         self,
@@ -53,8 +61,7 @@ class HybridSearchEngine:
         self._zone = zone
         usable = embedder is not None and vector_space == embedder.name
         self._embedder = embedder if usable else None
-        self._no_vectors = "lexical only: no embedder" if embedder is None else (
-            f"memory lexical only: its vectors are not from {embedder.name}")
+        self._no_vectors = _why_lexical(embedder, vector_space)
         self._snapshot: MemorySnapshot | None = None
         self._store = store
 

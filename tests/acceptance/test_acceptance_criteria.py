@@ -115,9 +115,9 @@ def test_an_empty_query_is_a_validation_error(container):
 
 @pytest.mark.spec("AC-12", "OUT-3")
 def test_no_results_gives_the_helpful_message(container):
-    assert call(container, query="quantum physics").result.endswith(
-        "No matching results found. Try broader keywords or a different scope."
-    )
+    text = call(container, query="quantum physics").result
+    assert text.startswith('[Search Results for "quantum physics" (scope: all, 0 results)]\n\n'
+                           "No matching results found. Try broader keywords or a different scope.\n\nSearched with: ")
 
 
 @pytest.mark.spec("AC-14", "ERR-2")
