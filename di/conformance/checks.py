@@ -39,6 +39,11 @@ def _text(reply: Reply, wanted: str, _: Moment) -> str | None:
     return None if reply.text == wanted else f"expected the reply {wanted!r}, got {reply.text!r}"
 
 
+def _starts_with(reply: Reply, wanted: str, _: Moment) -> str | None:
+    text = reply.text or ""
+    return None if text.startswith(wanted) else f"the reply does not begin {wanted!r}: {text[:len(wanted) + 40]!r}"
+
+
 def _header(reply: Reply, wanted: str, _: Moment) -> str | None:
     first = reply.lines[0]
     return None if first == wanted else f"expected the first line {wanted!r}, got {first!r}"
@@ -92,7 +97,7 @@ def _exit_code(reply: Reply, wanted: int, _: Moment) -> str | None:
 
 
 CHECKS: dict[str, Check] = {
-    "success": _success, "error": _error, "text": _text, "header": _header, "contains": _contains,
+    "success": _success, "error": _error, "text": _text, "starts_with": _starts_with, "header": _header, "contains": _contains,
     "not_contains": _not_contains, "line": _line, "no_line": _no_line, "elapsed_ms_below": _elapsed_below,
     "json": _json, "exit_code": _exit_code, **RESULT_CHECKS,
 }
