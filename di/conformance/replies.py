@@ -15,7 +15,8 @@ from typing import Any
 _BLOCK = re.compile(r'^--- Result (\d+) \(score: (-?[0-9.]+), source: (\w+)(?:, date: (\d{4}-\d\d-\d\d))?'
                     r'(?:, session: "(.*)")?\) ---$')
 _SESSION_LINE = re.compile(r'^Session: "(.*)" \((\d+) messages?, last active: ([^)]*)\)$')
-ROLE_PREFIX = re.compile(r"^(User|Assistant): ")
+ROLE_PREFIX = re.compile(r"^(User|Assistant|Tool call|Tool result): ")
+MESSAGE_TEXT = ("content", "tool_name", "tool_input", "tool_output")  # a tool row shows its tool's fields
 MEMORY_SOURCES = ("memory", "daily_log")
 
 
@@ -100,19 +101,19 @@ def identify(result: Result, rows: dict[str, list[dict[str, Any]]]) -> str | Non
         named = title.group(1) if title else first
         return next((row["id"] for row in rows["sessions"] if row["title"] == named), None)
     if result.source == "message":
-        return _by_text(ROLE_PREFIX.sub("", first, count=1), rows["messages"], "content", rest)
+        return _by_text(ROLE_PREFIX.sub("", first, count=1), rows["messages"], MESSAGE_TEXT, rest)
     if result.source in MEMORY_SOURCES:
-        return _by_text(result.text, rows["memory_index"], "chunk_text", [])
+        return _by_text(result.text, rows["memory_index"], ("chunk_text",), [])
     return None
 
 
-def _by_text(shown: str, rows: list[dict[str, Any]], column: str, rest: list[str]) -> str | None:
+def _by_text(shown: str, rows: list[dict[str, Any]], columns: tuple[str, ...], rest: list[str]) -> str | None:
     # A message's text may run over several lines, and context lines may follow it.
     whole = "\n".join([shown, *rest]).strip()
     for candidate in (whole, shown.strip()):
-        exact = [row["id"] for row in rows if (row.get(column) or "").strip() == candidate]
+        exact = [row["id"] for row in rows if (row.get(columns[0]) or "").strip() == candidate]
         if exact:
             return exact[-1]
     core = shown.strip().strip("…").strip()
-    inside = [row["id"] for row in rows if core and core in (row.get(column) or "")]
-    return inside[-1] if len(set(inside)) == 1 else None
+    inside = {row["id"] for row in rows if core and any(core in (row.get(column) or "") for column in columns)}
+    return inside.pop() if len(inside) == 1 else None

@@ -34,16 +34,21 @@ class Defect:
     file: str
     before: str
     after: str
+    also: tuple[tuple[str, str, str], ...] = ()  # further (file, before, after) edits of the same defect
 
 
 DEFECTS = [
     Defect("max-results-zero-gives-one", "max_results 0 or below is clamped to 1 (OneClaw's code)",
            "domain/search_request.py", "    if number <= 0:\n        return DEFAULT_MAX_RESULTS",
            "    if number <= 0:\n        return 1"),
-    Defect("like-wildcards-leak", "the scan runs LIKE '%query%' unescaped, so % and _ are wildcards (OneClaw's code)",
+    Defect("like-wildcards-leak", "LIKE '%query%' runs unescaped, so % and _ in a query are wildcards (OneClaw's code)",
            "data/history/message_dao.py",
            'matching = pw.fn.instr(pw.fn.oc_fold(pw.Cast(MessageEntity.content, "BLOB")), needle) > 0',
-           'matching = pw.SQL("oc_fold(CAST(\\"t1\\".\\"content\\" AS BLOB)) LIKE (\'%\' || ? || \'%\')", (needle,))'),
+           'matching = pw.SQL("oc_fold(CAST(\\"t1\\".\\"content\\" AS BLOB)) LIKE (\'%\' || ? || \'%\')", (needle,))',
+           also=(("domain/ranking.py", "    start = haystack.find(needle)\n    while needle and start != -1:\n"
+                  "        yield start\n        start = haystack.find(needle, start + len(needle))\n",
+                  "    import re\n    wild = re.escape(needle).replace('%', '.*?').replace('_', '.')\n"
+                  "    yield from (found.start() for found in re.finditer(wild, haystack)) if needle else ()\n"),)),
     Defect("ascii-only-case-folding", "only ASCII letters are folded, as SQLite's LIKE does (OneClaw's code)",
            "domain/text.py",
            '    return unicodedata.normalize("NFC", unicodedata.normalize("NFC", text).casefold())',
@@ -83,11 +88,12 @@ def copy_package(into: Path) -> Path:
 
 
 def seed(package: Path, defect: Defect) -> None:
-    path = package / defect.file
-    text = path.read_text(encoding="utf-8")
-    if text.count(defect.before) != 1:
-        raise SystemExit(f"{defect.name}: the code to change is no longer found exactly once in {defect.file}")
-    path.write_text(text.replace(defect.before, defect.after), encoding="utf-8")
+    for file, before, after in ((defect.file, defect.before, defect.after), *defect.also):
+        path = package / file
+        text = path.read_text(encoding="utf-8")
+        if text.count(before) != 1:
+            raise SystemExit(f"{defect.name}: the code to change is no longer found exactly once in {file}")
+        path.write_text(text.replace(before, after), encoding="utf-8")
 
 
 def run_suite(root: Path) -> dict:

@@ -77,6 +77,8 @@ def test_every_divergence_a_case_names_is_a_row_of_divergences_md():
 def test_the_groups_are_the_spec_its_extensions_and_this_package():
     assert [group.name for group in GROUPS] == ["extended", "feat-032", "package"]
     assert all(case.group == "feat-032" for case in ALL_CASES if case.divergence and case.reading == "spec")
+    # An implementation claiming FEAT-032 is held to the spec's words only, never to this package's choices.
+    assert [case.id for case in ALL_CASES if case.group == "feat-032" and case.reading == "this-package" and not case.optional] == []
 
 
 def test_the_command_reports_per_case_per_id_and_exits_zero_when_all_pass(tmp_path):
