@@ -101,7 +101,8 @@ def test_an_empty_memory_index_still_searches_messages(history):
 @pytest.mark.spec("EDGE-10")
 def test_a_fresh_install_with_no_rows_answers_with_no_results(history):
     outcome = call(open_history(history), query="anything")
-    assert outcome.is_success and outcome.result.endswith("Try broader keywords or a different scope.")
+    assert outcome.is_success and outcome.result.startswith('[Search Results for "anything" (scope: all, 0 results)]\n\n'
+                                                            "No matching results found. Try broader keywords or a different scope.")
 
 
 @pytest.mark.spec("EDGE-11", "P-05")

@@ -19,9 +19,9 @@ def test_every_case_passes_or_is_not_applicable_through_the_command_line():
     report = json.loads(run.stdout)
     failed = [f"{case['id']}: {case['detail']}" for case in report["cases"] if case["status"] == "fail"]
     assert failed == [] and run.returncode == 0
-    ran = [case for case in report["cases"] if case["status"] == "pass"]
-    assert len(ran) > len(report["cases"]) / 2, "most cases can be put to a command line"
-    assert any("exit_code" in json.dumps(case) or case["id"] == "command-line-exit-codes" for case in ran)
+    statuses = {case["id"]: case["status"] for case in report["cases"]}
+    assert list(statuses.values()).count("pass") > len(statuses) * 0.8, "most cases can be put to a command line"
+    assert statuses["command-line-exit-codes"] == "pass"  # the one adapter with exit codes checks them
 
 
 @pytest.mark.slow
