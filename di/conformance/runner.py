@@ -40,6 +40,20 @@ class Outcome:
     seconds: float = 0.0
 
 
+@dataclass
+class Scene:
+    """Where a case stands: its present, and every row loaded so far (to tie results to)."""
+
+    moment: Moment
+    rows: dict[str, list[dict[str, Any]]]
+
+    def add(self, more: dict[str, list[dict[str, Any]]]) -> dict[str, list[dict[str, Any]]]:
+        for table, added in more.items():
+            replaced = {row["id"] for row in added}
+            self.rows[table] = [row for row in self.rows[table] if row["id"] not in replaced] + added
+        return more
+
+
 class Runner:
     def __init__(self, adapter: Adapter) -> None:
         self._adapter = adapter
@@ -69,59 +83,57 @@ class Runner:
         moment = Moment(case.now, case.time_zone)
         self._ask({"op": "reset"})
         self._ask({"op": "set_clock", "now_ms": moment.now_ms, "time_zone": moment.zone_name})
-        rows = resolve_fixture(case.fixture, moment)
-        self._ask({"op": "load", "fixture": rows})
+        scene = Scene(moment, resolve_fixture(case.fixture, moment))
+        self._ask({"op": "load", "fixture": scene.rows})
         watched = case.store_unchanged and "checksum" in self.capabilities
         before = self._ask({"op": "checksum"}).get("checksum") if watched else None
         for number, step in enumerate(case.steps, start=1):
-            moment, problem = self._step(step, moment, rows)
-            if problem:
+            if problem := self._step(step, scene):
                 return f"step {number}: {problem}"
         if watched and (after := self._ask({"op": "checksum"}).get("checksum")) != before:
             return f"the stored history changed while searching (checksum {before} -> {after})"
         return None
 
-    def _step(self, step: dict[str, Any], moment: Moment, rows: dict[str, list]) -> tuple[Moment, str | None]:
+    def _step(self, step: dict[str, Any], scene: Scene) -> str | None:
         if "load" in step:
-            more = resolve_fixture(step["load"], moment)
-            for table, added in more.items():
-                rows[table] = [row for row in rows[table] if row["id"] not in {a["id"] for a in added}] + added
-            self._ask({"op": "load", "fixture": more})
+            self._ask({"op": "load", "fixture": scene.add(resolve_fixture(step["load"], scene.moment))})
         elif "set_clock" in step:
-            moment = Moment(step["set_clock"].get("now", moment.now.isoformat()),
-                            step["set_clock"].get("time_zone", moment.zone_name))
-            self._ask({"op": "set_clock", "now_ms": moment.now_ms, "time_zone": moment.zone_name})
+            scene.moment = Moment(step["set_clock"].get("now", scene.moment.now.isoformat()),
+                                  step["set_clock"].get("time_zone", scene.moment.zone_name))
+            self._ask({"op": "set_clock", "now_ms": scene.moment.now_ms, "time_zone": scene.moment.zone_name})
         elif "fault" in step or "configure" in step:
             kind = "fault" if "fault" in step else "configure"
             self._ask({"op": kind, **step[kind]})
         elif "tools" in step:
-            return moment, compare_tool(self._ask({"op": "tools"}).get("tools", []), step["tools"])
+            return compare_tool(self._ask({"op": "tools"}).get("tools", []), step["tools"])
         elif "schema" in step:
-            return moment, compare_schema(self._ask({"op": "schema"}).get("tables", {}), step["schema"])
-        elif "concurrently" in step:
-            calls = [{"tool": step.get("tool", "search_history"), "arguments": resolve_arguments(arguments, moment)}
-                     for arguments in step["concurrently"]]
-            started = time.perf_counter()
-            answers = self._ask({"op": "call_concurrently", "calls": calls}).get("results", [])
-            elapsed = (time.perf_counter() - started) * 1000
-            problems = [self._judge(answer, step, moment, rows, elapsed) for answer in answers]
-            return moment, next((p for p in problems if p), None if len(answers) == len(calls) else "answers missing")
+            return compare_schema(self._ask({"op": "schema"}).get("tables", {}), step["schema"])
         else:
-            arguments = resolve_arguments(step["call"], moment)
-            started = time.perf_counter()
-            answer = self._ask({"op": "call", "tool": step.get("tool", "search_history"), "arguments": arguments})
-            return moment, self._judge(answer.get("result", {}), step, moment, rows,
-                                       (time.perf_counter() - started) * 1000)
-        return moment, None
+            return self._calls(step, scene)
+        return None
 
-    def _judge(self, raw: dict[str, Any], step: dict[str, Any], moment: Moment, rows: dict[str, list],
-               elapsed_ms: float) -> str | None:
-        reply = read_reply(raw, rows, elapsed_ms)
+    def _calls(self, step: dict[str, Any], scene: Scene) -> str | None:
+        """One `call`, or the `concurrently` ones, each reply held to the step's checks."""
+        together = "concurrently" in step
+        calls = [{"tool": step.get("tool", "search_history"), "arguments": resolve_arguments(arguments, scene.moment)}
+                 for arguments in (step["concurrently"] if together else [step["call"]])]
+        started = time.perf_counter()
+        if together:
+            answers = self._ask({"op": "call_concurrently", "calls": calls}).get("results", [])
+        else:
+            answers = [self._ask({"op": "call", **calls[0]}).get("result", {})]
+        elapsed = (time.perf_counter() - started) * 1000
+        if len(answers) != len(calls):
+            return f"{len(calls)} calls, {len(answers)} answers"
+        return next((problem for answer in answers if (problem := self._judge(answer, step, scene, elapsed))), None)
+
+    def _judge(self, raw: dict[str, Any], step: dict[str, Any], scene: Scene, elapsed_ms: float) -> str | None:
+        reply = read_reply(raw, scene.rows, elapsed_ms)
         for check in step.get("expect", []):
             kind = next(key for key in check if key != "why")
             if kind in NEEDS and NEEDS[kind] not in self.capabilities:
                 continue  # e.g. exit codes, which only a command line has
-            if problem := run_check(reply, check, moment):
+            if problem := run_check(reply, check, scene.moment):
                 return f"{kind}: {problem}"
         return None
 
