@@ -14,7 +14,7 @@ from oneclaw_search.data.history.memory_index_dao import PeeweeMemoryIndexDao
 from oneclaw_search.data.history.message_dao import PeeweeMessageDao
 from oneclaw_search.data.history.session_dao import PeeweeSessionDao
 from oneclaw_search.data.history.session_reader import PeeweeSessionReader
-from oneclaw_search.di.index_module import IndexParts
+from oneclaw_search.di.index_module import HistoryRows, IndexParts
 from oneclaw_search.domain.focused_search import FocusedSearch
 from oneclaw_search.domain.ports import MemoryIndexDao, MessageDao, SessionDao
 from oneclaw_search.domain.session_reading import SessionReader
@@ -31,13 +31,18 @@ class DatabaseModule(Module):
 
     @singleton
     @provider
-    def provide_message_dao(self, database: HistoryDatabase, index: IndexParts) -> MessageDao:
-        return PeeweeMessageDao(database, index.lookup)
+    def provide_history_rows(self, database: HistoryDatabase, index: IndexParts) -> HistoryRows:
+        return HistoryRows(PeeweeMessageDao(database, index.lookup), PeeweeSessionDao(database, index.lookup))
 
     @singleton
     @provider
-    def provide_session_dao(self, database: HistoryDatabase, index: IndexParts) -> SessionDao:
-        return PeeweeSessionDao(database, index.lookup)
+    def provide_message_dao(self, rows: HistoryRows) -> MessageDao:
+        return rows.messages
+
+    @singleton
+    @provider
+    def provide_session_dao(self, rows: HistoryRows) -> SessionDao:
+        return rows.sessions
 
     @singleton
     @provider

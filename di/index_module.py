@@ -38,6 +38,14 @@ class IndexParts:
 
 
 @dataclass(frozen=True)
+class HistoryRows:
+    """This package's DAOs over the history, which the keyword index hydrates its hits through."""
+
+    messages: PeeweeMessageDao
+    sessions: PeeweeSessionDao
+
+
+@dataclass(frozen=True)
 class SearchBackends:
     messages: MessageSearch
     sessions: SessionSearch
@@ -76,10 +84,13 @@ class IndexModule(Module):
 
     @singleton
     @provider
-    def provide_backends(self, parts: IndexParts, message_dao: MessageDao, session_dao: SessionDao) -> SearchBackends:
-        usable = isinstance(message_dao, PeeweeMessageDao) and isinstance(session_dao, PeeweeSessionDao)
-        if parts.lookup is None or not usable:
+    def provide_backends(self, parts: IndexParts, message_dao: MessageDao, session_dao: SessionDao,
+                         rows: HistoryRows) -> SearchBackends:
+        """The spec's scans over the DAO ports without an index (`index_path=None`); with one, the
+        keyword index over this package's own DAOs, which read the rows it points to."""
+        if parts.lookup is None:
             return SearchBackends(LiteralMessageSearch(message_dao), LiteralSessionSearch(session_dao), None)
+        message_dao, session_dao = rows.messages, rows.sessions
         return SearchBackends(
             IndexedMessageSearch(parts.lookup, message_dao, parts.vectors),
             IndexedSessionSearch(parts.lookup, session_dao),

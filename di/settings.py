@@ -12,7 +12,7 @@ from typing import Any
 from oneclaw_search.domain.clock import Clock
 from oneclaw_search.domain.local_time import resolve_zone
 from oneclaw_search.domain.ports import Embedder
-from oneclaw_search.domain.search_history_use_case import DEFAULT_BUDGET_SECONDS, DEFAULT_CANDIDATE_LIMIT
+from oneclaw_search.domain.search_settings import DEFAULT_BUDGET_SECONDS, DEFAULT_CANDIDATE_LIMIT, SearchSettings
 from oneclaw_search.domain.search_window import RECENT_MESSAGE_BUFFER_MS
 
 DEFAULT_EMBEDDER = "default"
@@ -24,7 +24,8 @@ class Settings:
     """`embedder`: "default", None (lexical only) or any Embedder object.
 
     `index_path`: "auto" (beside the history, else the user cache), a file path, or None for the
-    spec's literal scans with no side index.
+    spec's literal scans with no side index. The keyword index reads the history itself, so a host
+    that binds a MessageDao or SessionDao of its own in `modules` sets None to have them searched.
     """
 
     database_path: Path
@@ -49,6 +50,10 @@ class Settings:
         built = cls(Path(database_path).expanduser(), **settings)
         built._check()
         return built
+
+    def search_settings(self) -> SearchSettings:
+        return SearchSettings(self.search_budget_seconds, self.candidate_limit, self.recent_message_buffer_ms,
+                              self.redact_secrets)
 
     def _check(self) -> None:
         if not self.search_budget_seconds > 0:

@@ -10,13 +10,14 @@ from datetime import tzinfo
 from injector import Module, multiprovider, provider, singleton
 
 from oneclaw_search.data.index.analyzer import stem
+from oneclaw_search.data.memory.hybrid_search_engine import HybridSearchEngine
 from oneclaw_search.di.settings import Settings
 from oneclaw_search.domain.clock import Clock
 from oneclaw_search.domain.local_time import local_date
 from oneclaw_search.di.index_module import SearchBackends
 from oneclaw_search.domain.focused_search import FocusedSearch
 from oneclaw_search.domain.ports import MemorySearchEngine
-from oneclaw_search.domain.search_history_use_case import SearchHistoryUseCase
+from oneclaw_search.domain.search_history_use_case import SearchAids, SearchHistoryUseCase, SearchSources
 from oneclaw_search.domain.session_reading import ReadSessionUseCase, SessionReader
 from oneclaw_search.domain.spelling import SummedVocabulary
 from oneclaw_search.tools import ReadSessionTool, SearchHistoryTool, Tool, ToolExecutionEngine, ToolRegistry
@@ -26,26 +27,13 @@ class ToolModule(Module):
     @singleton
     @provider
     def provide_search_history_use_case(
-        self,
-        engine: MemorySearchEngine,
-        backends: SearchBackends,
-        clock: Clock,
-        zone: tzinfo,
-        settings: Settings,
-        focused: FocusedSearch,
-        turns: SessionReader,
+        self, engine: MemorySearchEngine, memory_words: HybridSearchEngine, backends: SearchBackends, clock: Clock,
+        zone: tzinfo, settings: Settings, focused: FocusedSearch, turns: SessionReader,
     ) -> SearchHistoryUseCase:
+        vocabulary = SummedVocabulary([memory_words, backends.vocabulary])
         return SearchHistoryUseCase(
-            engine, backends.messages, backends.sessions, clock, zone,
-            vocabulary=SummedVocabulary([engine, backends.vocabulary]),
-            memory_retrievers=getattr(engine, "retrievers", ()),
-            budget_seconds=settings.search_budget_seconds,
-            candidate_limit=settings.candidate_limit,
-            recent_message_buffer_ms=settings.recent_message_buffer_ms,
-            focused=focused,
-            turns=turns,
-            index_progress=backends.progress,
-            redact_secrets=settings.redact_secrets,
+            SearchSources(engine, backends.messages, backends.sessions), clock, zone, settings.search_settings(),
+            SearchAids(vocabulary, focused, turns, backends.progress),
         )
 
     @singleton

@@ -1,58 +1,20 @@
-"""Entities the search works with: scopes, source labels, stored rows and the merged result.
+"""Entities the search works with: stored rows, their scored forms and one search's outcome.
 
-Mirrors UnifiedSearchResult.kt, MemorySearchResult.kt and the Room entities' enums (FEAT-032).
+Mirrors MemorySearchResult.kt and the Room entities' enums (FEAT-032); the scope enum lives in
+search_scope.py and the merged result in unified_search_result.py.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import StrEnum
 
-from oneclaw_search.domain.explanations import MatchReasons, ScoreParts, SourceReport
+from oneclaw_search.domain.explanations import SourceReport
+from oneclaw_search.domain.search_scope import DAILY_LOG_TYPE, LONG_TERM_TYPE, SearchScope, SearchSource
+from oneclaw_search.domain.unified_search_result import SourceType, UnifiedSearchResult
 
-
-class SourceType(StrEnum):
-    """Where a result came from; the value is the label printed as `source:`."""
-
-    MEMORY = "memory"
-    DAILY_LOG = "daily_log"
-    MESSAGE = "message"
-    SESSION = "session"
-
-
-class SearchSource(StrEnum):
-    """The three stores searched in parallel, each normalised on its own (spec merge steps 1-3)."""
-
-    MEMORY_INDEX = "memory"
-    MESSAGES = "messages"
-    SESSIONS = "sessions"
-
-
-class SearchScope(StrEnum):
-    """The `scope` parameter: which stores one call searches."""
-
-    ALL = "all"
-    MEMORY = "memory"
-    DAILY_LOG = "daily_log"
-    SESSIONS = "sessions"
-
-    @property
-    def sources(self) -> tuple[SearchSource, ...]:
-        if self is SearchScope.ALL:
-            return tuple(SearchSource)
-        if self is SearchScope.SESSIONS:
-            return (SearchSource.MESSAGES, SearchSource.SESSIONS)
-        return (SearchSource.MEMORY_INDEX,)
-
-    @property
-    def memory_source_types(self) -> frozenset[str] | None:
-        """memory_index.source_type values this scope admits; None admits every type."""
-        if self is SearchScope.DAILY_LOG:
-            return frozenset({DAILY_LOG_TYPE})
-        return None
-
-
-DAILY_LOG_TYPE = "daily_log"
-LONG_TERM_TYPE = "long_term"
+# The scope enum and the merged result have modules of their own, as the design card names them;
+# they are imported here too because most of the domain reads its entities from this module.
+__all__ = ["DAILY_LOG_TYPE", "LONG_TERM_TYPE", "SearchScope", "SearchSource", "SourceType", "UnifiedSearchResult"]
 
 
 class MessageType(StrEnum):
@@ -154,30 +116,6 @@ class MemorySearchResult:
 
 
 @dataclass(frozen=True, slots=True)
-class UnifiedSearchResult:
-    """One ranked hit from any source, ready to print (UnifiedSearchResult.kt).
-
-    `id` is the underlying row id; `matches` are [start, end) spans of the query inside `text`.
-    """
-
-    id: str
-    source_type: SourceType
-    text: str
-    source_date: str | None
-    session_id: str | None
-    session_title: str | None
-    raw_score: float
-    final_score: float
-    created_at: int
-    matches: tuple[tuple[int, int], ...] = field(default=())
-    exact: bool = False  # contains the whole query (for a message or session: the spec's own LIKE would return it)
-    context: tuple = ()  # session_reading.Turn values around a message hit, when asked (issue 4)
-    why: MatchReasons = MatchReasons()  # phrase and vector; `terms` are named on request (issue 4)
-    searched_text: str = field(default="", repr=False, compare=False)  # the whole text the row was matched in
-    parts: ScoreParts | None = None  # filled by the merge
-
-
-@dataclass(frozen=True, slots=True)
 class SearchOutcome:
     """What one search produced, and which sources ran out of time before finishing."""
 
@@ -186,7 +124,7 @@ class SearchOutcome:
     budget_seconds: float = 0.0
     retrievers: tuple[str, ...] = ()  # what actually ran, e.g. "keyword (BM25)"
     corrected_query: str | None = None  # the respelled query the results are for, if any
-    sources: tuple[SourceReport, ...] = ()  # what each source searched did (issue 4)
+    sources: tuple[SourceReport, ...] = ()  # what each source searched did: candidates and time, for JSON
     index_note: str | None = None  # how far a keyword index still being built has come ("building 37 %")
 
     @property

@@ -104,6 +104,13 @@ class MemoryFilter:
 
 
 class MemorySearchEngine(Protocol):
+    """Memory's source port: hybrid BM25 and vector search over memory_index (HybridSearchEngine.kt).
+
+    `retrievers` names what actually runs, so a reply can say how it searched.
+    """
+
+    retrievers: tuple[str, ...]
+
     def search(
         self,
         query: str,
@@ -116,7 +123,8 @@ class MemorySearchEngine(Protocol):
 
 
 class MessageSearch(Protocol):
-    """Ranked message search (issue 3): keywords in any order, the spec's phrase, and meaning.
+    """The messages' source port: ranked by keywords in any order, the spec's phrase, and meaning.
+    The spec's own LIKE scan over a MessageDao is one implementation (literal_search.py).
 
     `retrievers` names what actually runs, so a reply can say how it searched.
     """
@@ -132,6 +140,8 @@ class MessageSearch(Protocol):
 
 
 class SessionSearch(Protocol):
+    """The sessions' source port, ranked like MessageSearch over titles and previews."""
+
     retrievers: tuple[str, ...]
 
     def search(

@@ -2,11 +2,11 @@
 
 Mirrors feature/search/usecase/SearchHistoryUseCase.kt, following the spec's merge where the
 Kotlin code departs from it (see specs/divergences.md); when nothing matches it retries close
-spellings of long words (issue 3).
+spellings of long words (Q-08). It sees ports only: one per source, and optional aids.
 """
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import tzinfo
 from functools import partial
 
@@ -14,72 +14,61 @@ from oneclaw_search.domain.clock import Clock, Deadline
 from oneclaw_search.domain.errors import HistoryChanged
 from oneclaw_search.domain.explanations import SourceReport
 from oneclaw_search.domain.focused_search import FocusedSearch
-from oneclaw_search.domain.narrowed_search import Narrowing, narrowing, with_context
 from oneclaw_search.domain.history_query import HistoryQuery
 from oneclaw_search.domain.models import SearchOutcome, SearchSource
+from oneclaw_search.domain.narrowed_search import Narrowing, narrowing, with_context
 from oneclaw_search.domain.parallel import run_in_parallel
-from oneclaw_search.domain.literal_search import LiteralMessageSearch, LiteralSessionSearch
-from oneclaw_search.domain.ports import (
-    IndexProgress,
-    MemorySearchEngine,
-    MessageDao,
-    MessageSearch,
-    SessionDao,
-    SessionSearch,
-    Vocabulary,
-)
+from oneclaw_search.domain.ports import IndexProgress, MemorySearchEngine, MessageSearch, SessionSearch, Vocabulary
 from oneclaw_search.domain.ranking import merge
 from oneclaw_search.domain.redaction import redact, unchanged
 from oneclaw_search.domain.search_request import SearchRequest
-from oneclaw_search.domain.search_window import RECENT_MESSAGE_BUFFER_MS, SearchWindow, search_window
+from oneclaw_search.domain.search_settings import SearchSettings
+from oneclaw_search.domain.search_terms import unchanged as unstemmed
+from oneclaw_search.domain.search_window import SearchWindow, search_window
 from oneclaw_search.domain.session_reading import SessionReader
 from oneclaw_search.domain.source_searches import SourceHits, memory_results, message_results, session_results
-from oneclaw_search.domain.search_terms import unchanged as unstemmed
 from oneclaw_search.domain.spelling import respell
 
-DEFAULT_BUDGET_SECONDS = 30.0
 # A recorder that opens and closes the history for every turn can come and go between two reads;
 # a search meeting it more than a few times in a row is rare.
 HISTORY_CHANGE_RETRIES = 3
-# Candidates each source ranks, whatever max_results asks: enough for the merge, decay and dedup
-# to choose from, and the same pool for every max_results, so a shorter answer is always the start
-# of a longer one.
-DEFAULT_CANDIDATE_LIMIT = 50
+
+
+@dataclass(frozen=True, slots=True)
+class SearchSources:
+    """The three source ports: memory through the HybridSearchEngine (AC-06), messages and
+    sessions through their searches (AC-07, AC-08)."""
+
+    memory: MemorySearchEngine
+    messages: MessageSearch
+    sessions: SessionSearch
+
+
+@dataclass(frozen=True, slots=True)
+class SearchAids:
+    """What a search can do more with, each optional: respelling a query that finds nothing, the
+    role/session/project filters, the turns around a hit, and the index's progress."""
+
+    vocabulary: Vocabulary | None = None
+    focused: FocusedSearch | None = None
+    turns: SessionReader | None = None
+    index_progress: IndexProgress | None = None
+
 
 class SearchHistoryUseCase:
-    def __init__(
-        self,
-        engine: MemorySearchEngine,
-        messages: MessageSearch | MessageDao,
-        sessions: SessionSearch | SessionDao,
-        clock: Clock,
-        zone: tzinfo,
-        *,
-        vocabulary: Vocabulary | None = None,
-        memory_retrievers: tuple[str, ...] = (),
-        budget_seconds: float = DEFAULT_BUDGET_SECONDS,
-        candidate_limit: int = DEFAULT_CANDIDATE_LIMIT,
-        recent_message_buffer_ms: int = RECENT_MESSAGE_BUFFER_MS,
-        focused: FocusedSearch | None = None,
-        turns: SessionReader | None = None,
-        index_progress: IndexProgress | None = None,
-        redact_secrets: bool = True,
-    ) -> None:
-        self._engine = engine
-        # A bare DAO is searched the spec's way: its literal LIKE-style scan.
-        self._messages = messages if hasattr(messages, "search") else LiteralMessageSearch(messages)
-        self._sessions = sessions if hasattr(sessions, "search") else LiteralSessionSearch(sessions)
+    def __init__(self, sources: SearchSources, clock: Clock, zone: tzinfo, settings: SearchSettings = SearchSettings(),
+                 aids: SearchAids = SearchAids()) -> None:
+        self._engine, self._messages, self._sessions = sources.memory, sources.messages, sources.sessions
         self._clock = clock
         self._zone = zone
-        self._vocabulary = vocabulary
-        self._memory_retrievers = memory_retrievers
-        self._budget_seconds = budget_seconds
-        self._candidate_limit = candidate_limit
-        self._recent_buffer_ms = recent_message_buffer_ms
-        self._focused = focused  # role, session_id, project and agent_type filters (issue 4)
-        self._turns = turns  # the turns shown around message hits (issue 4's `context`)
-        self._index_progress = index_progress
-        self._clean = redact if redact_secrets else unchanged  # API keys and the like never reach a reply
+        self._vocabulary = aids.vocabulary
+        self._budget_seconds = settings.budget_seconds
+        self._candidate_limit = settings.candidate_limit
+        self._recent_buffer_ms = settings.recent_message_buffer_ms
+        self._focused = aids.focused
+        self._turns = aids.turns
+        self._index_progress = aids.index_progress
+        self._clean = redact if settings.redact_secrets else unchanged
 
     def search(self, request: SearchRequest) -> SearchOutcome:
         """Raises FilterUnavailable when the request's filter names facts this history lacks. A
@@ -132,7 +121,7 @@ class SearchHistoryUseCase:
 
     def _retrievers(self, sources: tuple[SearchSource, ...], narrowed: Narrowing | None) -> tuple[str, ...]:
         named = {
-            SearchSource.MEMORY_INDEX: self._memory_retrievers,
+            SearchSource.MEMORY_INDEX: self._engine.retrievers,
             SearchSource.MESSAGES: self._focused.retrievers if narrowed and narrowed.needs_scan
             else self._messages.retrievers,
             SearchSource.SESSIONS: self._sessions.retrievers,

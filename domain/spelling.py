@@ -1,4 +1,4 @@
-"""Typo fallback (issue 3): when an exact search finds nothing, try close spellings of long words.
+"""Typo fallback (Q-08): when an exact search finds nothing, try close spellings of long words.
 
 Only words of five or more letters are ever changed, each by one edit (insert, delete, replace
 or swap), and only to a spelling the history actually contains: each source's vocabulary offers
@@ -82,24 +82,23 @@ def correct_query(query: str, frequency: Callable[[str], int], stem: Stem = unch
 class SummedVocabulary:
     """Several sources' vocabularies read as one: a spelling is known if any source uses it."""
 
-    def __init__(self, parts: Sequence[object]) -> None:
-        self._parts = [part for part in parts if hasattr(part, "frequency")]
+    def __init__(self, parts: Sequence[Vocabulary | None]) -> None:
+        self._parts = [part for part in parts if part is not None]  # None: a source without a vocabulary
 
     def stem(self, word: str) -> str:
         """The sources share one stemmer (the keyword index's); without a source, words stay whole."""
-        return self._parts[0].stem(word) if self._parts and hasattr(self._parts[0], "stem") else word
+        return self._parts[0].stem(word) if self._parts else word
 
     def frequency(self, term: str) -> int:
         return sum(part.frequency(term) for part in self._parts)
 
     def spellings_near(self, word: str) -> set[str]:
-        return set().union(*(part.spellings_near(word) for part in self._parts if hasattr(part, "spellings_near")))
+        return set().union(*(part.spellings_near(word) for part in self._parts))
 
     def frequencies(self, terms: Sequence[str]) -> dict[str, int]:
         """All the counts in one pass per source (a lookup per term costs a query per term)."""
         totals = dict.fromkeys(terms, 0)
         for part in self._parts:
-            found = part.frequencies(terms) if hasattr(part, "frequencies") else {t: part.frequency(t) for t in terms}
-            for term, count in found.items():
+            for term, count in part.frequencies(terms).items():
                 totals[term] += count
         return totals

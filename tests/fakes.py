@@ -67,6 +67,7 @@ class FakeMemorySearchEngine:
 
     results: list[MemorySearchResult] = field(default_factory=list)
     calls: list[tuple] = field(default_factory=list)
+    retrievers: tuple[str, ...] = ("canned memory",)
 
     def search(self, query, top_k=5, *, chunk_filter: MemoryFilter | None = None, deadline: Deadline | None = None):
         self.calls.append((query, top_k, chunk_filter))
@@ -145,3 +146,13 @@ class SlowChildEmbedder(KeywordEmbedder):
         if os.getpid() != self.parent:
             time.sleep(self.delay)
         return super().embed(texts)
+
+
+def scanning_use_case(engine, messages, sessions, clock, zone, *, settings=None, aids=None):
+    """The use case over fakes as a host without an index wires it: the DAOs behind the spec's scans."""
+    from oneclaw_search.domain.literal_search import LiteralMessageSearch, LiteralSessionSearch
+    from oneclaw_search.domain.search_history_use_case import SearchAids, SearchHistoryUseCase, SearchSources
+    from oneclaw_search.domain.search_settings import SearchSettings
+
+    sources = SearchSources(engine, LiteralMessageSearch(messages), LiteralSessionSearch(sessions))
+    return SearchHistoryUseCase(sources, clock, zone, settings or SearchSettings(), aids or SearchAids())

@@ -13,7 +13,7 @@ from typing import Any
 from injector import Module, provider, singleton
 
 from oneclaw_search.data.memory.hybrid_search_engine import HybridSearchEngine
-from oneclaw_search.di.index_module import IndexModule, IndexParts, SearchBackends
+from oneclaw_search.di.index_module import HistoryRows, IndexModule, IndexParts, SearchBackends
 from oneclaw_search.domain.ports import MemorySearchEngine, MessageDao, SessionDao
 
 SOURCES = ("memory", "messages", "sessions")
@@ -79,8 +79,9 @@ class FaultModule(Module):
 
     @singleton
     @provider
-    def provide_backends(self, parts: IndexParts, message_dao: MessageDao, session_dao: SessionDao) -> SearchBackends:
-        real = IndexModule().provide_backends(parts, message_dao, session_dao)
+    def provide_backends(self, parts: IndexParts, message_dao: MessageDao, session_dao: SessionDao,
+                         rows: HistoryRows) -> SearchBackends:
+        real = IndexModule().provide_backends(parts, message_dao, session_dao, rows)
         return replace(real, messages=Faulty(real.messages, "messages", self._faults),
                        sessions=Faulty(real.sessions, "sessions", self._faults))
 

@@ -96,12 +96,14 @@ def test_a_search_that_saw_the_history_change_runs_once_more(mocker):
     from builders import TOKYO
     from fakes import FakeMemorySearchEngine, FakeSessionDao, FixedClock
 
-    from oneclaw_search.domain.search_history_use_case import SearchHistoryUseCase
+    from oneclaw_search.domain.literal_search import LiteralSessionSearch
+    from oneclaw_search.domain.search_history_use_case import SearchHistoryUseCase, SearchSources
     from oneclaw_search.domain.search_request import parse_search_request
 
     messages = mocker.Mock()
     messages.search.side_effect = [HistoryChanged("written to while it was read"), []]
     messages.retrievers = ()
-    use_case = SearchHistoryUseCase(FakeMemorySearchEngine(), messages, FakeSessionDao(), FixedClock(0), TOKYO)
+    sources = SearchSources(FakeMemorySearchEngine(), messages, LiteralSessionSearch(FakeSessionDao()))
+    use_case = SearchHistoryUseCase(sources, FixedClock(0), TOKYO)
     assert use_case.search(parse_search_request({"query": "sushi", "scope": "sessions"})).results == ()
     assert messages.search.call_count == 2

@@ -3,12 +3,12 @@ search asking for tool rows goes through FocusedSearch while every other one sta
 search, which is told what it may return."""
 import pytest
 from builders import TOKYO, message_hit, ms
-from fakes import FakeMemorySearchEngine, FakeMessageDao, FakeSessionDao, FixedClock
+from fakes import FakeMemorySearchEngine, FakeMessageDao, FakeSessionDao, FixedClock, scanning_use_case
 
 from oneclaw_search.domain.focused_search import FocusedSearch, relevances
 from oneclaw_search.domain.history_query import HistoryQuery
 from oneclaw_search.domain.message_filter import InvalidFilter, MessageFilter, parse_message_filter
-from oneclaw_search.domain.search_history_use_case import SearchHistoryUseCase
+from oneclaw_search.domain.search_history_use_case import SearchAids
 from oneclaw_search.domain.search_request import parse_search_request
 
 
@@ -71,8 +71,8 @@ def test_a_search_for_tool_rows_goes_through_focused_search_and_others_do_not(mo
     spy = mocker.spy(focused, "messages")
     messages = FakeMessageDao([message_hit("m3", "sushi spec", "2026-03-01T10:00"),
                                message_hit("m2", "sushi talk", "2026-03-01T10:00", session_id="s2")])
-    use_case = SearchHistoryUseCase(FakeMemorySearchEngine(), messages, FakeSessionDao(), FixedClock(ms("2026-03-01T12:00")),
-                                    TOKYO, focused=focused)
+    use_case = scanning_use_case(FakeMemorySearchEngine(), messages, FakeSessionDao(), FixedClock(ms("2026-03-01T12:00")),
+                                 TOKYO, aids=SearchAids(focused=focused))
     plain = use_case.search(parse_search_request({"query": "sushi"}))
     assert {r.id for r in plain.results} == {"m2", "m3"} and spy.call_count == 0
     tools = use_case.search(parse_search_request({"query": "sushi", "role": "tool"}))
@@ -87,8 +87,8 @@ def test_a_role_filter_over_user_and_assistant_turns_is_handed_to_the_message_se
     spy = mocker.spy(focused, "messages")
     messages = FakeMessageDao([message_hit("m-user", "sushi question", "2026-03-01T10:00"),
                                message_hit("m-ai", "sushi answer", "2026-03-01T10:01", type="AI_RESPONSE")])
-    use_case = SearchHistoryUseCase(FakeMemorySearchEngine(), messages, FakeSessionDao(), FixedClock(ms("2026-03-01T12:00")),
-                                    TOKYO, focused=focused)
+    use_case = scanning_use_case(FakeMemorySearchEngine(), messages, FakeSessionDao(), FixedClock(ms("2026-03-01T12:00")),
+                                 TOKYO, aids=SearchAids(focused=focused))
     outcome = use_case.search(parse_search_request({"query": "sushi", "role": "assistant", "max_results": 3}))
     assert [r.id for r in outcome.results] == ["m-ai"] and spy.call_count == 0
     assert messages.calls[-1][3] == 50  # the usual pool: nothing is filtered afterwards, the search keeps to the role

@@ -4,10 +4,9 @@ Layer-1A tests for AC-03, AC-04, AC-06..AC-09 and the scope, date and weight tes
 """
 import pytest
 from builders import TOKYO, memory_result, message_hit, ms, session_hit
-from fakes import FakeMemorySearchEngine, FakeMessageDao, FakeSessionDao, FixedClock
+from fakes import FakeMemorySearchEngine, FakeMessageDao, FakeSessionDao, FixedClock, scanning_use_case
 
 from oneclaw_search.domain.models import SearchScope, SourceType
-from oneclaw_search.domain.search_history_use_case import SearchHistoryUseCase
 from oneclaw_search.domain.search_request import SearchRequest, parse_search_request
 
 NOW = "2026-03-01T12:00"
@@ -26,7 +25,7 @@ def sources():
 
 def use_case(sources, **options):
     engine, messages, sessions = sources
-    return SearchHistoryUseCase(engine, messages, sessions, FixedClock(ms(NOW)), TOKYO, **options)
+    return scanning_use_case(engine, messages, sessions, FixedClock(ms(NOW)), TOKYO, **options)
 
 
 def search(sources, **parameters):
@@ -149,7 +148,7 @@ def test_message_and_session_texts_follow_the_spec_example(sources):
 @pytest.mark.spec("EDGE-02")
 def test_a_query_found_in_one_source_returns_only_that_source():
     engine, messages, sessions = FakeMemorySearchEngine(), FakeMessageDao([message_hit("m1", "only here", "2026-02-01T10:00")]), FakeSessionDao()
-    outcome = SearchHistoryUseCase(engine, messages, sessions, FixedClock(ms(NOW)), TOKYO).search(SearchRequest("only here"))
+    outcome = scanning_use_case(engine, messages, sessions, FixedClock(ms(NOW)), TOKYO).search(SearchRequest("only here"))
     assert [(r.id, r.source_type) for r in outcome.results] == [("m1", SourceType.MESSAGE)]
     assert outcome.complete
 
