@@ -79,7 +79,8 @@ class IndexModule(Module):
         vectors = MessageVectors(side, embedder) if embedder is not None else None
         # Our own embedder, or none, can be made again in a build process; a host's object cannot.
         remade = settings.embedder is None or settings.embedder == DEFAULT_EMBEDDER
-        command = build_command(database.info.path, location, settings.embedder) if remade else None
+        named = None if settings.embedder is None else DEFAULT_EMBEDDER
+        command = build_command(database.info.path, location, named) if remade else None
         return IndexParts(KeywordLookup.open(database, side, vectors, command), vectors, side)
 
     @singleton

@@ -14,7 +14,7 @@ from oneclaw_search.domain.models import Relevance, ScoredMessage, ScoredSession
 from oneclaw_search.domain.ports import MessageDao, SessionDao
 from oneclaw_search.domain.ranking import average_word_count, phrase_match_score
 
-LITERAL_RETRIEVERS = ("phrase (LIKE scan)",)
+LITERAL_RETRIEVERS: tuple[str, ...] = ("phrase (LIKE scan)",)
 # A title is chosen to name the whole conversation; a preview is a clipped recent line.
 TITLE_WEIGHT, PREVIEW_WEIGHT = 1.0, 0.6
 

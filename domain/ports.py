@@ -109,7 +109,8 @@ class MemorySearchEngine(Protocol):
     `retrievers` names what actually runs, so a reply can say how it searched.
     """
 
-    retrievers: tuple[str, ...]
+    @property
+    def retrievers(self) -> tuple[str, ...]: ...
 
     def search(
         self,
@@ -129,7 +130,8 @@ class MessageSearch(Protocol):
     `retrievers` names what actually runs, so a reply can say how it searched.
     """
 
-    retrievers: tuple[str, ...]
+    @property
+    def retrievers(self) -> tuple[str, ...]: ...
 
     def search(
         self, query: HistoryQuery, after: int, before: int, limit: int, *, deadline: Deadline | None = None,
@@ -142,7 +144,8 @@ class MessageSearch(Protocol):
 class SessionSearch(Protocol):
     """The sessions' source port, ranked like MessageSearch over titles and previews."""
 
-    retrievers: tuple[str, ...]
+    @property
+    def retrievers(self) -> tuple[str, ...]: ...
 
     def search(
         self, query: HistoryQuery, after: int, before: int, limit: int, *, deadline: Deadline | None = None,

@@ -110,19 +110,21 @@ class SearchHistoryUseCase:
         owner = {(draft.source_type, draft.id): hits for hits in done for draft in hits.drafts}
         ranked = merge([hits.drafts for hits in done], now_ms, request.max_results,
                        lambda draft: owner[draft.source_type, draft.id].render(draft))
-        indexed = self._index_progress is not None and bool({SearchSource.MESSAGES, SearchSource.SESSIONS} & set(sources))
+        progress = self._index_progress
+        indexed = progress is not None and bool({SearchSource.MESSAGES, SearchSource.SESSIONS} & set(sources))
         return SearchOutcome(tuple(ranked), tuple(unfinished), self._budget_seconds, self._retrievers(sources, narrowed),
-                             sources=reports, index_note=self._index_progress.describe() if indexed else None)
+                             sources=reports, index_note=progress.describe() if progress is not None and indexed else None)
 
-    def _timed(self, *arguments) -> tuple[SourceHits, float]:
+    def _timed(self, source: SearchSource, query: HistoryQuery, window: SearchWindow, deadline: Deadline, limit: int,
+               narrowed: Narrowing | None) -> tuple[SourceHits, float]:
         started = self._clock.monotonic()
-        hits = self._search_source(*arguments)
+        hits = self._search_source(source, query, window, deadline, limit, narrowed)
         return hits, self._clock.monotonic() - started
 
     def _retrievers(self, sources: tuple[SearchSource, ...], narrowed: Narrowing | None) -> tuple[str, ...]:
         named = {
             SearchSource.MEMORY_INDEX: self._engine.retrievers,
-            SearchSource.MESSAGES: self._focused.retrievers if narrowed and narrowed.needs_scan
+            SearchSource.MESSAGES: self._focused.retrievers if self._focused and narrowed and narrowed.needs_scan
             else self._messages.retrievers,
             SearchSource.SESSIONS: self._sessions.retrievers,
         }
@@ -133,8 +135,9 @@ class SearchHistoryUseCase:
         narrowed: Narrowing | None = None,
     ) -> SourceHits:
         within = narrowed.within if narrowed is not None else None
-        if narrowed is not None and narrowed.needs_scan and source is SearchSource.MESSAGES:
-            hits = self._focused.messages(query, narrowed.message_filter, narrowed.sessions, window.after,
+        focused = self._focused
+        if focused is not None and narrowed is not None and narrowed.needs_scan and source is SearchSource.MESSAGES:
+            hits = focused.messages(query, narrowed.message_filter, narrowed.sessions, window.after,
                                           window.message_before, limit, deadline)
             return message_results(hits, query.raw, self._zone, self._clean)
         if source is SearchSource.MEMORY_INDEX:

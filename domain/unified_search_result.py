@@ -6,8 +6,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import TYPE_CHECKING
 
 from oneclaw_search.domain.explanations import MatchReasons, ScoreParts
+
+if TYPE_CHECKING:  # session_reading imports the models this module feeds
+    from oneclaw_search.domain.session_reading import Turn
 
 
 class SourceType(StrEnum):
@@ -37,7 +41,7 @@ class UnifiedSearchResult:
     created_at: int
     matches: tuple[tuple[int, int], ...] = field(default=())
     exact: bool = False  # contains the whole query (for a message or session: the spec's own LIKE would return it)
-    context: tuple = ()  # session_reading.Turn values around a message hit, when asked
+    context: tuple[Turn, ...] = ()  # session_reading.Turn values around a message hit, when asked
     why: MatchReasons = MatchReasons()  # phrase and vector; `terms` are named when JSON asks
     searched_text: str = field(default="", repr=False, compare=False)  # the whole text the row was matched in
     parts: ScoreParts | None = None  # filled by the merge
