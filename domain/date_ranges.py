@@ -1,4 +1,5 @@
-"""`date_range`: the day spans agents say in words ("last week"), resolved in code (issue 4).
+"""`date_range`: the day spans agents say in words ("last week"), resolved in code; a parameter
+beyond FEAT-032 that ends in the same whole local days as date_from and date_to (P-16).
 
 claude-history leaves relative dates to the model; here "last week" means the same days whoever
 asks. Days are whole local days of the host's zone, inclusive, as date_from and date_to are.

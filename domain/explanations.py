@@ -1,5 +1,5 @@
-"""Why a result matched and how its score was made, and what each source did (issue 4's JSON
-explanations): hosts read these from the JSON format; the spec's text output never shows them.
+"""Why a result matched and how its score was made, and what each source did: the explanations the
+JSON format (P-10) adds for hosts; the spec's text output never shows them.
 """
 from __future__ import annotations
 

@@ -1,6 +1,7 @@
 """Searches narrowed by role, session, project or agent type (the peers' parameters) that take in tool rows.
 
-The keyword index holds only the spec's user and assistant turns, so a search asking for tool
+Beyond FEAT-032, which searches user and assistant turns only (P-05). The keyword index holds just
+those turns, so a search asking for tool
 calls and results reads the rows the filter admits, newest first, and ranks them here: the whole
 query as a phrase above scattered keywords, rarer words weighing more (BM25 over the rows read).
 Filters on user and assistant turns alone go to the message and session searches (`within`).

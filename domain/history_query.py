@@ -1,7 +1,7 @@
 """HistoryQuery: what one search looks for, read once from the agent's query string.
 
 The whole query is kept as the spec's literal phrase (FEAT-032's LIKE '%query%'), beside the
-keyword terms and any "quoted phrases" that must appear as written (issue 3).
+keyword terms (Q-01) and any "quoted phrases" that must appear as written (Q-03).
 """
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Text parameters as a tool receives them from JSON: what is refused and what is cleaned.
+"""Text parameters as a tool receives them from JSON: what is refused and what is cleaned (EDGE-03's
+special characters, down to those only JSON can deliver).
 
 JSON can carry a lone UTF-16 surrogate (no character at all, and unencodable as UTF-8) and NUL or
 other control characters. A surrogate is refused by name, as a validation error; a control

@@ -1,7 +1,7 @@
 """The spec's own message and session search (LIKE '%query%', newest first), as ranked searches.
 
 Used when no side index is available or wanted; scores every hit by how well it contains the
-whole query (FEAT-032 merge step 1), exactly as the core tool did before issue 3.
+whole query (MRG-1, P-17), as the spec's own search would.
 """
 from __future__ import annotations
 

@@ -1,9 +1,10 @@
 """Chunks of a memory file (MEMORY.md, a daily log): paragraphs, each carrying its section's heading.
 
-Issue 4 ("memory" import). OneClaw splits on blank lines and drops every chunk that starts with
-`#`, so a structured MEMORY.md ("## Preferences", then its entries) indexes nothing, and CRLF files
-do not split at all. Here a heading becomes the context of the paragraphs under it; the file's
-title (a level-1 heading) and horizontal rules are left out.
+What `import memory` indexes, in place of MemoryManager.indexContent (MemoryManager.kt): that
+splits on blank lines and drops every chunk that starts with `#`, so a structured MEMORY.md
+("## Preferences", then its entries) indexes nothing, and CRLF files do not split at all. Here a
+heading becomes the context of the paragraphs under it; the file's title (a level-1 heading) and
+horizontal rules are left out.
 """
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """The peers' optional narrowing parameters of search_history: role, session_id, project and agent_type
-(issue 4, from claude-history and the draagon/squidbot tools; not in FEAT-032). `context` only
+(taken from claude-history and the draagon/squidbot tools; not in FEAT-032). `context` only
 shapes the reply, so search_request reads it.
 
 With none of them given there is no filter at all, and the search is the spec's, byte for byte.

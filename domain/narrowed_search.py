@@ -1,5 +1,5 @@
-"""What a search with the peers' parameters does differently (issue 4): the sessions a filter admits,
-the sources it reaches, and the turns shown around each message hit (`context`).
+"""What a search with the peers' parameters (beyond FEAT-032) does differently: the sessions a filter
+admits, the sources it reaches, and the turns shown around each message hit (`context`).
 
 Without role, session_id, project, agent_type or context nothing here runs, so the spec's search
 is untouched.

@@ -18,8 +18,8 @@ T = TypeVar("T")
 
 
 # Threads live from one search to the next: each thread keeps its own SQLite connections and their
-# page caches, and fresh threads per search made a million-message search 30 % slower (p50 30 ms
-# against 22 ms). A pool only starts a thread when none is idle, so searches from several host
+# page caches, which a thread started per search would begin without, slowing every large search
+# (docs/performance.md). A pool only starts a thread when none is idle, so searches from several host
 # threads, or a source still winding down after its search timed out, get threads of their own.
 _MAX_THREADS = 12  # each may hold a connection's page cache: four searches at once, then they queue
 _pool: tuple[int, ThreadPoolExecutor] | None = None

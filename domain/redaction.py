@@ -1,5 +1,5 @@
 """Secrets pasted into a chat are masked in every reply: API keys and tokens of the common services,
-JWTs, private-key blocks and `password=...` style pairs.
+JWTs, private-key blocks and `password=...` style pairs. Beyond FEAT-032: OneClaw shows text as stored.
 
 A masked secret reads `[REDACTED:kind]`; a key=value pair keeps its key. Searching for a
 secret's prefix finds the message, but the reply never shows the secret.

@@ -1,4 +1,5 @@
-"""Words as lexical matching compares them: accent-free and caseless, identifiers split, CJK as grams.
+"""Words as lexical matching compares them: accent-free and caseless, identifiers split, CJK as grams
+(Q-05, Q-06, Q-07).
 
 Both sides of a match (stored text and the agent's query) go through `index_terms` with the same
 `stem`, so they agree by construction; the stemmer itself is an adapter's (data/index/analyzer.py),
@@ -15,7 +16,7 @@ from itertools import chain, repeat
 from oneclaw_search.domain.stopwords import STOPWORDS
 
 _WORD = re.compile(r"\w+")
-_ASCII_WORD = re.compile(r"\w+", re.ASCII)  # the same words in ASCII text, in 15 % fewer instructions
+_ASCII_WORD = re.compile(r"\w+", re.ASCII)  # the same words in ASCII text, in fewer instructions
 _CAMEL_HUMP = re.compile(r"[a-z][A-Z]|[A-Z]{2}[a-z]")
 _IDENTIFIER_PART = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+|[^\W\d_A-Za-z]+")
 _CJK_RUN = re.compile(

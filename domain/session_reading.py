@@ -1,8 +1,9 @@
 """ReadSessionUseCase: a bounded window of one session's turns, for an agent following up a hit.
 
-Issue 4 ("a second tool: read_session"), beyond FEAT-032: search_history finds a turn, and the
-agent then needs the conversation around it. Turns are the user and assistant messages of a live
-session, in the order they were written; a soft-deleted session is not there, as in search.
+The use case behind read_session, a second tool beyond FEAT-032 with no Kotlin counterpart:
+search_history finds a turn, and the agent then needs the conversation around it. Turns are the
+user and assistant messages of a live session, in the order they were written; a soft-deleted
+session is not there, as in search.
 """
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""English function words that say nothing about what a text is about; never indexed as terms.
+"""English function words that say nothing about what a text is about; never indexed as terms (Q-01).
 
 Question words are included so an agent that passes the user's question verbatim still searches
 by its content words. Phrase and substring matching still see every word.

@@ -1,5 +1,6 @@
 """What an agent host sees: the Tool contract, the registry, the execution engine, search_history, read_session.
 
+Mirrors OneClaw's tool/engine/ package and tool/builtin/SearchHistoryTool.kt (TOOL-1, AC-01).
 Stable public names: Tool, ToolDefinition, ToolResult, ToolRegistry, ToolExecutionEngine.
 """
 from oneclaw_search.tools.read_session_tool import READ_SESSION_DEFINITION, ReadSessionTool

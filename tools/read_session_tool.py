@@ -1,4 +1,5 @@
-"""ReadSessionTool: `read_session`, the conversation around a search hit (issue 4, beyond FEAT-032).
+"""ReadSessionTool: `read_session`, the conversation around a search hit (beyond FEAT-032; OneClaw
+has no such tool).
 
 The agent passes a session id from a search result and, to centre the window, a message id; the
 tool answers in search_history's styles: a text block of `--- Turn n ---` sections, or JSON.

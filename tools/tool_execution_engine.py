@@ -3,7 +3,8 @@
 Mirrors tool/engine/ToolExecutionEngine.kt: it never raises; every failure becomes a ToolResult
 (tool_not_found, validation_error, timeout, execution_error). Type checks are left to each tool,
 which may accept "15" for an integer as the spec's edge cases ask. `execute_tool_async` serves
-async hosts (issue 4): the call runs on a worker thread while their event loop goes on.
+async hosts (MCP and other agent frameworks): the call runs on a worker thread while their event
+loop goes on.
 """
 from __future__ import annotations
 

@@ -1,7 +1,8 @@
 """Tool definitions in the shapes agent hosts read: OpenAI function calling, Anthropic tool use, MCP.
 
-Issue 4 ("real agent hosts"): every host wants the same three facts (name, description, a JSON
-Schema object for the arguments) under its own keys. The schema itself is passed through as it is.
+Where OneClaw's ToolSchemaSerializer.kt writes the shape its own model clients read, hosts beyond
+OneClaw each want the same three facts (name, description, a JSON Schema object for the arguments)
+under their own keys. The schema itself is passed through as it is.
 """
 from __future__ import annotations
 

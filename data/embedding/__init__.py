@@ -1,1 +1,2 @@
-"""Embedders: the shipped static model2vec table, a hashing embedder for tests, and vector blobs."""
+"""Embedders: the shipped static model2vec table, a hashing embedder for tests, and vector blobs
+(EmbeddingSerializer.kt; Q-09)."""

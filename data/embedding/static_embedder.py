@@ -1,9 +1,9 @@
-"""StaticEmbedder: the default offline embedder, a model2vec table distilled from all-MiniLM-L6-v2.
+"""StaticEmbedder: the default offline embedder, a model2vec table distilled from all-MiniLM-L6-v2 (Q-09).
 
 Ships inside the package (data/embedding/static_model, Apache-2.0, see its NOTICE) in model2vec's format: no
-torch, no network (issue 3). The table is read on first use with `tokenizers` and numpy, the
-libraries model2vec itself uses, which spares a one-shot search model2vec's 0.3 s import; the
-vectors equal model2vec's StaticModel.encode (tested), and any other folder still goes through it.
+torch, no network. The table is read on first use with `tokenizers` and numpy, the libraries model2vec
+itself uses, which spares a one-shot search the cost of importing model2vec; the vectors equal
+model2vec's StaticModel.encode (tested), and any other folder still goes through it.
 """
 from __future__ import annotations
 
@@ -47,7 +47,7 @@ class StaticEmbedder:
     def embed_leading(self, texts: Sequence[str], dimensions: int) -> np.ndarray:
         """The first `dimensions` components of `embed`'s vectors, up to scale (each component is a
         mean over tokens, so the table's other columns need not be read): message vectors keep
-        only these, and pooling all 384 columns was a third of an index build's embedding time."""
+        only these, and pooling all 384 columns would be a large share of an index build's embedding."""
         model = self._loaded() if texts else None
         if not isinstance(model, _StaticTable):
             return self.embed(texts)[:, :dimensions]

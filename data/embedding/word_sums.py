@@ -1,7 +1,8 @@
-"""WordSums: mean-of-token vectors pooled word by word (issue 3, index build rate).
+"""WordSums: mean-of-token vectors pooled word by word, the same vectors as model2vec's
+StaticModel.encode made faster for building the side index's message vectors (Q-09, Q-11).
 
-The tokenizer turned out to be the costliest step of building the side index: a million
-messages hold about sixty million tokens. An ASCII text with no control characters splits into
+The tokenizer is the costliest step of building the side index: a large history holds tens of
+millions of tokens, but far fewer distinct words. An ASCII text with no control characters splits into
 words exactly as the model's BERT normaliser and pre-tokenizer split it; any other text splits at
 ASCII spaces, tabs and line breaks, across which the normaliser (character by character) and the
 pre-tokenizer never join anything. A word always becomes the same word pieces, so each distinct
@@ -37,8 +38,8 @@ def _words(text: str) -> list[str]:
 class WordSums:
     """Per distinct word: the sum of its known pieces' rows of an int8 table, and its counts.
 
-    A word's sums are int16 and a text's are int32: gathering half the bytes of float32 made
-    pooling a third faster, and a word of up to 255 pieces always fits (128 × 255 < 2**15). A
+    A word's sums are int16 and a text's are int32: gathering half the bytes of float32 makes
+    pooling faster, and a word of up to 255 pieces always fits (128 × 255 < 2**15). A
     rarer, longer word (a space-free run of CJK or punctuation) whose sums leave int16 counts as
     too many pieces, so the texts holding it take the tokenizer's own path.
     """
@@ -95,7 +96,7 @@ class WordSums:
 
     def _learn(self, new: set[str]) -> None:
         """Tokenizes the new words together and sums all their rows in one gather: word by word,
-        this took a fifth of a fresh batch's embedding (a batch meets thousands of new words)."""
+        this would be a large share of a fresh batch's embedding (a batch meets thousands of new words)."""
         if not new:
             return
         words = sorted(new)

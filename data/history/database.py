@@ -26,7 +26,7 @@ REQUIRED_COLUMNS = {
     "sessions": {"id", "title", "message_count", "last_message_preview", "deleted_at", "created_at", "updated_at"},
     "memory_index": {"id", "source_type", "source_date", "chunk_text", "embedding", "created_at", "updated_at"},
 }
-_PROGRESS_STEPS = 10_000  # SQLite VM steps between deadline checks: cheap, yet ~1 ms apart
+_PROGRESS_STEPS = 10_000  # SQLite VM steps between deadline checks: cheap, yet close enough to stop on time
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,7 +65,8 @@ class HistoryDatabase:
         """A connection for one unit of work; an expired deadline interrupts the running statement.
 
         A connection that takes no locks (a read-only file read as immutable) is kept for this
-        thread's next unit of work while the file stays unchanged: opening one costs 0.6 ms. SQLite
+        thread's next unit of work while the file stays unchanged: opening one per unit of work
+        adds up over a search's many units. SQLite
         trusts an immutable file not to change, so a unit of work that saw it change (a writer
         came) raises HistoryChanged, whatever it read: the caller reads again, now with locks.
         """

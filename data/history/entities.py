@@ -89,7 +89,7 @@ class SearchMetaEntity(_RoomModel):
 
 
 class SessionOriginEntity(_RoomModel):
-    """Where an imported session came from (issue 4): kept beside OneClaw's tables, never in them,
+    """Where an imported session came from: kept beside OneClaw's tables, never in them (P-13),
     so a search can filter by project or agent type and the file stays OneClaw's schema."""
 
     session_id = pw.TextField(primary_key=True)
@@ -155,7 +155,7 @@ def upsert_many(database: pw.Database, model: type[pw.Model], rows: list[dict]) 
 
     Not INSERT OR REPLACE: replacing a session deletes it first, and the foreign key's ON DELETE
     CASCADE would take its messages with it. One prepared statement for every row: peewee's
-    insert_many renders each row's SQL in Python, two thirds of a 100K-message import.
+    insert_many renders each row's SQL in Python, which would be most of an import's time.
     """
     if rows:
         key = model._meta.primary_key.column_name

@@ -1,4 +1,5 @@
-"""PeeweeFilteredHistory: the rows a narrowed search may return, read from the history (issue 4).
+"""PeeweeFilteredHistory: the rows a narrowed search may return, read from the history
+(role, session_id, project and agent_type, beyond FEAT-032).
 
 Implements the domain's FilteredHistory port: sessions chosen by id and by the origin facts an
 import kept (oneclaw_search_origins: project path, sub-agent type), and their messages of the asked

@@ -1,5 +1,5 @@
-"""HistoryRecorder: an agent host records each turn as it happens (issue 4; draagon's
-store_conversation_turn), into a history this package owns.
+"""HistoryRecorder: an agent host records each turn as it happens (as draagon's
+store_conversation_turn does; beyond FEAT-032), into a history this package owns.
 
 A turn's time comes from the injected clock; a session is created on its first turn, and its
 message_count, last_message_preview and updated_at follow every turn (HistoryWriter). Written in

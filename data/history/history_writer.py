@@ -1,4 +1,5 @@
-"""HistoryWriter: puts sessions, messages and memory chunks into a database we own.
+"""HistoryWriter: puts sessions, messages and memory chunks into a database we own, in OneClaw's
+tables (P-12, P-13).
 
 Keeps OneClaw's derived session columns right (message_count counts every row, the preview is
 the first 100 characters of the latest user or assistant text, updated_at the last activity) and
@@ -30,7 +31,7 @@ from oneclaw_search.domain.models import SEARCHABLE_MESSAGE_TYPES, MemoryChunk
 from oneclaw_search.domain.ports import Embedder
 
 PREVIEW_LENGTH = 100
-WRITE_CACHE_KIB = 65_536  # a 100K-message import writes ~40 MB of pages and index entries
+WRITE_CACHE_KIB = 65_536  # room for the pages and index entries of a large import, so none spill mid-write
 __all__ = ["HistoryWriter", "NewMessage", "NewSession", "SessionOrigin"]  # importers take the rows from here
 
 
@@ -117,7 +118,7 @@ def _ids_in(database: pw.Database, model: type[pw.Model], ids: set[str]) -> set[
 
 def _write_messages(database: pw.Database, messages: Sequence[NewMessage], keep_existing: bool) -> int:
     """New ids take a plain INSERT, only ids already there the upsert (or nothing, to keep them): an
-    upsert that may change a foreign key (session_id) costs SQLite a third more per row, even when
+    upsert that may change a foreign key (session_id) costs SQLite more per row, even when
     nothing conflicts. Returns how many ids were already there."""
     latest = {message.id: message for message in messages}  # an id twice: last row, first place, as upserts gave
     present = _ids_in(database, MessageEntity, set(latest))

@@ -1,4 +1,4 @@
-"""The rows an importer or recorder hands to HistoryWriter, and their column values (issue 4).
+"""The rows an importer or recorder hands to HistoryWriter, and their column values (P-12, P-13).
 
 NewSession and NewMessage carry what OneClaw's sessions and messages tables need; SessionOrigin
 the facts about an imported session that go to our own side table.

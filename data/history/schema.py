@@ -1,4 +1,5 @@
-"""Creating or reopening a history database this package may write to (import, demo).
+"""Creating or reopening a history database this package may write to (import, demo), with the
+tables of OneClaw's Room schema 1.json (P-13).
 
 Tables are created with OneClaw's exact columns and indexes, and no room_master_table, so the
 OneClaw app would adopt the file and add its other tables. OneClaw's own database is never

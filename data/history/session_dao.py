@@ -71,7 +71,7 @@ class PeeweeSessionDao:
 def _live_sessions(condition, updated_after: int, updated_before: int, *extra, by_id: bool = False) -> pw.ModelSelect:
     session = SessionEntity
     # Looking rows up by id, SQLite would still pick OneClaw's deleted_at index and walk every live
-    # session (3 ms a page at 10K sessions); wrapping the column keeps that index out of the plan.
+    # session for every page of ids; wrapping the column keeps that index out of the plan.
     live = pw.fn.coalesce(session.deleted_at, None).is_null() if by_id else session.deleted_at.is_null()
     return session.select(
         session.id, session.title, session.message_count, session.last_message_preview, session.created_at, session.updated_at,

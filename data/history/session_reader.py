@@ -1,4 +1,4 @@
-"""PeeweeSessionReader: one session's turns read from the history, for read_session (issue 4).
+"""PeeweeSessionReader: one session's turns read from the history, for read_session (beyond FEAT-032).
 
 Implements the domain's SessionReader port over OneClaw's sessions and messages tables, read-only.
 Only the window's contents are read: a long session costs its ids, not its text.

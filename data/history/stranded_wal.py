@@ -1,5 +1,5 @@
 """A WAL history whose last commits sit in a -wal file that no process holds (no -shm: its writer
-is gone) is read from a settled copy in the user cache.
+is gone) is read from a settled copy in the user cache, so the history stays untouched (P-03).
 
 SQLite cannot read such a file without creating a -shm beside it (or, in a read-only folder, at
 all), and the history's folder is never written to. The copy is made once per state of the file

@@ -2,7 +2,8 @@
 Snowball stemmer (PyStemmer) for memory chunks and spelling, so every side stems alike.
 
 Beyond FEAT-032's phrase-only LIKE: case, accents and word endings are ignored ("École" by
-"ecole", "married" by "marry"), CJK text is found by its characters and identifiers by their parts.
+"ecole", "married" by "marry"), CJK text is found by its characters and identifiers by their parts
+(Q-05, Q-06, Q-07).
 tantivy's simple tokenizer does the splitting, as its regex tokenizer indexed a message far more
 slowly (tests/benchmarks/bench_analyzer.py compares the two). So CJK characters are spaced apart
 here first (a CJK word is then a phrase of its characters), and the words inside camelCase names
@@ -87,7 +88,7 @@ _CHUNK_ANALYZER = words_analyzer()
 
 def memory_terms(text: str) -> list[str]:
     """Terms of a memory chunk, made by the keyword index's analyzer (memory and messages match
-    alike, and tantivy splits a chunk in a tenth of the time Python takes), plus each identifier
+    alike, and tantivy splits a chunk far faster than Python would), plus each identifier
     whole: a query for `set_reminder` means that name, not "set" and "reminder" anywhere."""
     terms = _CHUNK_ANALYZER.analyze(spaced(text))
     if "_" in text or _HUMP.search(text):

@@ -1,5 +1,5 @@
 """BackgroundBuild: builds or catches up the keyword index away from the searches, so none waits
-for it; searches meanwhile read the last commit.
+for it; searches meanwhile read the last commit (Q-11, Q-12).
 
 The build runs in a process of its own (build_process.py) when it can: a thread would hold the
 interpreter's lock for most of a build and slow every search beside it, and a process goes on

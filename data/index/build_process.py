@@ -1,8 +1,9 @@
 """The background build's own process: `python -m oneclaw_search.data.index.build_process HISTORY SIDE EMBEDDER`.
 
-Opens the history read-only, catches the keyword index (and, with the default embedder, message
-vectors) up to it, and exits; SIGTERM, or the end of the process that started it, stops it after
-the batch in hand, its commits kept (the next search resumes it): a killed host leaves no build behind.
+So that no search waits for a build (Q-11), it opens the history read-only, catches the keyword
+index (and, with the default embedder, message vectors) up to it, and exits; SIGTERM, or the end of
+the process that started it, stops it after the batch in hand, its commits kept (the next search
+resumes it): a killed host leaves no build behind.
 """
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""History rows as keyword-index documents: a message with the turns around it, a session with its preview.
+"""History rows as keyword-index documents: a message with the turns around it, a session with its
+preview (Q-01, Q-11).
 
 A conversational answer rarely repeats its question, so each message is also found through the
 turns near it in its session (schema.py weighs them).
@@ -85,7 +86,7 @@ def session_fingerprint(row: SessionRow) -> int:
 
 def rows_up_to(history, rowid: int) -> int:
     """How many history rows have rowids up to `rowid`: all of them less the few past it (a count of
-    a rowid range walks the table itself; a count of all reads a narrow index, twenty times faster)."""
+    a rowid range walks the table itself; a count of all reads a narrow index, far faster)."""
     total = history.execute_sql("SELECT count(*) FROM messages").fetchone()[0]
     return total - history.execute_sql("SELECT count(*) FROM messages WHERE rowid > ?", (rowid,)).fetchone()[0]
 

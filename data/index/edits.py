@@ -1,5 +1,5 @@
 """Reconciler: finds what changed in place in the history (deleted and edited messages, any change
-to sessions) and makes the keyword index agree, keyed by history rowid.
+to sessions) and makes the keyword index agree, keyed by history rowid (Q-11).
 
 Documents are compared by their fingerprints, read from tantivy's fast fields a rowid range at a time.
 """

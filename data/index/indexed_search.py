@@ -1,4 +1,5 @@
-"""Message and session search on the keyword index, with the spec's literal reading beside it.
+"""Message and session search on the keyword index, with the spec's literal reading beside it
+(AC-07, AC-08, Q-01, Q-02, Q-04).
 
 Implements the domain's MessageSearch and SessionSearch ports: the DAO's own literal test finds
 whole-query hits (from trigram candidates), tantivy's BM25 adds keyword hits, message vectors weigh
@@ -91,8 +92,9 @@ class _IndexedSearch:
         """How close in meaning each candidate is to the query (when messages have vectors).
 
         Vectors re-rank what the words found rather than add rows of their own: on LoCoMo, rows
-        found by meaning alone added 0.1 points of R@10 and many false friends ("Roppongi" →
-        "Shibuya"), and a scan of every vector would not fit a million messages in the budget.
+        found by meaning alone barely raised recall and brought many false friends ("Roppongi" →
+        "Shibuya"; docs/performance.md), and a scan of every vector would not fit a million
+        messages in the budget.
         """
         if self._vectors is None or not rowids:
             return {}

@@ -1,4 +1,4 @@
-"""KeywordIndex: the tantivy indexes (messages/, sessions/) of one history, in one folder.
+"""KeywordIndex: the tantivy indexes (messages/, sessions/) of one history, in one folder (Q-11, Q-12).
 
 Opened once per process, with our analyzers registered on every open. One writer per index at a
 time, across processes (tantivy's lock): a process that cannot get it only reads, and sees the

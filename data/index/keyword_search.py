@@ -1,5 +1,5 @@
 """Questions put to the keyword index: keyword hits ranked by tantivy's BM25, and the candidates of
-the spec's literal reading (rows holding every trigram of the folded query), newest first.
+the spec's literal reading (rows holding every trigram of the folded query), newest first (Q-01, Q-02).
 
 Answers are history rowids; callers re-read those rows from the history and re-check them, so the
 index narrows a search but never invents a hit.
@@ -77,8 +77,8 @@ def _weighted(kind: IndexKind, field: str, weight: float, clause: Clause) -> tan
 
 def _keyword_query(kind: IndexKind, found: list[Clause], phrases: list[Clause]) -> tantivy.Query:
     """Every keyword in every field, weighted, summed: a plain disjunction, which tantivy ranks
-    with block-max WAND (best-field-per-keyword and an admission clause inside the query cost it
-    three to five times as long at a million messages). Which rows count is asked afterwards, of
+    with block-max WAND (best-field-per-keyword and an admission clause inside the query would
+    take it several times as long on a large history). Which rows count is asked afterwards, of
     the few best (`admitted`)."""
     scored = [_weighted(kind, field, weight, clause) for clause in found for field, weight in kind.fields]
     must = [(tantivy.Occur.Must, _any([_match(kind, field, phrase) for field in kind.phrase_fields])) for phrase in phrases]

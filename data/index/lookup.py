@@ -1,6 +1,6 @@
 """KeywordLookup: the keyword index as searches see it. Before a search it is caught up in place
 when little is new, or built in the background when much is; a search never waits for a build
-and reads the index as far as its last commit, saying how far that is.
+and reads the index as far as its last commit, saying how far that is (Q-11, Q-15).
 
 It also answers the DAOs' literal test (AC-07, AC-08) from trigram candidates re-checked against the
 history, with the rows the index has not read yet scanned directly for at most half a second.

@@ -1,4 +1,4 @@
-"""The keyword index's two tantivy schemas: one document per live message, one per session.
+"""The keyword index's two tantivy schemas: one document per live message, one per session (Q-11).
 
 Documents carry the history's rowid (every hit is re-read from the history, which holds the text),
 a fingerprint of the indexed text (edits are found by comparing it) and the time a search window
@@ -17,13 +17,13 @@ BODY, WINDOW, PARTS, TITLE, PREVIEW, LITERAL = "body", "window", "parts", "title
 # Answers rarely repeat their question, so a message is scored on a window of the turns around
 # it: its own words three times, the turn before twice, the other turns within three either side
 # once. The repeats weigh the turns inside one field, so a neighbour's words add to the message's
-# own before BM25 saturates, as BM25F would. On LoCoMo dev, R@10 0.69 with the turns before only
-# (a field of their own), 0.72 with the window.
+# own before BM25 saturates, as BM25F would. On LoCoMo dev the window finds more than the turn
+# before alone in a field of its own (docs/performance.md).
 OWN_REPEATS, BEFORE_REPEATS = 3, 2
 TURNS_AROUND = 3
 # Coverage 1 is a row holding each keyword once in its own words: in its window, where they stand
-# three times, that scores about this many times the keywords' idf (LoCoMo dev R@10 0.720 at 1.0,
-# 0.722 at 1.25, 0.721 at 2).
+# three times, that scores about this many times the keywords' idf (tuned on LoCoMo dev, where
+# recall hardly moves between 1 and 2; docs/performance.md).
 WINDOW_IDEAL = 1.25
 PARTS_WEIGHT = 0.8  # a word inside a camelCase name: found, a little below the word standing alone
 PREVIEW_WEIGHT = 0.6  # a session's preview, beside its title

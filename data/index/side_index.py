@@ -1,5 +1,5 @@
 """SideIndex: the small SQLite file kept beside the keyword index: bookkeeping, message vectors and
-the memory snapshot. The history database itself is only ever read.
+the memory snapshot (Q-11, Q-14). The history database itself is only ever read (Q-13).
 
 The file is made for one history and one embedder; either changing, or its format, starts it
 over, keyword index included.

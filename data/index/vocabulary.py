@@ -1,5 +1,5 @@
 """KeywordVocabulary: how many messages and sessions hold a term, and which words lie one edit away,
-read from the keyword index.
+read from the keyword index (Q-08).
 
 Feeds the typo fallback (domain/spelling.py): a spelling counts as known when some message or
 session holds it, as the index's analyzer stems it; close spellings are found with tantivy's

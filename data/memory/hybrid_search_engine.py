@@ -3,8 +3,8 @@
 Mirrors feature/memory/search/HybridSearchEngine.kt, BM25Scorer.kt and TimeDecayCalculator.kt:
 k1 1.2, b 0.75, weights 0.3 BM25 / 0.7 vector, exp(-0.01/day) decay. Unlike Kotlin, a row without
 a usable vector is scored on BM25 alone, terms are index terms (any script, accents, stems), the
-filter is applied before the top-k cut (defect 14), and the BM25 model and vector matrix are built
-once per version of memory_index rather than per query, and kept for the next process (issue 3).
+filter is applied before the top-k cut (SCOPE-3), and the BM25 model and vector matrix are built
+once per version of memory_index rather than per query, and kept for the next process (Q-14).
 """
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ from oneclaw_search.domain.spelling import one_edit_away
 from oneclaw_search.domain.local_time import MS_PER_DAY
 from oneclaw_search.data.index.analyzer import query_terms, stem
 
-_NonNegativeIdfBM25 = MemoryBM25  # the name the core issue's conformance tests know it by
+_NonNegativeIdfBM25 = MemoryBM25  # also known by this name: AC-06's tests check the model's class under it
 
 BM25_WEIGHT = 0.3
 VECTOR_WEIGHT = 0.7
@@ -142,7 +142,7 @@ class HybridSearchEngine:
 
 def _best_first(score: np.ndarray, top_k: int) -> Iterator[np.ndarray]:
     """Rows scoring above zero, best first (ties by row): first only the best few (sorting every
-    chunk cost 2 ms a search at 20K chunks), then all of them, for a filter that refused too many."""
+    chunk would cost each search more than it needs), then all of them, for a filter that refused too many."""
     positive = np.flatnonzero(score > 0)
     wanted = top_k * FILTER_SLACK
     if len(positive) > wanted:

@@ -23,7 +23,7 @@ from oneclaw_search.data.index.analyzer import memory_terms
 
 class _StoredChunks(Sequence[MemoryChunk]):
     """A read-back snapshot's chunks, each made into a MemoryChunk only when first read: a search
-    reads a few dozen of 20K, and making them all cost 50 ms of a one-shot search."""
+    reads a few dozen of thousands, and making them all is a large share of a one-shot search."""
 
     def __init__(self, fields: list[list]) -> None:
         self._fields = fields

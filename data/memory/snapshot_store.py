@@ -1,8 +1,9 @@
-"""SnapshotStore: the latest memory snapshot, kept in the side index file (issue 3, one-shot CLI).
+"""SnapshotStore: the latest memory snapshot, kept in the side index file for the next process (Q-14).
 
-Rebuilding memory's BM25 model and vector matrix costs about a second at 20K chunks; a new
-process reads them back in milliseconds instead. The snapshot is a cache: any trouble reading or
-writing it just means building it again, and an index rebuilt for another format drops it.
+Rebuilding memory's BM25 model and vector matrix is the slow part of a one-shot CLI search on a
+large memory index; a new process reads them back far faster instead. The snapshot is a cache:
+any trouble reading or writing it just means building it again, and an index rebuilt for another
+format drops it.
 """
 from __future__ import annotations
 
