@@ -10,11 +10,14 @@ import math
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
+from typing import TypeVar
 
 from oneclaw_search.domain.explanations import ScoreParts
 from oneclaw_search.domain.local_time import MS_PER_DAY
 from oneclaw_search.domain.models import Relevance, SourceType, UnifiedSearchResult
 from oneclaw_search.domain.text import fold, word_set
+
+T = TypeVar("T")
 
 SOURCE_WEIGHTS: dict[SourceType, float] = {
     SourceType.MEMORY: 1.0,
@@ -28,7 +31,7 @@ DUPLICATE_OVERLAP = 0.8
 PHRASE_TIER = 1.0
 # Message and session relevance is raised to this power before the merge: a strong match from
 # months ago then still beats a weak one from yesterday, while equal matches still favour the
-# newer (tuned on LoCoMo dev: R@10 0.39 at 1, 0.67 at 6; decay itself stays the spec's).
+# newer (tuned on LoCoMo dev recall, docs/performance.md; decay itself stays the spec's).
 RELEVANCE_SHARPNESS = 6.0
 # Static word vectors know synonyms but not sentences: they break ties between keyword hits.
 MESSAGE_SEMANTIC_WEIGHT = 0.15
@@ -128,7 +131,7 @@ def merge(
     """
     scored = [hit for hits in by_source for hit in _normalise_weight_decay(hits, now_ms)]
     scored.sort(key=_rank_key)
-    return deduplicate(exact_first(scored), max_results, lambda entry: render(entry.result()))
+    return _deduplicated(exact_first(scored), max_results, lambda entry: render(entry.result()))
 
 
 def exact_first(ranked: list[_Weighed]) -> list[_Weighed]:
@@ -143,13 +146,13 @@ def exact_first(ranked: list[_Weighed]) -> list[_Weighed]:
     return kept + moved + ranked[last_exact + 1:]
 
 
-def _rank_key(hit: UnifiedSearchResult) -> tuple:
+def _rank_key(hit: _Weighed) -> tuple[float, int, str, str]:
     return (-hit.final_score, -hit.created_at, hit.source_type, hit.id)
 
 
 class _Weighed:
     """A hit with its final score, ranked before the result itself is built: copying a result of
-    twenty fields for each of a search's hundreds of candidates cost 3 ms of it."""
+    twenty fields for each of a search's hundreds of candidates is a noticeable share of a search."""
 
     __slots__ = ("hit", "parts", "final_score", "created_at", "source_type", "id", "exact")
 
@@ -170,17 +173,19 @@ def _normalise_weight_decay(hits: Sequence[UnifiedSearchResult], now_ms: int) ->
             for hit in hits if hit.raw_score > 0]
 
 
-def deduplicate(
-    ranked: Sequence[UnifiedSearchResult], limit: int,
-    render: Callable[[UnifiedSearchResult], UnifiedSearchResult] = lambda hit: hit,
-) -> list[UnifiedSearchResult]:
+def deduplicate(ranked: Sequence[UnifiedSearchResult], limit: int) -> list[UnifiedSearchResult]:
     """Keep each hit unless its text overlaps a better one already kept by more than 80 %."""
+    return _deduplicated(ranked, limit, lambda hit: hit)
+
+
+def _deduplicated(ranked: Sequence[T], limit: int, render: Callable[[T], UnifiedSearchResult]) -> list[UnifiedSearchResult]:
+    """deduplicate() over entries that `render` makes into results, as the ranking reaches them."""
     kept: list[UnifiedSearchResult] = []
     kept_words: list[frozenset[str]] = []
-    for hit in ranked:
+    for entry in ranked:
         if len(kept) >= limit:
             break
-        hit = render(hit)
+        hit = render(entry)
         words = word_set(hit.text)
         if any(jaccard(words, other) > DUPLICATE_OVERLAP for other in kept_words):
             continue

@@ -51,9 +51,9 @@ class SearchRequest:
     date_from: date | None = None
     date_to: date | None = None
     max_results: int = DEFAULT_MAX_RESULTS
-    date_range: str | None = None  # the words the days came from, when given (issue 4)
-    message_filter: MessageFilter | None = None  # role, session_id, project, agent_type (issue 4)
-    context: int = 0  # turns shown before and after each message hit (issue 4)
+    date_range: str | None = None  # the words the days came from, so the reply can state them
+    message_filter: MessageFilter | None = None  # role, session_id, project, agent_type; None: the spec's search
+    context: int = 0  # turns shown before and after each message hit
 
 
 def parse_search_request(parameters: Mapping[str, object], today: date | None = None) -> SearchRequest:
@@ -62,6 +62,8 @@ def parse_search_request(parameters: Mapping[str, object], today: date | None = 
     query = _parse_query(parameters.get("query"))
     scope = _parse_scope(parameters.get("scope"))
     date_range = parameters.get("date_range")
+    date_from: date | None
+    date_to: date | None
     if date_range is not None:
         date_from, date_to = _parse_date_range(date_range, parameters, today)
     else:

@@ -1,4 +1,4 @@
-"""Renders a search outcome as the spec's text block or as a JSON object for hosts.
+"""Renders a search outcome as the spec's text block (OUT-1..OUT-3) or as a JSON object for hosts (P-10).
 
 Mirrors SearchHistoryTool.formatResults: the header, one `--- Result i (...) ---` block per hit,
 the no-results hint. Scores print with two decimals rounded half up, whatever the locale.
@@ -14,6 +14,7 @@ from oneclaw_search.domain.history_query import HistoryQuery
 from oneclaw_search.domain.models import SearchOutcome, SourceType, UnifiedSearchResult
 from oneclaw_search.domain.search_request import SearchRequest, parse_choice
 from oneclaw_search.domain.search_terms import Stem, unchanged
+from oneclaw_search.domain.session_reading import Turn
 
 NO_RESULTS = "No matching results found. Try broader keywords or a different scope."
 INVALID_FORMAT = "Invalid format '{value}'. Must be one of: text, json"
@@ -101,7 +102,7 @@ def correction_note(query: str, corrected: str) -> str:
 
 def format_json(request: SearchRequest, outcome: SearchOutcome, stem: Stem = unchanged) -> str:
     searched = HistoryQuery.parse(outcome.corrected_query or request.query, stem)  # the query the results are for
-    document = {
+    document: dict[str, object] = {
         "query": request.query,
         "scope": str(request.scope),
         "date_from": request.date_from.isoformat() if request.date_from else None,
@@ -151,5 +152,5 @@ def _score_parts(result: UnifiedSearchResult) -> dict[str, float] | None:
             "decay": round(parts.decay, 6), "final": round(result.final_score, 6)}
 
 
-def _turn_object(turn, hit_id: str) -> dict[str, object]:
+def _turn_object(turn: Turn, hit_id: str) -> dict[str, object]:
     return {"id": turn.id, "role": turn.role, "content": turn.content, "created_at": turn.created_at, "matched": turn.id == hit_id}

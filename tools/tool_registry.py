@@ -6,6 +6,7 @@ of being logged and skipped.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 from oneclaw_search.tools.tool import Tool, ToolDefinition
 from oneclaw_search.tools.tool_schemas import HostShape, host_schema
@@ -35,6 +36,6 @@ class ToolRegistry:
     def get_all_tool_names(self) -> list[str]:
         return list(self._tools)
 
-    def export(self, shape: HostShape) -> list[dict]:
+    def export(self, shape: HostShape) -> list[dict[str, Any]]:
         """Every tool's definition in a host's shape: "openai", "anthropic" or "mcp" (tools/tool_schemas.py)."""
         return [host_schema(definition, shape) for definition in self.get_all_tool_definitions()]
