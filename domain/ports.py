@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
-from typing import Protocol
+from typing import Any, Protocol
 
 from oneclaw_search.domain.clock import Deadline
 from oneclaw_search.domain.history_query import HistoryQuery
@@ -67,13 +67,22 @@ class MemoryIndexDao(Protocol):
         """Insert or replace rows by id."""
 
 
+class VectorRows(Protocol):
+    """What an embedder returns: one row of floats per text, sized and indexable (a list of lists, or
+    a numpy matrix: the domain names no array library)."""
+
+    def __len__(self) -> int: ...
+
+    def __getitem__(self, index: int, /) -> Any: ...
+
+
 class Embedder(Protocol):
     """Turns text into unit vectors; `name` identifies the vector space stored vectors belong to."""
 
     name: str
     dimension: int
 
-    def embed(self, texts: Sequence[str]) -> Sequence[Sequence[float]]:
+    def embed(self, texts: Sequence[str]) -> VectorRows:
         """One vector of `dimension` floats per text."""
 
 

@@ -10,11 +10,15 @@ import argparse
 import shlex
 from importlib.util import find_spec
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from oneclaw_search.di.conformance.runner import Adapter
 
 ADAPTERS = ("in-process", "cli", "process")
 
 
-def add_parser(commands: argparse._SubParsersAction) -> None:
+def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     run = commands.add_parser("conformance", help="run the FEAT-032 conformance suite against this package or another program")
     run.add_argument("--adapter", choices=ADAPTERS, default="in-process", help="how the implementation is driven (default in-process)")
     run.add_argument("--command", dest="adapter_command", help="with --adapter process: the program to run, e.g. 'java -jar adapter.jar'")
@@ -52,7 +56,7 @@ def run_conformance(args: argparse.Namespace) -> int:
     return 0 if verdicts(groups, outcomes)["passed"] else 1
 
 
-def open_adapter(name: str, command: list[str] | None = None):
+def open_adapter(name: str, command: list[str] | None = None) -> Adapter:
     if name == "cli":
         from oneclaw_search.di.conformance.cli_adapter import CliAdapter
         return CliAdapter(command)

@@ -1,15 +1,16 @@
 """`oneclaw-search mcp`: every tool in the ToolRegistry, served over stdio with the official MCP SDK.
 
-Issue 4 ("real agent hosts"). Tools are listed in MCP's shape (tools/tool_schemas.py) and run
+For agent hosts that speak MCP. Tools are listed in MCP's shape (tools/tool_schemas.py) and run
 through the ToolExecutionEngine on a worker thread, so a long search never stalls the protocol;
 a tool's error comes back as an error result (`isError`) carrying its type and message, where
-the model can read it. The SDK is an optional extra: `pip install 'oneclaw-search-history[mcp]'`.
+the model can read it. The SDK is an optional extra: `pip install '.[mcp]'` from a checkout.
 """
 from __future__ import annotations
 
 import json
 from importlib import metadata
 from pathlib import Path
+from typing import Any
 
 from oneclaw_search.di import create_injector
 from oneclaw_search.tools import ToolExecutionEngine, ToolRegistry
@@ -41,15 +42,15 @@ async def serve_stdio(registry: ToolRegistry, engine: ToolExecutionEngine) -> No
         await server.run(read, write, server.create_initialization_options())
 
 
-def mcp_server(registry: ToolRegistry, engine: ToolExecutionEngine):
+def mcp_server(registry: ToolRegistry, engine: ToolExecutionEngine) -> Any:
     """An MCP Server (low-level API of the SDK) answering tools/list and tools/call from `registry`."""
     import mcp.types as types
     from mcp.server.lowlevel import Server
 
-    async def list_tools(_context, _params) -> types.ListToolsResult:
+    async def list_tools(_context: object, _params: object) -> types.ListToolsResult:
         return types.ListToolsResult(tools=[types.Tool.model_validate(tool) for tool in registry.export("mcp")])
 
-    async def call_tool(_context, params: types.CallToolRequestParams) -> types.CallToolResult:
+    async def call_tool(_context: object, params: types.CallToolRequestParams) -> types.CallToolResult:
         result = await engine.execute_tool_async(params.name, params.arguments or {})
         return types.CallToolResult(content=[types.TextContent(text=_text(result))], is_error=not result.is_success,
                                     structured_content=_structured(result))
@@ -61,7 +62,7 @@ def _text(result: ToolResult) -> str:
     return result.result or "" if result.is_success else f"{result.error_type}: {result.error_message}"
 
 
-def _structured(result: ToolResult) -> dict | None:
+def _structured(result: ToolResult) -> dict[str, Any] | None:
     """A JSON-format search also travels as structured content; an error as its type and message."""
     if not result.is_success:
         return {"error": {"type": result.error_type, "message": result.error_message}}

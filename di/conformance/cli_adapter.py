@@ -53,8 +53,9 @@ class CliAdapter:
             return run if isinstance(run, dict) else self._finish(run)
         elif op == "call_concurrently":  # separate processes over one history, started together
             runs = [self._start(call) for call in message["calls"]]
+            started = [run for run in runs if not isinstance(run, dict)]
             refused = next((run for run in runs if isinstance(run, dict)), None)
-            return refused or {"ok": True, "results": [self._finish(run)["result"] for run in runs]}
+            return refused or {"ok": True, "results": [self._finish(run)["result"] for run in started]}
         elif op == "checksum":
             return {"ok": True, "checksum": file_checksum(self.database)}
         elif op == "schema":

@@ -88,4 +88,4 @@ class FaultModule(Module):
     @singleton
     @provider
     def provide_memory_search_engine(self, engine: HybridSearchEngine) -> MemorySearchEngine:
-        return Faulty(engine, "memory", self._faults)  # type: ignore[return-value]
+        return Faulty(engine, "memory", self._faults)

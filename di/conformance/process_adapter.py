@@ -39,7 +39,9 @@ class ProcessAdapter:
             answer = json.loads(line)
         except ValueError:
             return {"ok": False, "error": f"the adapter wrote a line that is not JSON: {line[:200]!r}"}
-        if isinstance(answer, dict) and answer.get("id") not in (None, self._next_id):
+        if not isinstance(answer, dict):
+            return {"ok": False, "error": f"the adapter answered with something not an object: {line[:200]!r}"}
+        if answer.get("id") not in (None, self._next_id):
             return {"ok": False, "error": f"answer id {answer.get('id')} for request {self._next_id}"}
         return answer
 

@@ -111,9 +111,9 @@ def _by_text(shown: str, rows: list[dict[str, Any]], columns: tuple[str, ...], r
     # A message's text may run over several lines, and context lines may follow it.
     whole = "\n".join([shown, *rest]).strip()
     for candidate in (whole, shown.strip()):
-        exact = [row["id"] for row in rows if (row.get(columns[0]) or "").strip() == candidate]
+        exact = [str(row["id"]) for row in rows if (row.get(columns[0]) or "").strip() == candidate]
         if exact:
             return exact[-1]
     core = shown.strip().strip("…").strip()
-    inside = {row["id"] for row in rows if core and any(core in (row.get(column) or "") for column in columns)}
+    inside = {str(row["id"]) for row in rows if core and any(core in (row.get(column) or "") for column in columns)}
     return inside.pop() if len(inside) == 1 else None

@@ -3,6 +3,7 @@ scores and dates. Each returns None when it holds, else a sentence saying what w
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from oneclaw_search.di.conformance.fixtures import Moment
@@ -135,7 +136,7 @@ def _distinct(reply: Reply, wanted: bool, _: Moment) -> str | None:
     return None if (len(ids) == len(set(ids))) == bool(wanted) else f"a row is shown twice: {shown(reply)}"
 
 
-RESULT_CHECKS = {
+RESULT_CHECKS: dict[str, Callable[[Reply, Any, Moment], str | None]] = {
     "count": _count, "ids": _ids, "first": _first, "order": _order, "among_first": _among_first,
     "includes": _includes, "excludes": _excludes, "only": _only, "sources": _sources, "higher": _higher,
     "above": _above, "score": _score, "ratio": _ratio, "sorted": _sorted, "max_excerpt": _max_excerpt,
