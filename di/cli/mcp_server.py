@@ -17,7 +17,7 @@ from oneclaw_search.tools import ToolExecutionEngine, ToolRegistry
 from oneclaw_search.tools.tool import ToolResult
 
 SERVER_NAME = "oneclaw-search"
-INSTALL_HINT = "the MCP server needs the MCP SDK: pip install 'oneclaw-search-history[mcp]'"
+INSTALL_HINT = "the MCP server needs the MCP SDK: pip install '.[mcp]' in the checkout (or 'PATH/TO/CHECKOUT[mcp]')"
 
 
 def run_mcp(db: Path, time_zone: str | None, index_path: str | None) -> int:
