@@ -12,9 +12,11 @@ NOW = "2026-03-01T12:00"
 
 @pytest.fixture(autouse=True)
 def private_cache(tmp_path_factory, monkeypatch):
-    """Side indexes of histories we did not create go to the user's cache: a temporary one here."""
+    """Side indexes of histories we did not create go to the user's cache: a temporary one here. A
+    developer's own ONECLAW_SEARCH_DB never reaches the tests."""
     cache = tmp_path_factory.mktemp("xdg-cache")
     monkeypatch.setenv("XDG_CACHE_HOME", str(cache))
+    monkeypatch.delenv("ONECLAW_SEARCH_DB", raising=False)
     return cache
 
 

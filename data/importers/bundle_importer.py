@@ -1,5 +1,5 @@
 """BundleImporter: this project's JSONL bundle (README, "Import a bundle": sessions, messages and memory
-chunks with their own ids and times) into a database (issue 4). Bad lines are skipped and reported by
+chunks with their own ids and times) into a database (P-12). Bad lines are skipped and reported by
 number; the good ones are written in one transaction, so importing a bundle again is harmless."""
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import tzinfo
+from pathlib import Path
 from typing import IO
 
 from oneclaw_search.data.history.history_writer import HistoryWriter, NewMessage, NewSession
@@ -39,6 +40,19 @@ def bounded_lines(handle: IO[str], limit: int = MAX_LINE_CHARS) -> Iterator[str]
         while (rest := handle.readline(limit)) and not rest.endswith("\n"):
             pass
         yield TOO_LONG
+
+
+def count_lines(paths: Iterable[Path]) -> int:
+    """How many lines bounded_lines gives for these files (a progress bar's end), counted as bytes
+    without decoding; a lone CR, which text mode also ends a line at, is not counted."""
+    lines = 0
+    for path in paths:
+        with path.open("rb") as handle:
+            last = b"\n"
+            while chunk := handle.read(1 << 20):
+                lines, last = lines + chunk.count(b"\n"), chunk[-1:]
+            lines += last != b"\n"  # a last line without its line break
+    return lines
 
 
 class BadLine(ValueError):

@@ -1,6 +1,6 @@
-"""ClaudeCodeImporter: Claude Code's transcripts (`~/.claude/projects`) into OneClaw's tables (issue 4,
-`import claude-code`). One session per transcript, one per real sub-agent linked to the session that
-spawned it; Claude Code's own helper agents are left out. Ids derive from the files' uuids, so
+"""ClaudeCodeImporter: Claude Code's transcripts (`~/.claude/projects`) into OneClaw's tables
+(`import claude-code`, beyond FEAT-032). One session per transcript, one per real sub-agent linked to
+the session that spawned it; Claude Code's own helper agents are left out. Ids derive from the files' uuids, so
 importing twice adds nothing and a grown file adds only its new lines.
 """
 from __future__ import annotations
@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from oneclaw_search.data.importers.bundle_importer import count_lines
 from oneclaw_search.data.importers.claude_code_transcripts import Spawn, Transcript, read_transcript
 from oneclaw_search.data.history.history_writer import HistoryWriter, NewSession, SessionOrigin
 from oneclaw_search.domain.errors import HistoryUnavailable
@@ -37,8 +38,10 @@ class ClaudeCodeSummary:
 
 
 class ClaudeCodeImporter:
-    def __init__(self, writer: HistoryWriter, progress: Callable[[int], None] | None = None) -> None:
+    def __init__(self, writer: HistoryWriter, progress: Callable[[int], None] | None = None,
+                 expect: Callable[[int], None] | None = None) -> None:
         self._writer, self._progress = writer, progress
+        self._expect = expect  # hears how many lines the transcripts hold, before they are read
         self._lines = 0
         self._spawns: dict[tuple[str, str], tuple[str, Spawn]] = {}  # (sessionId, agentId) → (spawner, Task call)
 
@@ -48,6 +51,8 @@ class ClaudeCodeImporter:
         root, files, index = _scan((path or DEFAULT_PROJECTS).expanduser(), summary)
         agents = sorted((file for file in files if file.name.startswith("agent-")), key=lambda file: len(file.parts))
         mains = [file for file in files if not file.name.startswith("agent-")]
+        if self._expect is not None:
+            self._expect(count_lines(file for file in files if not file.name.startswith(HELPER_FILES)))
         for file in mains + agents:  # spawners before the agents they spawned, for the links
             if file.name.startswith(HELPER_FILES):
                 summary.skipped[HELPER_SKIP] += 1
@@ -60,6 +65,8 @@ class ClaudeCodeImporter:
             read = self._import_agent if file.name.startswith("agent-") else self._import_main
             if written := read(file, source, transcript, index, summary):
                 self._spawns.update({(written[0], agent): (written[1], spawn) for agent, spawn in transcript.spawns.items()})
+        if self._progress and self._lines:
+            self._progress(self._lines)  # the full count
         return summary
 
     def _import_main(self, file: Path, source: str, transcript: Transcript, index: dict, summary: ClaudeCodeSummary) -> _Written:

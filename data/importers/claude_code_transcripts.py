@@ -1,4 +1,5 @@
-"""One Claude Code transcript (`<sessionId>.jsonl` or `agent-<id>.jsonl`) read into message rows (issue 4).
+"""One Claude Code transcript (`<sessionId>.jsonl` or `agent-<id>.jsonl`) read into message rows, for
+ClaudeCodeImporter.
 
 Follows ../shared/reference/history-formats.md ("Claude Code on-disk format"): assistant replies come
 one content block a line and are regrouped by `message.id`; rows are ordered by `timestamp`, not by

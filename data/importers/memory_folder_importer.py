@@ -1,4 +1,5 @@
-"""MemoryFolderImporter: a folder of memory files synced into memory_index (issue 4, `import memory`).
+"""MemoryFolderImporter: a folder of memory files synced into memory_index
+(`import memory`, beyond FEAT-032), chunked by domain/memory_markdown.py.
 
 Reads OneClaw's layout (MEMORY.md beside daily/YYYY-MM-DD.md) and OpenClaw's (MEMORY.md beside
 memory/YYYY-MM-DD.md), or a folder of daily logs alone. Chunk ids are the folder, the file and the
@@ -35,8 +36,10 @@ class MemoryImportSummary:
 
 
 class MemoryFolderImporter:
-    def __init__(self, writer: HistoryWriter, progress: Callable[[int], None] | None = None) -> None:
+    def __init__(self, writer: HistoryWriter, progress: Callable[[int], None] | None = None,
+                 expect: Callable[[int], None] | None = None) -> None:
         self._writer, self._progress = writer, progress  # progress hears the files read so far
+        self._expect = expect  # hears how many files there are, before they are read
 
     def import_folder(self, folder: Path) -> MemoryImportSummary:
         root = folder.expanduser()
@@ -47,6 +50,8 @@ class MemoryFolderImporter:
         summary = MemoryImportSummary()
         chunks: list[MemoryChunk] = []
         files = self._files(root, summary)
+        if self._expect is not None:
+            self._expect(len(files))
         for read, (path, day) in enumerate(files, start=1):
             found = _chunks(path, root, day, prefix, summary)
             if found is not None:

@@ -1,4 +1,5 @@
-"""OneClawImporter: a OneClaw backup zip or oneclaw.db merged into a history we own (issue 4).
+"""OneClawImporter: a OneClaw backup zip or oneclaw.db merged into a history we own
+(`import oneclaw`, beyond FEAT-032; BackupManager.kt makes the zip).
 
 A backup is searchable as it is (`--db` takes the zip); importing it copies its sessions,
 messages and memory beside histories from elsewhere (squidbot, memory folders, bundles). The
@@ -32,8 +33,10 @@ class OneClawImportSummary:
 
 
 class OneClawImporter:
-    def __init__(self, writer: HistoryWriter, progress: Callable[[int], None] | None = None) -> None:
+    def __init__(self, writer: HistoryWriter, progress: Callable[[int], None] | None = None,
+                 expect: Callable[[int], None] | None = None) -> None:
         self._writer, self._progress = writer, progress  # progress hears the rows copied so far, a page at a time
+        self._expect = expect  # hears how many rows there are, before they are copied
 
     def import_history(self, path: Path) -> OneClawImportSummary:
         source = HistoryDatabase.open_read_only(history_in(path))
@@ -43,6 +46,9 @@ class OneClawImporter:
                 sessions = [NewSession(*row[:5], row[5] or "imported") for row in database.execute_sql(_SESSIONS)]
                 chunks = [MemoryChunk(i, kind, day, text, None, created, updated)
                           for i, kind, day, text, created, updated in database.execute_sql(_CHUNKS)]
+                if self._expect is not None:
+                    messages = database.execute_sql("SELECT count(*) FROM messages").fetchone()[0]
+                    self._expect(len(sessions) + len(chunks) + messages)
             self._writer.write(sessions, [], chunks)
             summary.sessions, summary.chunks = len(sessions), len(chunks)
             self._report(summary)

@@ -1,4 +1,5 @@
-"""SquidbotImporter: squidbot's JSONL histories into OneClaw's tables (issue 4, `import squidbot`).
+"""SquidbotImporter: squidbot's JSONL histories into OneClaw's tables (`import squidbot`,
+beyond FEAT-032).
 
 Reads the global `history.jsonl` and the older per-conversation `sessions/<channel>__<sender>.jsonl`
 (formats: ../shared/reference/history-formats.md). Each channel and sender becomes a session;
@@ -16,7 +17,7 @@ from dataclasses import dataclass, field
 from datetime import tzinfo
 from pathlib import Path
 
-from oneclaw_search.data.importers.bundle_importer import BadLine, bounded_lines, json_object
+from oneclaw_search.data.importers.bundle_importer import BadLine, bounded_lines, count_lines, json_object
 from oneclaw_search.data.history.history_writer import HistoryWriter, NewMessage, NewSession
 from oneclaw_search.domain.errors import HistoryUnavailable
 from oneclaw_search.domain.local_time import iso_time_ms
@@ -45,13 +46,17 @@ class _Read:
 
 
 class SquidbotImporter:
-    def __init__(self, writer: HistoryWriter, zone: tzinfo, progress: Callable[[int], None] | None = None) -> None:
+    def __init__(self, writer: HistoryWriter, zone: tzinfo, progress: Callable[[int], None] | None = None,
+                 expect: Callable[[int], None] | None = None) -> None:
         self._writer, self._zone, self._progress = writer, zone, progress
+        self._expect = expect  # hears how many lines there are, before they are read
 
     def import_path(self, path: Path) -> SquidbotSummary:
         summary, read = SquidbotSummary(), _Read()
-        lines = 0
-        for file, key, default_session in _files(path.expanduser(), summary):
+        lines, files = 0, _files(path.expanduser(), summary)
+        if self._expect is not None:
+            self._expect(count_lines(file for file, _, _ in files))
+        for file, key, default_session in files:
             summary.files += 1
             with file.open(encoding="utf-8", errors="surrogateescape") as handle:
                 seen: Counter[str] = Counter()
@@ -61,6 +66,8 @@ class SquidbotImporter:
                         self._progress(lines)
                     if line.strip():
                         self._read_line(line, key, default_session, seen, read, summary)
+        if self._progress and lines:
+            self._progress(lines)  # the full count: what follows is writing
         sessions = [NewSession(session, _title(session), first, last, None, "squidbot") for session, (first, last) in read.spans.items()]
         summary.already = self._writer.write(sessions, list(read.messages.values()), [], keep_existing=True)
         summary.sessions, summary.messages = len(sessions), len(read.messages) - summary.already

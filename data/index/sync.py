@@ -1,4 +1,4 @@
-"""IndexSync: brings the keyword index up to date with the history, and message vectors after it.
+"""IndexSync: brings the keyword index up to date with the history, and message vectors after it (Q-11).
 
 New messages are everything above the newest row read; deleted ones show as a row count that no
 longer adds up; edits show as a changed fingerprint (the newest TAIL_ROWS messages every time,
@@ -23,8 +23,9 @@ from oneclaw_search.data.index.schema import MESSAGES, ROWID, SESSIONS, TURNS_AR
 from oneclaw_search.data.index.side_index import SideIndex
 
 BATCH_ROWS = 10_000
-COMMIT_ROWS = 100_000  # a build commits this often: what a killed build loses, and how often progress shows
-Progress = Callable[[int, int], None]  # (rows read, rows in all)
+COMMIT_ROWS = 100_000  # a build commits this often: what a killed build loses
+KEYWORDS, VECTORS = "keywords", "vectors"  # the stages a catch-up reports progress of
+Progress = Callable[[str, int, int], None]  # (stage, highest rowid read, highest rowid in the history)
 
 
 class IndexSync:
@@ -63,7 +64,7 @@ class IndexSync:
         """(rowid the index has read up to, rowid the vectors have, highest rowid in the history)."""
         self.prepare()
         with self._history.connected() as history:
-            top = history.execute_sql("SELECT max(rowid) FROM messages").fetchone()[0] or 0
+            top = _newest(history)
         vectors = self.side.meta_int("v.read") if self._vectors is not None else top
         return self.read_up_to(), vectors, top
 
@@ -96,7 +97,7 @@ class IndexSync:
             if not self._append_messages(history, stop, progress):
                 return False
             messages.edited_messages(self.read_up_to(), self._vectors)
-        if self._vectors is not None and not self._vectors.catch_up(self._history, stop):
+        if self._vectors is not None and not self._vectors.catch_up(self._history, self._telling(stop, progress)):
             return False
         with self.side.peewee.atomic("IMMEDIATE"):
             self.side.set_meta(h__synced=f"{self.read_up_to()}|{token!r}")
@@ -111,7 +112,7 @@ class IndexSync:
 
     def _append_messages(self, history, stop: Callable[[], bool], progress: Progress | None) -> bool:
         start = done = self.read_up_to()
-        top = history.execute_sql("SELECT max(rowid) FROM messages").fetchone()[0] or 0
+        top = _newest(history)
         if done >= top:
             return True
         self._keyword.drop_above(MESSAGES, start)
@@ -132,11 +133,24 @@ class IndexSync:
             if pending >= COMMIT_ROWS:
                 self._commit(history, writer, done, turns)
                 pending = 0
-                if progress is not None:
-                    progress(done, top)
+            if progress is not None:
+                progress(KEYWORDS, done, top)
         self._commit(history, writer, done, turns)
         writer.wait_merging_threads()
         return finished
+
+    def _telling(self, stop: Callable[[], bool], progress: Progress | None) -> Callable[[], bool]:
+        """`stop` for the vectors' catch-up, telling `progress` first how far they have come: they
+        note their rowid after each batch and ask `stop` before the next, the one place it shows."""
+        if progress is None:
+            return stop
+        with self._history.connected() as history:
+            top = _newest(history)
+
+        def asked() -> bool:
+            progress(VECTORS, self.side.meta_int("v.read"), top)
+            return stop()
+        return asked
 
     def _commit(self, history, writer, done: int, turns: TurnWindows) -> None:
         """Write the messages still waiting for turns after them, commit, then note how far the
@@ -146,6 +160,10 @@ class IndexSync:
         count = rows_up_to(history, done)
         with self.side.peewee.atomic("IMMEDIATE"):
             self.side.set_meta(m__read=done, m__count=count)
+
+
+def _newest(history) -> int:
+    return history.execute_sql("SELECT max(rowid) FROM messages").fetchone()[0] or 0
 
 
 def _write(writer, stale: list[int], documents: list) -> None:

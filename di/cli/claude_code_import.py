@@ -1,5 +1,5 @@
-"""The summary `oneclaw-search import claude-code [PATH]` prints (issue 4): what was read, what was new,
-and every skipped line or file by reason, so one look tells a good import from a wrong folder."""
+"""The summary `oneclaw-search import claude-code [PATH]` prints: what was read, what was new, and
+every skipped line or file by reason, so one look tells a good import from a wrong folder."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -8,8 +8,8 @@ from oneclaw_search.data.importers.claude_code_importer import ClaudeCodeSummary
 
 
 def describe_claude_code_summary(summary: ClaudeCodeSummary, path: Path, db: Path) -> str:
-    lines = [f"Imported {summary.messages} new messages in {summary.sessions} sessions ({summary.subagents} of them"
-             f" sub-agents) from {summary.files} transcript files of {path} into {db} ({summary.already} already there)"]
+    lines = [(f"Imported {summary.messages} new messages in {summary.sessions} sessions ({summary.subagents} of them"
+              f" sub-agents) from {summary.files} transcript files of {path} into {db} ({summary.already} already there)")]
     if summary.skipped:
         lines.append(f"Skipped {sum(summary.skipped.values())} lines or files:")
         lines += [f"  {count} × {reason}" for reason, count in summary.skipped.most_common()]

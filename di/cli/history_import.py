@@ -1,23 +1,22 @@
 """`oneclaw-search import [KIND] PATH`: loads a JSONL bundle (the default kind), a memory folder,
 squidbot's JSONL history, a OneClaw backup or Claude Code's transcripts into a database this package
-may write (issue 4).
-On a terminal, long imports show their progress on stderr; piped, they stay quiet until the summary."""
+may write. On a terminal, imports show progress bars on stderr (di/cli/progress.py); piped, they
+stay quiet until the summary."""
 from __future__ import annotations
 
-import sys
-import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from oneclaw_search.data.importers.bundle_importer import BundleImporter, ImportSummary, bounded_lines
-from oneclaw_search.data.importers.claude_code_importer import DEFAULT_PROJECTS, ClaudeCodeImporter
 from oneclaw_search.data.history.history_writer import HistoryWriter
+from oneclaw_search.data.history.schema import open_writable
+from oneclaw_search.data.importers.bundle_importer import BundleImporter, ImportSummary, bounded_lines, count_lines
+from oneclaw_search.data.importers.claude_code_importer import DEFAULT_PROJECTS, ClaudeCodeImporter
 from oneclaw_search.data.importers.memory_folder_importer import MemoryFolderImporter, MemoryImportSummary
 from oneclaw_search.data.importers.oneclaw_importer import OneClawImporter
 from oneclaw_search.data.importers.squidbot_importer import SquidbotImporter, SquidbotSummary
-from oneclaw_search.data.history.schema import open_writable
 from oneclaw_search.di.cli.claude_code_import import claude_code_exit_code, describe_claude_code_summary
+from oneclaw_search.di.cli.progress import CountBar, progress_bars
 from oneclaw_search.di.core_module import default_embedder
 from oneclaw_search.domain.clock import SystemClock
 from oneclaw_search.domain.errors import HistoryUnavailable
@@ -61,23 +60,24 @@ def run_import_kind(db: Path, what: list[str], time_zone: str | None) -> int:
 
 
 def run_oneclaw_import(db: Path, path: Path) -> int:
-    with _progress_line("rows", "copied") as progress, _writer(db) as writer:
-        summary = OneClawImporter(writer, progress).import_history(path)
+    with progress_bars() as bars, _writer(db) as writer:
+        summary = OneClawImporter(writer, *_hooks(bars.count("copying rows", "rows"))).import_history(path)
     print(f"Imported {summary.messages} new messages, {summary.sessions} sessions and {summary.chunks} memory chunks"
           f" from {path} into {db} ({summary.already} messages already there)")
     return 0
 
 
 def run_claude_code_import(db: Path, path: Path | None) -> int:
-    with _progress_line() as progress, _writer(db) as writer:
-        summary = ClaudeCodeImporter(writer, progress).import_path(path)
+    with progress_bars() as bars, _writer(db) as writer:
+        summary = ClaudeCodeImporter(writer, *_hooks(bars.count("reading transcripts", "lines"))).import_path(path)
     print(describe_claude_code_summary(summary, path or DEFAULT_PROJECTS, db))
     return claude_code_exit_code(summary)
 
 
 def run_squidbot_import(db: Path, path: Path, time_zone: str | None) -> int:
-    with _progress_line() as progress, _writer(db) as writer:
-        summary = SquidbotImporter(writer, resolve_zone(time_zone), progress).import_path(path)
+    with progress_bars() as bars, _writer(db) as writer:
+        bar = bars.count("reading squidbot lines", "lines", then="writing messages")
+        summary = SquidbotImporter(writer, resolve_zone(time_zone), *_hooks(bar)).import_path(path)
     print(describe_squidbot_summary(summary, path, db))
     return 0 if summary.files and (summary.messages or summary.already or not summary.skipped) else 1
 
@@ -88,37 +88,15 @@ def describe_squidbot_summary(summary: SquidbotSummary, path: Path, db: Path) ->
     return _with_skips(headline, "line(s)", [f"{count} × {reason}" for reason, count in summary.skipped.most_common()])
 
 
-class _ProgressLine:
-    """A count and its rate, redrawn in place on stderr: "12,000 lines read, 31,000 lines/s"."""
-
-    def __init__(self, noun: str, verb: str) -> None:
-        self._noun, self._verb, self._started, self.shown = noun, verb, time.monotonic(), False
-
-    def __call__(self, count: int) -> None:
-        rate = count / max(time.monotonic() - self._started, 1e-6)
-        print(f"\r{count:,} {self._noun} {self._verb}, {rate:,.0f} {self._noun}/s", end="", file=sys.stderr, flush=True)
-        self.shown = True
-
-
-def _progress(noun: str = "lines", verb: str = "read") -> _ProgressLine | None:
-    """A progress line for a terminal, or nothing when piped."""
-    return _ProgressLine(noun, verb) if sys.stderr.isatty() else None
-
-
-@contextmanager
-def _progress_line(noun: str = "lines", verb: str = "read") -> Iterator[_ProgressLine | None]:
-    """_progress, its line ended on the way out, so the summary (or an error) starts a line of its own."""
-    progress = _progress(noun, verb)
-    try:
-        yield progress
-    finally:
-        if progress is not None and progress.shown:
-            print(file=sys.stderr)
+def _hooks(bar: CountBar | None) -> tuple[Callable[[int], None] | None, Callable[[int], None] | None]:
+    """An importer's two progress hooks: the count so far, and the count it will reach."""
+    return (bar, bar.expect) if bar is not None else (None, None)
 
 
 def run_memory_import(db: Path, folder: Path) -> int:
-    with _progress_line("files") as progress, _writer(db) as writer:
-        summary = MemoryFolderImporter(writer, progress).import_folder(folder)
+    with progress_bars() as bars, _writer(db) as writer:
+        bar = bars.count("reading memory files", "files", then="embedding and writing chunks")
+        summary = MemoryFolderImporter(writer, *_hooks(bar)).import_folder(folder)
     print(describe_memory_summary(summary, folder, db))
     return 0 if summary.files or not summary.skipped else 1
 
@@ -134,9 +112,12 @@ def run_import(db: Path, bundle: Path, time_zone: str | None) -> int:
         raise HistoryUnavailable(f"bundle not found: {bundle}")
     zone = resolve_zone(time_zone)
     # surrogateescape: a line that is not UTF-8 reaches the importer, which skips it by number
-    with _progress_line() as progress, bundle.open(encoding="utf-8", errors="surrogateescape") as handle, \
+    with progress_bars() as bars, bundle.open(encoding="utf-8", errors="surrogateescape") as handle, \
             _writer(db) as writer:
-        importer = BundleImporter(writer, zone, SystemClock().now_ms(), progress)
+        bar = bars.count("reading the bundle", "lines", then="writing rows")
+        if bar is not None:
+            bar.expect(count_lines([bundle]))
+        importer = BundleImporter(writer, zone, SystemClock().now_ms(), bar)
         summary = importer.import_lines(bounded_lines(handle))
     print(describe_summary(summary, db))
     imported = summary.sessions + summary.messages + summary.chunks

@@ -1,5 +1,5 @@
 """`oneclaw-search index`: build or catch up the keyword index now, instead of in the background of
-the first searches, with a progress bar on a terminal.
+the first searches, with progress bars on a terminal (di/cli/progress.py).
 
 Prints where the index lives, how many rows it holds, its size and how long the work took.
 """
@@ -9,12 +9,14 @@ import sys
 import time
 from pathlib import Path
 
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-
 from oneclaw_search.data.index.keyword_index import WriterBusy
 from oneclaw_search.data.index.schema import MESSAGES, SESSIONS
+from oneclaw_search.data.index.sync import KEYWORDS, VECTORS, IndexSync
 from oneclaw_search.di import create_injector
+from oneclaw_search.di.cli.progress import CountBar, progress_bars
 from oneclaw_search.di.index_module import IndexParts
+
+STAGES = {KEYWORDS: "indexing messages", VECTORS: "embedding messages"}
 
 
 def run_index(db: Path, time_zone: str | None, index_path: str | None) -> int:
@@ -48,11 +50,20 @@ def run_index(db: Path, time_zone: str | None, index_path: str | None) -> int:
     return 0
 
 
-def _catch_up(sync) -> int:
-    """Catch up with a progress bar on a terminal, then compare every message; how many were edited."""
-    columns = (TextColumn("indexing messages"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
-    with Progress(*columns, transient=True, disable=not sys.stderr.isatty()) as progress:
+def _catch_up(sync: IndexSync) -> int:
+    """Catch up with a bar per stage on a terminal (keywords, then vectors), then compare every
+    message with the history; how many had been edited."""
+    with progress_bars(transient=True) as bars:
+        shown: dict[str, CountBar | None] = {}
+
+        def report(stage: str, done: int, top: int) -> None:
+            if stage not in shown:  # a bar once its stage starts: its rate and time left are its own
+                shown[stage] = bars.count(STAGES[stage], "rows", total=top, start=done) if done < top else None
+            if (bar := shown[stage]) is not None:
+                bar(done)
+
         read, _, top = sync.backlog()
-        task = progress.add_task("messages", total=top, completed=read)
-        sync.catch_up(progress=lambda done, total: progress.update(task, completed=done, total=total))
-    return sync.verify()
+        report(KEYWORDS, read, top)
+        sync.catch_up(progress=report if bars.progress is not None else None)
+        bars.stage("comparing every message with the history")
+        return sync.verify()

@@ -3,7 +3,8 @@
 `search` prints exactly what the search_history tool returns (exit 0, 2 on validation_error,
 1 on any other error); `import` loads a bundle, a memory folder, a squidbot history or a OneClaw backup; `demo` builds and
 searches a sample; `index` brings the side index up to date; `mcp` serves every tool to an MCP
-client over stdio; `conformance` runs the language-neutral FEAT-032 suite.
+client over stdio; `conformance` runs the language-neutral FEAT-032 suite. The history is `--db`,
+else $ONECLAW_SEARCH_DB; `--version` names the installed version.
 """
 from __future__ import annotations
 
@@ -23,6 +24,25 @@ from oneclaw_search.domain.local_time import iso_time_ms, resolve_zone
 from oneclaw_search.tools import ToolExecutionEngine
 
 PROG = "oneclaw-search"
+DB_VARIABLE = "ONECLAW_SEARCH_DB"  # the history when --db is not given (demo keeps its own default)
+DISTRIBUTION = "oneclaw-search-history"
+
+
+class _Version(argparse.Action):
+    """--version, looked up only when asked: reading the installed metadata would slow every search."""
+
+    def __init__(self, option_strings: list[str], dest: str = argparse.SUPPRESS, **_options) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, help="print the version and exit")
+
+    def __call__(self, parser: argparse.ArgumentParser, *_args) -> None:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            installed = version(DISTRIBUTION)
+        except PackageNotFoundError:  # run from a source tree that was never installed
+            installed = "unknown"
+        print(f"{PROG} {installed}")
+        parser.exit()
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -31,6 +51,7 @@ def build_parser() -> argparse.ArgumentParser:
     common.add_argument("--time-zone", default=argparse.SUPPRESS, help="zone for dates (default: TZ or the host's)")
     common.add_argument("--index-path", default=argparse.SUPPRESS, help="where the side index lives (default: beside our own databases, else the user cache)")
     parser = argparse.ArgumentParser(prog=PROG, parents=[common], description="Search an agent's past conversations and memory.")
+    parser.add_argument("--version", action=_Version)
     commands = parser.add_subparsers(dest="command", required=True)
     search = commands.add_parser("search", parents=[common], help="run search_history and print its output")
     search.add_argument("query")
@@ -58,12 +79,10 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    db, time_zone = getattr(args, "db", None), getattr(args, "time_zone", None)
-    if db is None and args.command not in ("demo", "conformance"):
-        parser.error(f"{args.command} needs --db PATH")
+    db, time_zone = _history(parser, args), getattr(args, "time_zone", None)
     try:
         if args.command == "demo":
-            return run_demo(db or DEFAULT_DEMO_PATH, time_zone)
+            return run_demo(db, time_zone)
         # Each command imports what only it needs: a one-shot search skips the importers and MCP.
         if args.command == "import":
             from oneclaw_search.di.cli.history_import import run_import_kind
@@ -105,6 +124,17 @@ def run_search(db: Path, time_zone: str | None, args: argparse.Namespace) -> int
     else:
         print(f"{PROG}: {result.error_type}: {result.error_message}", file=sys.stderr)
     return code
+
+
+def _history(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Path:
+    """--db, else $ONECLAW_SEARCH_DB; the demo's own file for `demo` (conformance reads none)."""
+    given: Path | None = getattr(args, "db", None)
+    if args.command in ("demo", "conformance"):
+        return given or DEFAULT_DEMO_PATH
+    value = os.environ.get(DB_VARIABLE, "").strip()
+    if given is None and not value:
+        parser.error(f"{args.command} needs --db PATH or {DB_VARIABLE}")
+    return given or Path(value).expanduser()
 
 
 def _instant_ms(value: str, time_zone: str | None) -> int:

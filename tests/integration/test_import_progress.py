@@ -1,9 +1,7 @@
-"""Import progress (issue 4): every import kind tells its callback a growing count; `import` draws it
-on a terminal as a count and a rate, ended before the summary, and stays quiet when stderr is piped."""
-import io
+"""Import progress: every import kind tells its callback a growing count; `import` draws it as rich
+bars on a terminal (tests/integration/test_progress_bars.py) and stays quiet when stderr is piped."""
 import json
 import sqlite3
-import sys
 from contextlib import closing
 
 import pytest
@@ -19,11 +17,6 @@ from oneclaw_search.di.cli import main
 from oneclaw_search.domain.local_time import resolve_zone
 
 AT = 1_772_013_600_000
-
-
-class Terminal(io.StringIO):
-    def isatty(self):
-        return True
 
 
 @pytest.fixture
@@ -105,16 +98,3 @@ def test_piped_imports_print_no_progress(tmp_path, often, capsys, kind):
     assert main(["--db", str(tmp_path / "h.db"), "import", kind, str(sources(tmp_path)[kind])]) == 0
     captured = capsys.readouterr()
     assert captured.out.startswith("Imported") and "/s" not in captured.err and "\r" not in captured.err
-
-
-@pytest.mark.parametrize("kind, shown", [("bundle", "11 lines read, "), ("memory", "6 files read, "),
-                                         ("oneclaw", "6 rows copied, "), ("squidbot", "6 lines read, ")])
-def test_on_a_terminal_the_progress_line_shows_a_count_and_a_rate_and_ends_before_the_summary(
-        tmp_path, often, monkeypatch, capsys, kind, shown):
-    terminal = Terminal()
-    monkeypatch.setattr(sys, "stderr", terminal)
-    assert main(["--db", str(tmp_path / "h.db"), "import", kind, str(sources(tmp_path)[kind])]) == 0
-    progress = terminal.getvalue()
-    unit = shown.split()[1]
-    assert progress.startswith("\r") and f"\r{shown}" in progress and progress.endswith(f" {unit}/s\n")
-    assert progress.count("\n") == 1 and capsys.readouterr().out.startswith("Imported")
