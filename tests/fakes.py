@@ -7,7 +7,7 @@ import time
 from dataclasses import dataclass, field
 
 from oneclaw_search.domain.clock import Deadline
-from oneclaw_search.domain.models import MemoryChunk, MemorySearchResult, MessageHit, SessionHit
+from oneclaw_search.domain.models import SEARCHABLE_MESSAGE_TYPES, MemoryChunk, MemorySearchResult, MessageHit, SessionHit
 from oneclaw_search.domain.ports import NO_UPPER_BOUND, MemoryFilter
 from oneclaw_search.domain.text import fold
 
@@ -36,7 +36,8 @@ class FakeMessageDao:
         self.calls.append((query, created_after, created_before, limit))
         found = [
             hit for hit in self.hits
-            if fold(query) in fold(hit.content) and created_after <= hit.created_at <= created_before
+            if hit.type in SEARCHABLE_MESSAGE_TYPES and fold(query) in fold(hit.content)
+            and created_after <= hit.created_at <= created_before
             and (within is None or within.types is None or hit.type in within.types)
             and (within is None or within.sessions is None or hit.session_id in within.sessions)
         ]
@@ -86,7 +87,12 @@ class FakeMemoryIndexDao:
         return [chunk for chunk in self.chunks if chunk.source_type == source_type]
 
     def insert_all(self, chunks):
-        self.chunks.extend(chunks)
+        for chunk in chunks:  # by id, in place: as the real upsert keeps the row where it stands
+            at = next((n for n, old in enumerate(self.chunks) if old.id == chunk.id), None)
+            if at is None:
+                self.chunks.append(chunk)
+            else:
+                self.chunks[at] = chunk
 
 
 class BlockingMessageDao:
@@ -106,7 +112,8 @@ class FailingSessionDao:
 
 
 class KeywordEmbedder:
-    """A tiny embedder whose dimensions are fixed keywords: easy to reason about in tests."""
+    """A tiny embedder whose dimensions are fixed keywords: easy to reason about in tests. Its vectors
+    are unit length, as the port promises: each keyword found weighs 1/sqrt(keywords found)."""
 
     name = "keyword-test"
 
@@ -118,7 +125,9 @@ class KeywordEmbedder:
         vectors = []
         for text in texts:
             folded = fold(text)
-            vectors.append([1.0 if word in folded else 0.0 for word in self.vocabulary])
+            found = [1.0 if word in folded else 0.0 for word in self.vocabulary]
+            norm = sum(found) ** 0.5
+            vectors.append([value / norm for value in found] if norm else found)
         return vectors
 
 

@@ -90,9 +90,11 @@ def test_a_strong_old_match_beats_a_weak_new_one(history):
 def test_nothing_is_read_from_the_history_while_no_commit_happened(painting_chat, mocker):
     container = lexical(painting_chat)
     ids(container, query="sunrise", scope="sessions")
-    appended = mocker.spy(IndexSync, "_append_messages")
+    caught_up = mocker.spy(IndexSync, "catch_up")
     ids(container, query="dinner", scope="sessions")
-    assert appended.call_count == 0
+    assert caught_up.call_count == 0
+    append(painting_chat, new_message("after", "s", "Dinner at eight, then.", "2026-02-20T09:05", "AI_RESPONSE"))
+    assert "after" in ids(container, query="dinner", scope="sessions") and caught_up.call_count == 1
 
 
 @pytest.mark.spec("Q-11")

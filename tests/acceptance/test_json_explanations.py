@@ -1,10 +1,14 @@
-"""JSON explanations through the production container (issue 4): why each result matched, its score
+"""JSON explanations through the production container (P-10 and beyond): why each result matched, its score
 parts, and what each source did; the text format shows none of it."""
+import itertools
 import json
 import math
 
 from acceptance_helpers import call
 from builders import ms
+from fakes import FixedClock
+
+from oneclaw_search.di import create_injector
 
 WEIGHTS = {"memory": 1.0, "daily_log": 1.0, "message": 0.6, "session": 0.5}
 
@@ -40,14 +44,34 @@ def test_a_respelled_search_marks_its_results_fuzzy(container):
     assert found["results"] and all(item["why"]["fuzzy"] for item in found["results"])
 
 
-def test_each_source_reports_its_candidates_and_time(container):
+class TickingClock(FixedClock):
+    """Wall time pinned; monotonic time moves one millisecond each time it is read, and only then."""
+
+    def __init__(self, now: int) -> None:
+        super().__init__(now)
+        self.reads = itertools.count(1)  # thread-safe: the sources read it at once
+
+    def monotonic(self) -> float:
+        return next(self.reads) / 1000
+
+
+def test_each_source_reports_its_candidates(container):
     found = document(container, query="sushi restaurant")
     assert set(found["sources"]) == {"memory", "messages", "sessions"}
     by_source = {"message": "messages", "session": "sessions", "memory": "memory", "daily_log": "memory"}
     for source, report in found["sources"].items():
         shown = sum(1 for item in found["results"] if by_source[item["source"]] == source)
-        assert report["candidates"] >= shown and report["ms"] >= 0
+        assert report["candidates"] >= shown
     assert set(document(container, query="sushi", scope="memory")["sources"]) == {"memory"}
+
+
+def test_each_source_reports_its_time_as_the_hosts_clock_measured_it(container, clock, seeded_db):
+    clock.frozen_monotonic = 100.0  # a clock standing still: no source took any time by it
+    assert {report["ms"] for report in document(container, query="sushi restaurant")["sources"].values()} == {0.0}
+    ticking = TickingClock(clock.now)
+    found = document(create_injector(seeded_db, clock=ticking, time_zone="Asia/Tokyo"), query="sushi restaurant")
+    read = next(ticking.reads) - 1  # the milliseconds the whole search took by this clock
+    assert all(report["ms"].is_integer() and 1 <= report["ms"] < read for report in found["sources"].values())
 
 
 def test_the_text_format_shows_no_explanations(container):

@@ -1,4 +1,4 @@
-"""HistoryRecorder on a real SQLite history (issue 4): turns recorded as they happen are searchable
+"""HistoryRecorder on a real SQLite history: turns recorded as they happen are searchable
 at once, sessions keep their bookkeeping, and threads and processes record while others search."""
 import json
 import sqlite3
@@ -13,6 +13,7 @@ from fakes import FixedClock
 from freezegun import freeze_time
 from oneclaw_ddl import create_oneclaw_database
 
+from oneclaw_search.data.history.database import HistoryDatabase
 from oneclaw_search.data.history.history_recorder import HistoryRecorder
 from oneclaw_search.di import create_injector
 from oneclaw_search.domain.errors import HistoryUnavailable
@@ -61,15 +62,26 @@ def test_a_recorded_turn_is_searchable_at_once_and_its_time_comes_from_a_frozen_
     assert session_row(db, "s1")[3] == 1_772_013_600_000  # 2026-02-25 10:00 UTC, the frozen time
 
 
-def test_a_background_recorder_never_makes_the_caller_wait_and_flush_reports_a_failed_write(tmp_path, mocker):
-    recorder = HistoryRecorder.open(tmp_path / "history.db", background=True)
-    ids = [recorder.record("s1", "user" if n % 2 == 0 else "assistant", f"turn {n}") for n in range(50)]
+def test_a_background_recorder_returns_while_another_writer_holds_the_lock_and_flush_writes_every_turn(tmp_path):
+    db = tmp_path / "history.db"
+    recorder = HistoryRecorder.open(db, background=True)
+    with closing(sqlite3.connect(db, isolation_level=None)) as other:
+        other.execute("BEGIN IMMEDIATE")  # until it lets go, no write can happen
+        ids = [recorder.record("s1", "user" if n % 2 == 0 else "assistant", f"turn {n}") for n in range(50)]
+        assert message_ids(db) == []  # every call came back, with nothing written yet
+        other.execute("ROLLBACK")
     recorder.flush()
-    assert message_ids(tmp_path / "history.db") == ids and session_row(tmp_path / "history.db", "s1")[1] == 50
-    mocker.patch.object(recorder._writer, "write", side_effect=OSError("disk full"))
+    assert message_ids(db) == ids and session_row(db, "s1")[1] == 50
+
+
+def test_flush_raises_what_a_background_write_raised(tmp_path):
+    db = tmp_path / "history.db"
+    HistoryRecorder.open(db).close()
+    recorder = HistoryRecorder(HistoryDatabase.open_read_only(db), FixedClock(ms("2026-02-25T19:00")), background=True)
     recorder.record("s1", "user", "lost?")
-    with pytest.raises(OSError, match="disk full"):
+    with pytest.raises(HistoryUnavailable, match="readonly"):
         recorder.flush()
+    assert message_ids(db) == []
 
 
 def test_bad_turns_and_oneclaws_own_database_are_refused(tmp_path):

@@ -1,0 +1,56 @@
+"""The MemoryIndexDao port's promises (MemoryIndexDao.kt; AC-06), proven alike by
+FakeMemoryIndexDao and PeeweeMemoryIndexDao on a writable SQLite file.
+
+Outside the contract: the real DAO's `version()`, a cache key only it offers (the engine asks
+for it when it is there).
+"""
+from __future__ import annotations
+
+import pytest
+from builders import chunk
+from fakes import FakeMemoryIndexDao
+
+from oneclaw_search.data.embedding.vectors import encode_embedding
+from oneclaw_search.data.history.memory_index_dao import PeeweeMemoryIndexDao
+from oneclaw_search.data.history.schema import open_writable
+
+
+@pytest.fixture(params=["fake", "real"])
+def dao(request, tmp_path):
+    if request.param == "fake":
+        yield FakeMemoryIndexDao()
+        return
+    database = open_writable(tmp_path / "memory.db")
+    yield PeeweeMemoryIndexDao(database)
+    database.close()
+
+
+CHUNKS = [
+    chunk("zeta", "a daily note, last by id", "2026-02-03"),
+    chunk("alpha", "a long-term note, first by id", embedding=encode_embedding([0.25, -1.5, 3.0])),
+    chunk("mid", "another daily note", "2026-02-01"),
+]
+
+
+def test_an_empty_index_has_no_rows(dao):
+    assert dao.get_all() == [] and dao.get_by_source_type("daily_log") == []
+
+
+def test_get_all_returns_every_row_as_written_in_insertion_order(dao):
+    dao.insert_all(CHUNKS[:2])
+    dao.insert_all(CHUNKS[2:])
+    assert dao.get_all() == CHUNKS
+
+
+def test_get_by_source_type_keeps_that_type_in_insertion_order(dao):
+    dao.insert_all(CHUNKS)
+    assert [row.id for row in dao.get_by_source_type("daily_log")] == ["zeta", "mid"]
+    assert dao.get_by_source_type("long_term") == [CHUNKS[1]] and dao.get_by_source_type("weekly") == []
+
+
+def test_insert_all_replaces_a_row_with_the_same_id_where_it_stands(dao):
+    dao.insert_all(CHUNKS)
+    changed = chunk("alpha", "the long-term note, rewritten", written="2026-03-02T09:00")
+    dao.insert_all([changed, chunk("new", "a later note", "2026-02-05")])
+    assert [row.id for row in dao.get_all()] == ["zeta", "alpha", "mid", "new"]
+    assert dao.get_all()[1] == changed
