@@ -1,4 +1,4 @@
-"""search_history's date_range through the production container (issue 4): words become the same
+"""search_history's date_range through the production container: words become the same
 days date_from/date_to would give, in the container's zone and clock, and the reply states them."""
 import json
 

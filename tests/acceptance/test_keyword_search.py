@@ -1,4 +1,4 @@
-"""Issue 3's keyword search, asked of real SQLite histories through the production container.
+"""Keyword search (Q-01..Q-10), asked of real SQLite histories through the production container.
 
 Each message sits in a session of its own, so no message is found through the turn before it.
 Containers run lexical only (`embedder=None`) unless a test asks for the default embedder, so

@@ -1,4 +1,4 @@
-"""search_history's peers' parameters through the production container on real SQLite files (issue 4):
+"""search_history's peers' parameters through the production container on real SQLite files:
 role, session_id, project, agent_type and context."""
 import json
 

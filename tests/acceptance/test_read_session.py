@@ -1,4 +1,4 @@
-"""read_session through the production container on the seeded SQLite file (issue 4): a search hit
+"""read_session through the production container on the seeded SQLite file: a search hit
 followed into its conversation, as an agent host would do it."""
 import json
 

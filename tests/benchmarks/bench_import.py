@@ -1,4 +1,4 @@
-"""Measures JSONL import speed (issue 4: 100K messages at >= 20K messages/s); run by hand.
+"""Measures JSONL import speed against its target (100K messages at 20K messages/s or more); run by hand.
 
     python tests/benchmarks/bench_import.py                  # 100,000 lines, as a bundle and as squidbot's
     python tests/benchmarks/bench_import.py --kind bundle    # one kind only

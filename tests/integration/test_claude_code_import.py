@@ -1,4 +1,4 @@
-"""`oneclaw-search import claude-code [PATH]` on Claude Code transcripts (issue 4).
+"""`oneclaw-search import claude-code [PATH]` on Claude Code transcripts.
 
 Fixtures are written here by hand after ../shared/reference/history-formats.md ("Claude Code on-disk
 format"): one content block per assistant line, lines out of time order, noise lines, helper agents,

@@ -1,5 +1,5 @@
 """`oneclaw-search mcp` end to end: the official MCP SDK's client spawns the server as a subprocess
-over stdio, lists the tools and calls them (issue 4, "real agent hosts")."""
+over stdio, lists the tools and calls them as a real agent host would."""
 from __future__ import annotations
 
 import asyncio
@@ -105,4 +105,4 @@ def test_the_async_entry_point_leaves_the_event_loop_free_while_a_tool_runs():
 def test_without_the_sdk_the_command_says_what_to_install(seeded_db, monkeypatch, capsys):
     monkeypatch.setitem(sys.modules, "mcp.server.lowlevel", None)  # what a missing package looks like to import
     assert main(["--db", str(seeded_db), "mcp"]) == 1
-    assert "pip install 'oneclaw-search-history[mcp]'" in capsys.readouterr().err
+    assert "the MCP server needs the MCP SDK: pip install '.[mcp]' in the checkout" in capsys.readouterr().err

@@ -1,4 +1,4 @@
-"""`oneclaw-search import memory FOLDER` on real files and a real SQLite history (issue 4).
+"""`oneclaw-search import memory FOLDER` on real files and a real SQLite history.
 
 OneClaw's layout (MEMORY.md, daily/) and OpenClaw's (MEMORY.md, memory/); the chunks become
 searchable memory with embeddings; importing again adds nothing, edits replace only what changed,

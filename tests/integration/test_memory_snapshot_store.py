@@ -1,4 +1,4 @@
-"""Memory snapshots kept in the side index file for the next process (issue 3, Q-14).
+"""Memory snapshots kept in the side index file for the next process (Q-14).
 
 A second engine over the same history and index stands in for a new process: it must read the
 snapshot back rather than build it, score exactly as the first engine did, and rebuild when

@@ -1,4 +1,4 @@
-"""OneClaw backups (issue 4): a backup zip searched as it is through `--db`, and merged into a
+"""OneClaw backups (BackupManager.kt's zips): a backup zip searched as it is through `--db`, and merged into a
 history of ours by `import oneclaw`; the zip and the database it holds are only ever read."""
 import hashlib
 import json

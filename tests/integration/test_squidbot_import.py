@@ -1,4 +1,4 @@
-"""`oneclaw-search import squidbot PATH` on files in squidbot's JSONL format (issue 4).
+"""`oneclaw-search import squidbot PATH` on files in squidbot's JSONL format.
 
 The lines follow squidbot's `_serialize_message` (../shared/reference/history-formats.md): naive
 local timestamps, optional channel and sender, tool calls on assistant lines, tool results as

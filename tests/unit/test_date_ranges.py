@@ -1,4 +1,4 @@
-"""`date_range` words resolved to whole local days (issue 4), counted from a fixed today."""
+"""`date_range` words resolved to whole local days (P-16), counted from a fixed today."""
 from datetime import date
 
 import pytest

@@ -1,4 +1,4 @@
-"""iso_time_ms (issue 4: one ISO time read per imported line): its fast path for naive times gives
+"""iso_time_ms (one ISO time read per imported line): its fast path for naive times gives
 exactly what the plain datetime reading gives, across DST gaps and folds and in any tzinfo."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Memory files cut into chunks (issue 4, `import memory`): sections keep their headings as context."""
+"""Memory files cut into chunks (`import memory`): sections keep their headings as context."""
 from oneclaw_search.domain.memory_markdown import markdown_chunks
 
 STRUCTURED = """# Long-term Memory

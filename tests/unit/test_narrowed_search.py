@@ -1,4 +1,4 @@
-"""The peers' narrowing parameters on fakes (issue 4): parsing, the filtered scan's ranking, and that a
+"""The peers' narrowing parameters on fakes (beyond FEAT-032): parsing, the filtered scan's ranking, and that a
 search asking for tool rows goes through FocusedSearch while every other one stays with the message
 search, which is told what it may return."""
 import pytest

@@ -1,4 +1,4 @@
-"""read_session's window and checks (issue 4), with the history behind a fake SessionReader."""
+"""read_session's window and checks, with the history behind a fake SessionReader."""
 from __future__ import annotations
 
 import json

@@ -1,4 +1,4 @@
-"""Issue 3's ranking rules: one relevance score per hit, whole-query hits kept through the merge,
+"""The ranking rules of keyword search: one relevance score per hit, whole-query hits kept through the merge,
 and the spec's own LIKE search as a ranked search (domain/ranking.py, domain/literal_search.py).
 
 Covers Q-01, Q-02, Q-03 and Q-04 on hand-made relevances, results and fake DAOs.

@@ -37,7 +37,7 @@ def test_definition_matches_the_spec(tool):
     assert definition.description == (
         "Search past conversation history, memory, and daily logs for information the user mentioned before"
     )
-    # format, date_range and the peers' narrowing parameters go beyond the spec (issues 2 and 4)
+    # format, date_range and the peers' narrowing parameters go beyond the spec (P-10 and the peers' tools)
     assert set(definition.parameters["properties"]) == {"query", "scope", "date_from", "date_to", "max_results", "format",
                                                         "date_range", "role", "session_id", "context", "project", "agent_type"}
     assert definition.parameters["required"] == ["query"]

@@ -1,4 +1,4 @@
-"""Index terms, query parsing and the typo fallback (issue 3), on plain strings.
+"""Index terms, query parsing and the typo fallback, on plain strings.
 
 Covers the term rules behind Q-01, Q-03, Q-05, Q-06, Q-07 and Q-08: accent-free caseless words,
 Snowball stems (the keyword index's, data/index/analyzer.py), split identifiers, CJK grams, quoted phrases, and respelling of long unknown words.

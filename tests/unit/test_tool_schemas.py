@@ -1,4 +1,4 @@
-"""The registry's tools in the shapes OpenAI, Anthropic and MCP hosts read (issue 4, "real agent hosts").
+"""The registry's tools in the shapes OpenAI, Anthropic and MCP hosts read.
 
 Each shape is checked with the host's own SDK types, so a key the host does not know, or one it
 requires and we left out, fails here rather than in a user's agent.
