@@ -9,8 +9,8 @@ from typing import Any
 
 from injector import Injector
 
-from oneclaw_search.data.importers.backup_archive import history_in
 from oneclaw_search.data.history.database import HistoryDatabase
+from oneclaw_search.data.importers.backup_archive import history_in
 from oneclaw_search.di.core_module import CoreModule
 from oneclaw_search.di.database_module import DatabaseModule
 from oneclaw_search.di.index_module import IndexModule

@@ -14,14 +14,14 @@ from pathlib import Path
 from injector import Module, provider, singleton
 
 from oneclaw_search.data.history.database import OWN_ORIGIN, HistoryDatabase
+from oneclaw_search.data.history.message_dao import PeeweeMessageDao
+from oneclaw_search.data.history.session_dao import PeeweeSessionDao
 from oneclaw_search.data.index.background import build_command
 from oneclaw_search.data.index.indexed_search import IndexedMessageSearch, IndexedSessionSearch
 from oneclaw_search.data.index.lookup import KeywordLookup
+from oneclaw_search.data.index.side_index import SUFFIX, SideIndex, default_index_path, user_cache
 from oneclaw_search.data.index.vectors import MessageVectors
 from oneclaw_search.data.index.vocabulary import KeywordVocabulary
-from oneclaw_search.data.history.message_dao import PeeweeMessageDao
-from oneclaw_search.data.history.session_dao import PeeweeSessionDao
-from oneclaw_search.data.index.side_index import SUFFIX, SideIndex, default_index_path, user_cache
 from oneclaw_search.di.core_module import chosen_embedder
 from oneclaw_search.di.settings import AUTO_INDEX, DEFAULT_EMBEDDER, Settings
 from oneclaw_search.domain.literal_search import LiteralMessageSearch, LiteralSessionSearch

@@ -11,11 +11,11 @@ from injector import Module, multiprovider, provider, singleton
 
 from oneclaw_search.data.index.analyzer import stem
 from oneclaw_search.data.memory.hybrid_search_engine import HybridSearchEngine
+from oneclaw_search.di.index_module import SearchBackends
 from oneclaw_search.di.settings import Settings
 from oneclaw_search.domain.clock import Clock
-from oneclaw_search.domain.local_time import local_date
-from oneclaw_search.di.index_module import SearchBackends
 from oneclaw_search.domain.focused_search import FocusedSearch
+from oneclaw_search.domain.local_time import local_date
 from oneclaw_search.domain.ports import MemorySearchEngine
 from oneclaw_search.domain.search_history_use_case import SearchAids, SearchHistoryUseCase, SearchSources
 from oneclaw_search.domain.session_reading import ReadSessionUseCase, SessionReader

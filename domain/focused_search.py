@@ -59,7 +59,7 @@ class FocusedSearch:
             if deadline is not None:
                 deadline.check()
             found += [hit for hit in batch if _may_match(fold(hit.content), query, needles)]
-        scored = [ScoredMessage(hit, r) for hit, r in zip(found, relevances(query, [h.content for h in found])) if r]
+        scored = [ScoredMessage(hit, r) for hit, r in zip(found, relevances(query, [h.content for h in found]), strict=True) if r]
         return sorted(scored, key=lambda item: (-item.relevance.literal, -item.relevance.keyword))[:limit]
 
 
@@ -74,7 +74,7 @@ def relevances(query: HistoryQuery, texts: Sequence[str]) -> list[Relevance | No
     average_length = sum(length for _, length in counted) / rows or 1.0
     words = average_word_count(texts)
     out: list[Relevance | None] = []
-    for text, (counts, length) in zip(texts, counted):
+    for text, (counts, length) in zip(texts, counted, strict=True):
         norm = _K1 * (1 - _B + _B * length / average_length)
         keyword = sum(idf[t] * n * (_K1 + 1) / (n + norm) for t, n in counts.items()) / ideal
         whole = query.literal in fold(text) and query.admits(text)

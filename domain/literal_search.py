@@ -51,7 +51,7 @@ class LiteralSessionSearch:
         hits = self._dao.search_by_title_or_preview(query.raw, after, before, limit, deadline=deadline, **narrowed)
         hits = [hit for hit in hits if query.admits(f"{hit.title}\n{hit.last_message_preview or ''}")]
         scores = session_literal_scores(hits, query.raw)
-        return [ScoredSession(hit, Relevance(literal=score)) for hit, score in zip(hits, scores)]
+        return [ScoredSession(hit, Relevance(literal=score)) for hit, score in zip(hits, scores, strict=True)]
 
 
 def session_literal_scores(hits: Sequence[SessionHit], query: str) -> list[float]:

@@ -55,9 +55,13 @@ class SearchAids:
     index_progress: IndexProgress | None = None
 
 
+DEFAULT_SETTINGS = SearchSettings()
+NO_AIDS = SearchAids()
+
+
 class SearchHistoryUseCase:
-    def __init__(self, sources: SearchSources, clock: Clock, zone: tzinfo, settings: SearchSettings = SearchSettings(),
-                 aids: SearchAids = SearchAids()) -> None:
+    def __init__(self, sources: SearchSources, clock: Clock, zone: tzinfo, settings: SearchSettings = DEFAULT_SETTINGS,
+                 aids: SearchAids = NO_AIDS) -> None:
         self._engine, self._messages, self._sessions = sources.memory, sources.messages, sources.sessions
         self._clock = clock
         self._zone = zone

@@ -11,7 +11,7 @@ import re
 import unicodedata
 from collections.abc import Callable
 from functools import lru_cache
-from itertools import chain, repeat
+from itertools import chain, pairwise, repeat
 
 from oneclaw_search.domain.stopwords import STOPWORDS
 
@@ -85,7 +85,7 @@ def is_cjk(text: str) -> bool:
 
 def cjk_grams(run: str) -> list[str]:
     chars = [plain(c) for c in run]
-    return chars + [a + b for a, b in zip(chars, chars[1:])]
+    return chars + [a + b for a, b in pairwise(chars)]
 
 
 _COMPOUND = re.compile(r"\w+(?:[^\w\s]+\w+)+")
@@ -113,7 +113,7 @@ def query_terms(text: str, stem: Stem = unchanged) -> list[str]:
     for word in _WORD.findall(text):
         if _CJK_RUN.fullmatch(word) and len(word) > 1:
             chars = [plain(c) for c in word]
-            terms.extend(a + b for a, b in zip(chars, chars[1:]))
+            terms.extend(a + b for a, b in pairwise(chars))
         elif _CJK_RUN.search(word):
             terms.extend(_word_terms(word, stem))
         else:

@@ -80,7 +80,7 @@ def message_results(found: Sequence[ScoredMessage], query: str, zone: tzinfo, cl
     needles = highlight_needles(query)
     scores = relevance_scores([item.relevance for item in found])
     hits = SourceHits([], clean=clean)
-    for item, score in zip(found, scores):
+    for item, score in zip(found, scores, strict=True):
         hit = item.hit
         hits.drafts.append(UnifiedSearchResult(
             id=hit.id,
@@ -112,7 +112,7 @@ def session_results(found: Sequence[ScoredSession], query: str, zone: tzinfo, cl
     needles = highlight_needles(query)
     scores = relevance_scores([item.relevance for item in found])
     hits = SourceHits([], clean=clean)
-    for item, score in zip(found, scores):
+    for item, score in zip(found, scores, strict=True):
         hit = item.hit
         day = local_date(hit.updated_at, zone).isoformat()
         hits.drafts.append(UnifiedSearchResult(

@@ -54,12 +54,27 @@ def seeded_rows():
     ]
     messages = [
         new_message("m-sushi", "s-dinner", "Can you help me find a good sushi restaurant near Shibuya station?", "2026-02-25T19:00"),
-        new_message("m-sakura", "s-dinner", "Sakura Sushi is a restaurant two minutes from the Hachiko exit.", "2026-02-25T19:01", "AI_RESPONSE"),
-        new_message("m-tool", "s-dinner", "", "2026-02-25T19:02", "TOOL_CALL", tool_name="set_reminder",
-                    tool_input='{"title":"Dinner at Sakura Sushi"}'),
+        new_message(
+            "m-sakura", "s-dinner", "Sakura Sushi is a restaurant two minutes from the Hachiko exit.", "2026-02-25T19:01", "AI_RESPONSE"
+        ),
+        new_message(
+            "m-tool",
+            "s-dinner",
+            "",
+            "2026-02-25T19:02",
+            "TOOL_CALL",
+            tool_name="set_reminder",
+            tool_input='{"title":"Dinner at Sakura Sushi"}',
+        ),
         new_message("m-italian", "s-restaurants", "Looking for Italian restaurants in Roppongi.", "2026-02-20T10:00"),
         new_message("m-migrate", "s-migration", "What is the safest database migration path to PostgreSQL?", "2026-02-18T09:00"),
-        new_message("m-json", "s-json", 'Use {"tool": "parse_json", "arguments": {"strict": true}} to parse JSON.', "2026-01-30T15:00", "AI_RESPONSE"),
+        new_message(
+            "m-json",
+            "s-json",
+            'Use {"tool": "parse_json", "arguments": {"strict": true}} to parse JSON.',
+            "2026-01-30T15:00",
+            "AI_RESPONSE",
+        ),
         new_message("m-ramen", "s-deleted", "A ramen restaurant in Shinjuku.", "2026-02-24T08:00"),
         new_message("m-budget", "s-budget", "Let's keep the weekend budget under 20,000 yen.", "2026-02-28T20:00"),
     ]

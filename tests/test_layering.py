@@ -13,9 +13,15 @@ ROOT = Path(__file__).resolve().parent.parent
 STDLIB = set(sys.stdlib_module_names)
 RULES = {
     "domain": ({"oneclaw_search.domain"}, set()),
-    "data": ({"oneclaw_search.domain", "oneclaw_search.data"}, {"peewee", "numpy", "rank_bm25", "model2vec", "tokenizers", "tantivy", "Stemmer"}),
+    "data": (
+        {"oneclaw_search.domain", "oneclaw_search.data"},
+        {"peewee", "numpy", "rank_bm25", "model2vec", "tokenizers", "tantivy", "Stemmer"},
+    ),
     "tools": ({"oneclaw_search.domain", "oneclaw_search.tools"}, set()),
-    "di": ({"oneclaw_search.domain", "oneclaw_search.data", "oneclaw_search.tools", "oneclaw_search.di"}, {"injector", "mcp", "anyio", "rich"}),
+    "di": (
+        {"oneclaw_search.domain", "oneclaw_search.data", "oneclaw_search.tools", "oneclaw_search.di"},
+        {"injector", "mcp", "anyio", "rich"},
+    ),
 }
 
 
@@ -55,15 +61,18 @@ def test_each_layer_imports_only_what_it_may(layer):
     assert offenders == {}
 
 
-@pytest.mark.parametrize("layer, line", [
-    ("domain", "import peewee"),
-    ("domain", "from oneclaw_search.data.history.database import HistoryDatabase"),
-    ("tools", "from oneclaw_search.data.history import entities"),
-    ("tools", "import injector"),
-    ("data", "from oneclaw_search.di import create_injector"),
-    ("di", "import tools"),
-    ("domain", "from . import models"),
-])
+@pytest.mark.parametrize(
+    "layer, line",
+    [
+        ("domain", "import peewee"),
+        ("domain", "from oneclaw_search.data.history.database import HistoryDatabase"),
+        ("tools", "from oneclaw_search.data.history import entities"),
+        ("tools", "import injector"),
+        ("data", "from oneclaw_search.di import create_injector"),
+        ("di", "import tools"),
+        ("domain", "from . import models"),
+    ],
+)
 def test_the_checker_catches_a_planted_violation(layer, line):
     assert violations(layer, line) != []
 

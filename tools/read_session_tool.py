@@ -15,7 +15,12 @@ from oneclaw_search.domain.input_text import InvalidText, clean_parameters, fail
 from oneclaw_search.domain.models import MessageType
 from oneclaw_search.domain.search_request import InvalidSearchRequest
 from oneclaw_search.domain.session_reading import (
-    DEFAULT_SPAN, MAX_SPAN, InvalidReadRequest, ReadSessionRequest, SessionNotFound, SessionWindow,
+    DEFAULT_SPAN,
+    MAX_SPAN,
+    InvalidReadRequest,
+    ReadSessionRequest,
+    SessionNotFound,
+    SessionWindow,
     parse_read_session_request,
 )
 from oneclaw_search.tools.result_formatter import OutputFormat, parse_output_format

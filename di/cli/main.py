@@ -49,7 +49,11 @@ def build_parser() -> argparse.ArgumentParser:
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--db", type=Path, default=argparse.SUPPRESS, help="the history database (SQLite)")
     common.add_argument("--time-zone", default=argparse.SUPPRESS, help="zone for dates (default: TZ or the host's)")
-    common.add_argument("--index-path", default=argparse.SUPPRESS, help="where the side index lives (default: beside our own databases, else the user cache)")
+    common.add_argument(
+        "--index-path",
+        default=argparse.SUPPRESS,
+        help="where the side index lives (default: beside our own databases, else the user cache)",
+    )
     parser = argparse.ArgumentParser(prog=PROG, parents=[common], description="Search an agent's past conversations and memory.")
     parser.add_argument("--version", action=_Version)
     commands = parser.add_subparsers(dest="command", required=True)
@@ -67,8 +71,15 @@ def build_parser() -> argparse.ArgumentParser:
     search.add_argument("--project", help="imported Claude Code sessions of this project (path, parent folder or folder name)")
     search.add_argument("--agent-type", help="imported Claude Code sub-agents of this type, e.g. Explore")
     search.add_argument("--now", help="search as if the present were this instant (ISO 8601 or epoch ms): reproducible runs")
-    load = commands.add_parser("import", parents=[common], help="load a JSONL bundle (default), a memory folder, a squidbot history or a OneClaw backup into --db")
-    load.add_argument("what", nargs="+", metavar="[KIND] PATH", help="KIND: bundle (default), memory, squidbot, oneclaw or claude-code (PATH optional: ~/.claude/projects)")
+    load = commands.add_parser(
+        "import", parents=[common], help="load a JSONL bundle (default), a memory folder, a squidbot history or a OneClaw backup into --db"
+    )
+    load.add_argument(
+        "what",
+        nargs="+",
+        metavar="[KIND] PATH",
+        help="KIND: bundle (default), memory, squidbot, oneclaw or claude-code (PATH optional: ~/.claude/projects)",
+    )
     commands.add_parser("demo", parents=[common], help=f"build a sample history (default {DEFAULT_DEMO_PATH}) and search it")
     commands.add_parser("index", parents=[common], help="build or catch up the side index now")
     commands.add_parser("mcp", parents=[common], help="serve the tools over stdio to an MCP client (needs the [mcp] extra)")
@@ -86,14 +97,17 @@ def main(argv: list[str] | None = None) -> int:
         # Each command imports what only it needs: a one-shot search skips the importers and MCP.
         if args.command == "import":
             from oneclaw_search.di.cli.history_import import run_import_kind
+
             return run_import_kind(db, args.what, time_zone)
         if args.command == "index":
             from oneclaw_search.di.cli.index_command import run_index
+
             return run_index(db, time_zone, getattr(args, "index_path", None))
         if args.command == "conformance":
             return run_conformance(args)
         if args.command == "mcp":
             from oneclaw_search.di.cli.mcp_server import run_mcp
+
             return run_mcp(db, time_zone, getattr(args, "index_path", None))
         return run_search(db, time_zone, args)
     except (HistoryUnavailable, ValueError, OSError) as problem:
@@ -106,10 +120,18 @@ def main(argv: list[str] | None = None) -> int:
 
 def run_search(db: Path, time_zone: str | None, args: argparse.Namespace) -> int:
     arguments = {
-        "query": args.query, "scope": args.scope, "date_from": args.date_from,
-        "date_to": args.date_to, "max_results": args.max_results, "format": "json" if args.json else None,
-        "date_range": args.date_range, "role": args.role, "session_id": args.session_id, "context": args.context,
-        "project": args.project, "agent_type": args.agent_type,
+        "query": args.query,
+        "scope": args.scope,
+        "date_from": args.date_from,
+        "date_to": args.date_to,
+        "max_results": args.max_results,
+        "format": "json" if args.json else None,
+        "date_range": args.date_range,
+        "role": args.role,
+        "session_id": args.session_id,
+        "context": args.context,
+        "project": args.project,
+        "agent_type": args.agent_type,
     }
     where = {"index_path": args.index_path} if hasattr(args, "index_path") else {}
     if args.now is not None:

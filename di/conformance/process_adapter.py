@@ -19,7 +19,7 @@ class ProcessAdapter:
     name = "process"
 
     def __init__(self, command: list[str] | None = None) -> None:
-        self._errors = tempfile.TemporaryFile("w+", encoding="utf-8")
+        self._errors = tempfile.TemporaryFile("w+", encoding="utf-8")  # noqa: SIM115 - open for the process's life, closed in close()
         self._process = subprocess.Popen(command or REFERENCE_COMMAND, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                          stderr=self._errors, text=True, encoding="utf-8", bufsize=1)
         self._next_id = 0

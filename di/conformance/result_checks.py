@@ -9,6 +9,7 @@ from typing import Any
 from oneclaw_search.di.conformance.fixtures import Moment
 from oneclaw_search.di.conformance.replies import ROLE_PREFIX, Reply
 
+
 def shown(reply: Reply) -> str:
     return ", ".join(f"{r.id or '?'}({r.source} {r.score:g})" for r in reply.results) or "no results"
 

@@ -50,7 +50,12 @@ def test_scope_defaults_to_all(container):
 
 @pytest.mark.spec("AC-04", "AC-13", "FT-08")
 def test_a_date_range_keeps_only_rows_dated_inside_it(container):
-    assert ids(container, query="restaurant", date_from="2026-02-22", date_to="2026-02-28") == ["c-sakura", "m-sakura", "m-sushi", "s-dinner"]
+    assert ids(container, query="restaurant", date_from="2026-02-22", date_to="2026-02-28") == [
+        "c-sakura",
+        "m-sakura",
+        "m-sushi",
+        "s-dinner",
+    ]
 
 
 @pytest.mark.spec("AC-05", "FT-09")
@@ -95,16 +100,18 @@ def test_scores_are_weighted_by_source_and_sorted(container):
 @pytest.mark.spec("AC-10", "OUT-1", "OUT-2")
 def test_text_output_attributes_every_result_to_its_source(container):
     text = call(container, query="Roppongi").result
-    assert text == "\n".join([
-        '[Search Results for "Roppongi" (scope: all, 2 results)]',
-        "",
-        '--- Result 1 (score: 0.55, source: message, date: 2026-02-20, session: "Restaurant Recommendations") ---',
-        "User: Looking for Italian restaurants in Roppongi.",
-        "",
-        "--- Result 2 (score: 0.46, source: session, date: 2026-02-20) ---",
-        'Session: "Restaurant Recommendations" (1 messages, last active: 2026-02-20)',
-        "Preview: Looking for Italian restaurants in Roppongi.",
-    ])
+    assert text == "\n".join(
+        [
+            '[Search Results for "Roppongi" (scope: all, 2 results)]',
+            "",
+            '--- Result 1 (score: 0.55, source: message, date: 2026-02-20, session: "Restaurant Recommendations") ---',
+            "User: Looking for Italian restaurants in Roppongi.",
+            "",
+            "--- Result 2 (score: 0.46, source: session, date: 2026-02-20) ---",
+            'Session: "Restaurant Recommendations" (1 messages, last active: 2026-02-20)',
+            "Preview: Looking for Italian restaurants in Roppongi.",
+        ]
+    )
 
 
 @pytest.mark.spec("AC-11", "ERR-1")
@@ -116,8 +123,10 @@ def test_an_empty_query_is_a_validation_error(container):
 @pytest.mark.spec("AC-12", "OUT-3")
 def test_no_results_gives_the_helpful_message(container):
     text = call(container, query="quantum physics").result
-    assert text.startswith('[Search Results for "quantum physics" (scope: all, 0 results)]\n\n'
-                           "No matching results found. Try broader keywords or a different scope.\n\nSearched with: ")
+    assert text.startswith(
+        '[Search Results for "quantum physics" (scope: all, 0 results)]\n\n'
+        "No matching results found. Try broader keywords or a different scope.\n\nSearched with: "
+    )
 
 
 @pytest.mark.spec("AC-14", "ERR-2")

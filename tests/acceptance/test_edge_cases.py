@@ -58,7 +58,9 @@ def test_special_characters_match_only_themselves(history):
 @pytest.mark.spec("EDGE-04")
 def test_a_query_longer_than_a_thousand_characters_works(history):
     long_text = " ".join(f"word{i}" for i in range(400))
-    container = open_history(history, [new_session("s", "Long", "2026-02-01T09:00")], [new_message("m", "s", long_text, "2026-02-01T09:00")])
+    container = open_history(
+        history, [new_session("s", "Long", "2026-02-01T09:00")], [new_message("m", "s", long_text, "2026-02-01T09:00")]
+    )
     query = long_text[100:1_300]
     assert len(query) > 1_000 and message_ids(container, query=query) == ["m"]
     assert call(container, query="x" * 5_000).is_success
@@ -93,7 +95,9 @@ def test_a_range_in_the_future_finds_nothing(container):
 
 @pytest.mark.spec("EDGE-09")
 def test_an_empty_memory_index_still_searches_messages(history):
-    container = open_history(history, [new_session("s", "Chat", "2026-02-01T09:00")], [new_message("m", "s", "sushi tonight", "2026-02-01T09:00")])
+    container = open_history(
+        history, [new_session("s", "Chat", "2026-02-01T09:00")], [new_message("m", "s", "sushi tonight", "2026-02-01T09:00")]
+    )
     assert "No matching results found" in call(container, query="sushi", scope="memory").result
     assert found(container, query="sushi") == [("message", "m"), ("session", "s")]
 
@@ -101,8 +105,9 @@ def test_an_empty_memory_index_still_searches_messages(history):
 @pytest.mark.spec("EDGE-10")
 def test_a_fresh_install_with_no_rows_answers_with_no_results(history):
     outcome = call(open_history(history), query="anything")
-    assert outcome.is_success and outcome.result.startswith('[Search Results for "anything" (scope: all, 0 results)]\n\n'
-                                                            "No matching results found. Try broader keywords or a different scope.")
+    assert outcome.is_success and outcome.result.startswith(
+        '[Search Results for "anything" (scope: all, 0 results)]\n\nNo matching results found. Try broader keywords or a different scope.'
+    )
 
 
 @pytest.mark.spec("EDGE-11", "P-05")
@@ -115,7 +120,11 @@ def test_tool_call_json_inside_a_message_is_searchable_but_tool_rows_are_not(con
 @pytest.mark.spec("EDGE-12", "MRG-5")
 def test_the_same_text_in_memory_and_in_a_message_is_returned_once(history):
     text = "Remember that the spare key is under the blue flowerpot"
-    container = open_history(history, [new_session("s", "House", "2026-02-27T09:00")],
-                             [new_message("m", "s", text, "2026-02-27T09:00")], [chunk("c", text, "2026-02-27")])
+    container = open_history(
+        history,
+        [new_session("s", "House", "2026-02-27T09:00")],
+        [new_message("m", "s", text, "2026-02-27T09:00")],
+        [chunk("c", text, "2026-02-27")],
+    )
     result = json.loads(call(container, query="spare key", format="json").result)["results"]
     assert [(item["source"], item["id"]) for item in result if item["source"] != "session"] == [("daily_log", "c")]

@@ -83,16 +83,28 @@ def test_the_hosts_tz_decides_which_local_day_a_message_belongs_to(history, monk
     path = history([new_session("s", "Chat", "2026-02-25T09:00")], [late_evening_in_new_york])
     monkeypatch.setenv("TZ", "America/New_York")
     with freeze_time("2026-03-01 03:00:00"):
-        in_new_york = json.loads(call(create_injector(path), query="pasta night", date_from="2026-02-25", date_to="2026-02-25", format="json").result)
-        in_tokyo = json.loads(call(create_injector(path, time_zone="Asia/Tokyo"), query="pasta night", date_from="2026-02-25", date_to="2026-02-25", format="json").result)
+        in_new_york = json.loads(
+            call(create_injector(path), query="pasta night", date_from="2026-02-25", date_to="2026-02-25", format="json").result
+        )
+        in_tokyo = json.loads(
+            call(
+                create_injector(path, time_zone="Asia/Tokyo"),
+                query="pasta night",
+                date_from="2026-02-25",
+                date_to="2026-02-25",
+                format="json",
+            ).result
+        )
     assert [(item["id"], item["date"]) for item in in_new_york["results"] if item["source"] == "message"] == [("m", "2026-02-25")]
     assert [item["id"] for item in in_tokyo["results"] if item["source"] == "message"] == []
 
 
 @pytest.mark.spec("P-16")
 def test_a_day_ends_at_local_midnight_even_when_the_clocks_spring_forward(history):
-    messages = [new_message("late", "s", "pasta late", "2026-03-08T23:30", zone=NEW_YORK),
-                new_message("next", "s", "pasta next day", "2026-03-09T00:30", zone=NEW_YORK)]
+    messages = [
+        new_message("late", "s", "pasta late", "2026-03-08T23:30", zone=NEW_YORK),
+        new_message("next", "s", "pasta next day", "2026-03-09T00:30", zone=NEW_YORK),
+    ]
     path = history([new_session("s", "Chat", "2026-03-08T09:00")], messages)
     with freeze_time("2026-03-10 12:00:00"):
         container = create_injector(path, time_zone="America/New_York")

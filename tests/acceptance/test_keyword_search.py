@@ -121,7 +121,7 @@ def test_a_quoted_phrase_must_appear_as_written_in_every_memory_result(flowerpot
     assert [item["id"] for item in results] == ["c-phrase"]
 
 
-WORDS = "purple elephant garden river market coffee window rocket silver orange paper music".split()
+WORDS = ["purple", "elephant", "garden", "river", "market", "coffee", "window", "rocket", "silver", "orange", "paper", "music"]
 WORDS += [f"{a}{b}lo" for a in "bdfgkmpst" for b in "aeiou"]
 
 

@@ -24,9 +24,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from synthetic_corpus import _Writer  # noqa: E402
 
-from oneclaw_search.data.importers.bundle_importer import BundleImporter  # noqa: E402
 from oneclaw_search.data.history.history_writer import HistoryWriter  # noqa: E402
 from oneclaw_search.data.history.schema import open_writable  # noqa: E402
+from oneclaw_search.data.importers.bundle_importer import BundleImporter  # noqa: E402
 from oneclaw_search.data.importers.squidbot_importer import SquidbotImporter  # noqa: E402
 from oneclaw_search.di.core_module import default_embedder  # noqa: E402
 from oneclaw_search.domain.local_time import resolve_zone  # noqa: E402

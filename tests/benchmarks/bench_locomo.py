@@ -12,7 +12,7 @@ import statistics
 import sys
 import tempfile
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 from oneclaw_search.data.history.history_writer import HistoryWriter, NewMessage, NewSession
@@ -42,7 +42,7 @@ class FixedClock:
 
 
 def epoch_ms(stamp: str) -> int:
-    moment = datetime.strptime(stamp, "%I:%M %p on %d %B, %Y").replace(tzinfo=timezone.utc)
+    moment = datetime.strptime(stamp, "%I:%M %p on %d %B, %Y").replace(tzinfo=UTC)
     return int(moment.timestamp() * 1000)
 
 
@@ -69,7 +69,7 @@ def history_rows(sample: dict) -> tuple[list, list, list]:
 def memory_chunks(sample: dict, starts: dict[int, int]) -> list[MemoryChunk]:
     cid, chunks = sample["sample_id"], []
     for n, start in starts.items():
-        day = datetime.fromtimestamp(start / 1000, timezone.utc).date().isoformat()
+        day = datetime.fromtimestamp(start / 1000, UTC).date().isoformat()
         summary = sample["session_summary"].get(f"session_{n}_summary")
         if summary:
             chunks.append(MemoryChunk(f"{cid}:sum:{n}", "daily_log", day, summary, None, start, start))
@@ -119,7 +119,7 @@ def ranked_ids(record: dict, messages_only: bool) -> list[str]:
 
 def metric_row(records: list[dict], messages_only: bool) -> list[float]:
     rows = [scores(ranked_ids(r, messages_only), r["query"]["gold_message_ids"]) for r in records]
-    return [statistics.fmean(column) for column in zip(*rows)] if rows else [0.0] * 4
+    return [statistics.fmean(column) for column in zip(*rows, strict=True)] if rows else [0.0] * 4
 
 
 def baselines(dataset: Path) -> list[tuple[str, list[float]]]:

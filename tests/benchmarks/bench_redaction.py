@@ -46,7 +46,7 @@ def main(argv: list[str] | None = None) -> int:
         started = time.perf_counter()
         cleaned = [redact(text) for text in reply]
         timings.append((time.perf_counter() - started) * 1e6)
-        masked += sum(1 for before, after in zip(reply, cleaned) if before != after)
+        masked += sum(1 for before, after in zip(reply, cleaned, strict=True) if before != after)
     timings.sort()
     print(f"{len(replies)} replies of {TEXTS_PER_REPLY} texts from {args.db.name}: masking p50 "
           f"{statistics.median(timings):.0f} µs, p95 {timings[int(0.95 * (len(timings) - 1))]:.0f} µs per reply; "

@@ -73,7 +73,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     preset = SIZES[args.size]
     args.messages, args.sessions, args.chunks = (
         given if given is not None else default
-        for given, default in zip((args.messages, args.sessions, args.chunks), preset)
+        for given, default in zip((args.messages, args.sessions, args.chunks), preset, strict=True)
     )
     return args
 
@@ -218,7 +218,7 @@ def main(argv: list[str] | None = None) -> int:
     rows = summary_rows(info, figures)
     print_summary(rows)
     if args.json is not None:
-        summary = [dict(zip(("measure", "value", "target", "ok"), row)) for row in rows]
+        summary = [dict(zip(("measure", "value", "target", "ok"), row, strict=True)) for row in rows]
         args.json.write_text(json.dumps({"sizes": sizes, "history": info, **figures, "summary": summary},
                                         ensure_ascii=False, indent=1))
     return 0

@@ -20,8 +20,8 @@ from synthetic_history import synthetic_history  # noqa: E402
 
 from oneclaw_search.data.embedding.vectors import HashingEmbedder  # noqa: E402
 from oneclaw_search.data.history.history_writer import HistoryWriter  # noqa: E402
-from oneclaw_search.data.memory.hybrid_search_engine import HybridSearchEngine  # noqa: E402
 from oneclaw_search.data.history.schema import open_writable  # noqa: E402
+from oneclaw_search.data.memory.hybrid_search_engine import HybridSearchEngine  # noqa: E402
 from oneclaw_search.di import create_injector  # noqa: E402
 from oneclaw_search.domain.ports import MessageDao, SessionDao  # noqa: E402
 from oneclaw_search.tools import ToolExecutionEngine  # noqa: E402

@@ -40,11 +40,11 @@ def main() -> int:
     chunk_terms = [set(memory_terms(chunk.chunk_text)) for _, chunk in chunks]
     query_vectors = unit_rows(embedder, [query["keyword_query"] for query in queries])
     noise, gold = [], []
-    for query, vector in zip(queries, query_vectors):
+    for query, vector in zip(queries, query_vectors, strict=True):
         terms = set(query_terms(query["keyword_query"]))
         similarity = np.maximum(chunk_vectors @ vector, 0.0)
         sessions = {session.rsplit(":S", 1)[1] for session in query["gold_session_ids"]}
-        for (conversation, chunk), held, score in zip(chunks, chunk_terms, similarity):
+        for (conversation, chunk), held, score in zip(chunks, chunk_terms, similarity, strict=True):
             if terms & held:
                 continue
             if conversation != query["conversation_id"]:

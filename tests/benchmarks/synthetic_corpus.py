@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 import random
 from datetime import date, timedelta
+from itertools import pairwise
 
 import numpy as np
 
@@ -21,25 +22,13 @@ from oneclaw_search.domain.models import MemoryChunk
 DAY_MS = 86_400_000
 YEAR_MS = 365 * DAY_MS
 CORPUS_VERSION = 1  # bump when the output changes, so cached benchmark databases are rebuilt
-FUNCTION_WORDS = """the of and to a in is it you that was for on are with as i his they be at one have this from
-or had by not but what all were we when your can said there use an each which she do how their if will up other
-about out many then them these so some her would make like him into time has look two more write go see number
-no way could people my than first been call who its now find long down day did get come made may part over new
-just also back after only think know take year good give most very need here should because still why ask""".split()
-CHAT_WORDS = """please thanks sure okay yes maybe let's tomorrow yesterday today week weekend morning evening
-tonight meeting calendar reminder birthday gift dinner lunch restaurant booking hotel flight trip travel station
-museum budget invoice payment rent grocery project deadline review plan notes idea question answer problem issue
-bug fix test build deploy release database migration schema index query table column server client cache latency
-timeout retry error log function class method variable file folder branch commit merge kotlin python android
-gradle docker api json config setting memory search history session message agent model prompt token tool result
-summary draft email doctor appointment family friend coffee weather train ticket price order delivery""".split()
-TECH = "search history session message memory index query result token cache config user agent tool title score".split()
-MODULES = "memory search session tool agent data ui sync".split()
+FUNCTION_WORDS = ["the", "of", "and", "to", "a", "in", "is", "it", "you", "that", "was", "for", "on", "are", "with", "as", "i", "his", "they", "be", "at", "one", "have", "this", "from", "or", "had", "by", "not", "but", "what", "all", "were", "we", "when", "your", "can", "said", "there", "use", "an", "each", "which", "she", "do", "how", "their", "if", "will", "up", "other", "about", "out", "many", "then", "them", "these", "so", "some", "her", "would", "make", "like", "him", "into", "time", "has", "look", "two", "more", "write", "go", "see", "number", "no", "way", "could", "people", "my", "than", "first", "been", "call", "who", "its", "now", "find", "long", "down", "day", "did", "get", "come", "made", "may", "part", "over", "new", "just", "also", "back", "after", "only", "think", "know", "take", "year", "good", "give", "most", "very", "need", "here", "should", "because", "still", "why", "ask"]
+CHAT_WORDS = ["please", "thanks", "sure", "okay", "yes", "maybe", "let's", "tomorrow", "yesterday", "today", "week", "weekend", "morning", "evening", "tonight", "meeting", "calendar", "reminder", "birthday", "gift", "dinner", "lunch", "restaurant", "booking", "hotel", "flight", "trip", "travel", "station", "museum", "budget", "invoice", "payment", "rent", "grocery", "project", "deadline", "review", "plan", "notes", "idea", "question", "answer", "problem", "issue", "bug", "fix", "test", "build", "deploy", "release", "database", "migration", "schema", "index", "query", "table", "column", "server", "client", "cache", "latency", "timeout", "retry", "error", "log", "function", "class", "method", "variable", "file", "folder", "branch", "commit", "merge", "kotlin", "python", "android", "gradle", "docker", "api", "json", "config", "setting", "memory", "search", "history", "session", "message", "agent", "model", "prompt", "token", "tool", "result", "summary", "draft", "email", "doctor", "appointment", "family", "friend", "coffee", "weather", "train", "ticket", "price", "order", "delivery"]
+TECH = ["search", "history", "session", "message", "memory", "index", "query", "result", "token", "cache", "config", "user", "agent", "tool", "title", "score"]
+MODULES = ["memory", "search", "session", "tool", "agent", "data", "ui", "sync"]
 TOPICS = ["Trip planning", "Dinner plans", "Database migration", "Kotlin refactor", "Budget review", "Team meeting",
           "Memory index", "Search tuning", "Birthday gift", "Flight booking", "Bug triage", "Release notes"]
-ACCENTED = """café über école niño garçon déjà straße müde señor mañana crème brûlée résumé naïve façade jalapeño año
-fiancée Zürich München Málaga Björn schön Grüße Mädchen größer noël été forêt hôtel théâtre corazón canción
-pequeño español français le la les et est und der die ist el que una muy""".split()
+ACCENTED = ["café", "über", "école", "niño", "garçon", "déjà", "straße", "müde", "señor", "mañana", "crème", "brûlée", "résumé", "naïve", "façade", "jalapeño", "año", "fiancée", "Zürich", "München", "Málaga", "Björn", "schön", "Grüße", "Mädchen", "größer", "noël", "été", "forêt", "hôtel", "théâtre", "corazón", "canción", "pequeño", "español", "français", "le", "la", "les", "et", "est", "und", "der", "die", "ist", "el", "que", "una", "muy"]
 CJK = ["東京で寿司を食べた。", "数据库迁移已经完成。", "明日の会議は十時からです。", "我们明天去北京出差。",
        "東京駅の近くのホテルを予約しました。", "这个函数返回搜索结果。", "週末に京都へ行きます。", "请帮我检查一下日志。",
        "東京の天気はどうですか。", "记忆索引需要重建。", "新しいプロジェクトの計画を立てる。", "会话标题已更新。"]
@@ -73,7 +62,7 @@ def _long_tail(count: int) -> list[str]:
     """Pronounceable made-up words, every sixth a capitalised name; no q, x or y, so none can be a probe."""
     rng = random.Random(1)  # the language stays fixed; the seed varies only what is said in it
     onsets = ["", *"bcdfghjlmnprstvwz", "br", "ch", "dr", "fl", "gr", "pl", "pr", "sh", "st", "th", "tr"]
-    vowels, codas = "a e i o u a e i o ea".split(), ["", "", "", "n", "r", "l", "s", "nd", "rk", "st"]
+    vowels, codas = ["a", "e", "i", "o", "u", "a", "e", "i", "o", "ea"], ["", "", "", "n", "r", "l", "s", "nd", "rk", "st"]
     seen, words = set(FUNCTION_WORDS + CHAT_WORDS), []
     while len(words) < count:
         syllables = rng.choices((1, 2, 3), weights=(2, 5, 3))[0]
@@ -168,7 +157,7 @@ def _session_sizes(rng: random.Random, messages: int, sessions: int) -> list[int
     """Random cut points: a few long sessions and many short ones, as in real use."""
     cuts = sorted(rng.sample(range(1, messages), min(sessions, messages) - 1)) if messages > 1 else []
     bounds = [0, *cuts, messages]
-    sizes = [b - a for a, b in zip(bounds, bounds[1:])]
+    sizes = [b - a for a, b in pairwise(bounds)]
     return sizes + [0] * (sessions - len(sizes))
 
 

@@ -11,13 +11,7 @@ from oneclaw_search.data.history.history_writer import NewMessage, NewSession
 from oneclaw_search.domain.models import MemoryChunk
 
 DAY_MS = 86_400_000
-WORDS = (
-    "the a to and of we you it is that for on with this can please could would maybe about "
-    "sushi restaurant dinner booking shibuya ramen pasta café über école 東京 旅行 budget invoice "
-    "database migration postgres sqlite schema index query latency deploy kubernetes docker "
-    "json parse serializer kotlin python function class error stacktrace retry timeout "
-    "flight hotel kamakura museum weekend tuesday meeting calendar reminder birthday gift"
-).split()
+WORDS = ["the", "a", "to", "and", "of", "we", "you", "it", "is", "that", "for", "on", "with", "this", "can", "please", "could", "would", "maybe", "about", "sushi", "restaurant", "dinner", "booking", "shibuya", "ramen", "pasta", "café", "über", "école", "東京", "旅行", "budget", "invoice", "database", "migration", "postgres", "sqlite", "schema", "index", "query", "latency", "deploy", "kubernetes", "docker", "json", "parse", "serializer", "kotlin", "python", "function", "class", "error", "stacktrace", "retry", "timeout", "flight", "hotel", "kamakura", "museum", "weekend", "tuesday", "meeting", "calendar", "reminder", "birthday", "gift"]
 TOPICS = ["Dinner plans", "Database migration", "Trip planning", "JSON parsing", "Budget review", "Team meeting"]
 
 

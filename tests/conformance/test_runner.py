@@ -131,13 +131,19 @@ def test_relative_times_count_calendar_days_at_the_same_wall_time_across_dst():
 def test_a_text_reply_is_tied_back_to_the_rows_it_shows():
     rows = {"sessions": [{"id": "s1", "title": "Trip"}], "memory_index": [{"id": "k1", "chunk_text": "Kyoto in May"}],
             "messages": [{"id": "m1", "content": "Book the train to Kyoto"}]}
-    text = ('[Search Results for "kyoto" (scope: all, 3 results)]\n\n'
-            '--- Result 1 (score: 1.00, source: memory) ---\nKyoto in May\n\n'
-            '--- Result 2 (score: 0.60, source: message, date: 2026-02-27, session: "Trip") ---\nUser: Book the train to Kyoto\n\n'
-            '--- Result 3 (score: 0.50, source: session, date: 2026-02-28) ---\nSession: "Trip" (2 messages, last active: 2026-02-28)\nPreview: x')
+    text = (
+        '[Search Results for "kyoto" (scope: all, 3 results)]\n\n'
+        "--- Result 1 (score: 1.00, source: memory) ---\nKyoto in May\n\n"
+        '--- Result 2 (score: 0.60, source: message, date: 2026-02-27, session: "Trip") ---\nUser: Book the train to Kyoto\n\n'
+        '--- Result 3 (score: 0.50, source: session, date: 2026-02-28) ---\n'
+        'Session: "Trip" (2 messages, last active: 2026-02-28)\nPreview: x'
+    )
     reply = read_reply({"success": True, "text": text}, rows, 1.0)
     assert [(r.id, r.score, r.source, r.date, r.session) for r in reply.results] == [
-        ("k1", 1.0, "memory", None, None), ("m1", 0.6, "message", "2026-02-27", "Trip"), ("s1", 0.5, "session", "2026-02-28", None)]
+        ("k1", 1.0, "memory", None, None),
+        ("m1", 0.6, "message", "2026-02-27", "Trip"),
+        ("s1", 0.5, "session", "2026-02-28", None),
+    ]
 
 
 def test_the_worked_example_of_protocol_md_is_what_the_reference_adapter_answers():

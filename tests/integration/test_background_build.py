@@ -54,7 +54,9 @@ def test_a_large_backlog_is_built_in_the_background_and_the_reply_says_how_far_i
     build.wait(60)
     done = document(container, query="walrus colony", scope="sessions", max_results=50)
     assert done["complete"] is True and done["index"] is None
-    assert [item["id"] for item in done["results"] if item["why"]["phrase"]] == [item["id"] for item in first["results"] if item["why"]["phrase"]]
+    assert [item["id"] for item in done["results"] if item["why"]["phrase"]] == [
+        item["id"] for item in first["results"] if item["why"]["phrase"]
+    ]
     assert "Note:" not in call(container, query="walrus colony", scope="sessions").result
 
 
@@ -107,7 +109,7 @@ def test_a_build_killed_midway_resumes_and_ends_complete_without_duplicates(hist
     found = document(open_container(path), query="walrus colony", scope="sessions", max_results=50)
     ids = [item["id"] for item in found["results"]]
     assert found["complete"] is True and len(ids) == len(set(ids))
-    assert [i for i, item in zip(ids, found["results"]) if item["why"]["phrase"]] == [f"m{i}" for i in range(550, -1, -50)]
+    assert [i for i, item in zip(ids, found["results"], strict=False) if item["why"]["phrase"]] == [f"m{i}" for i in range(550, -1, -50)]
 
 
 @pytest.mark.spec("Q-12")

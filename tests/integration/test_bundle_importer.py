@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from datetime import timezone
+from datetime import UTC
 
 import pytest
 from builders import TOKYO, ms
 
-from oneclaw_search.data.importers.bundle_importer import BundleImporter
 from oneclaw_search.data.history.history_writer import HistoryWriter
 from oneclaw_search.data.history.schema import open_writable
+from oneclaw_search.data.importers.bundle_importer import BundleImporter
 
 NOW_MS = ms("2026-03-01T12:00")
 SESSION = {"kind": "session", "id": "s1", "title": "Dinner", "created_at": "2026-02-25T18:00"}
@@ -59,7 +59,7 @@ def test_sessions_messages_and_chunks_are_imported_with_their_times(tmp_path):
     assert rows(path, "SELECT id, created_at, message_count FROM sessions") == [("s1", ms("2026-02-25T18:00"), 4)]
     assert rows(path, "SELECT id, type, created_at FROM messages ORDER BY id") == [
         ("m1", "USER", 1772013600000),
-        ("m2", "AI_RESPONSE", ms("2026-02-25T10:01", timezone.utc)),
+        ("m2", "AI_RESPONSE", ms("2026-02-25T10:01", UTC)),
         ("m3", "TOOL_CALL", ms("2026-02-25T19:02")),
         ("m4", "AI_RESPONSE", ms("2026-02-25T19:03")),
     ]
@@ -113,7 +113,7 @@ def test_bad_lines_are_reported_by_number_and_good_lines_still_imported(tmp_path
                 (7, "created_at must be epoch milliseconds or an ISO-8601 time"), (8, "role must be one of"),
                 (9, "source_date must be YYYY-MM-DD"), (10, "unknown session 'ghost'")]
     assert [number for number, _ in summary.skipped] == [number for number, _ in expected]
-    for (_, reason), (_, fragment) in zip(summary.skipped, expected):
+    for (_, reason), (_, fragment) in zip(summary.skipped, expected, strict=True):
         assert fragment in reason
     assert (summary.sessions, summary.messages, summary.chunks) == (1, 1, 1)
     assert rows(path, "SELECT id FROM sessions") == [("s1",)]

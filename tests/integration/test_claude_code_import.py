@@ -7,11 +7,11 @@ sub-agents in the current, nested and older layouts, a bad line and a link leadi
 import json
 import sqlite3
 from contextlib import closing
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
-from oneclaw_search.data.importers.claude_code_importer import ClaudeCodeImporter
 from oneclaw_search.data.history.history_writer import HistoryWriter
 from oneclaw_search.data.history.schema import open_writable
+from oneclaw_search.data.importers.claude_code_importer import ClaudeCodeImporter
 from oneclaw_search.di import create_injector
 from oneclaw_search.di.cli import main
 from oneclaw_search.tools import ToolExecutionEngine
@@ -26,7 +26,7 @@ def at(second):
 
 
 def ms(second):
-    return int(datetime(2026, 3, 2, 10, 0, second, tzinfo=timezone.utc).timestamp() * 1000)
+    return int(datetime(2026, 3, 2, 10, 0, second, tzinfo=UTC).timestamp() * 1000)
 
 
 def user(uuid, second, content, session=SID, **extra):
@@ -182,7 +182,8 @@ def test_sub_agents_are_sessions_linked_to_their_spawner_and_helpers_are_left_ou
     assert origins(db)[f"claude-code:{SID}:agent-c9"][2:4] == ("Plan", child)
     assert origins(db)[f"claude-code:{OLD_SID}:agent-a77"][2:4] == ("general-purpose", f"claude-code:{OLD_SID}")
     assert titles(db)[child] == "Survey kettles" and titles(db)[f"claude-code:{OLD_SID}:agent-a77"] == "Check stock"
-    assert [r[:2] for r in rows(db, child)][:2] == [("USER", "Find kettles that pour slowly"), ("AI_RESPONSE", "The gooseneck pours slowest.")]
+    assert [r[:2] for r in rows(db, child)][:2] == [("USER", "Find kettles that pour slowly"),
+                                                   ("AI_RESPONSE", "The gooseneck pours slowest.")]
     assert summary.skipped["Claude Code helper agent file"] == 3 and (summary.sessions, summary.subagents) == (5, 3)
     assert not [session for session in titles(db) if "suggestion" in session or "acompact" in session or "a0ff" in session]
 

@@ -91,12 +91,26 @@ def test_search_without_a_database_is_a_usage_error(capsys):
 @pytest.mark.spec("P-12")
 def test_import_loads_a_bundle_idempotently_and_search_finds_it(tmp_path, capsys):
     bundle = tmp_path / "history.jsonl"
-    bundle.write_text("\n".join(json.dumps(line) for line in [
-        {"kind": "session", "id": "s1", "title": "Garden", "created_at": "2026-02-01T10:00:00+09:00"},
-        {"kind": "message", "id": "m1", "session_id": "s1", "role": "user", "content": "Plant the tulips in March", "created_at": 1769907600000},
-        {"kind": "memory", "id": "c1", "source_date": "2026-02-01", "text": "Tulip bulbs are in the shed."},
-        {"kind": "message", "id": "m2", "session_id": "nowhere", "role": "user", "content": "lost", "created_at": 1},
-    ]) + "\n", encoding="utf-8")
+    bundle.write_text(
+        "\n".join(
+            json.dumps(line)
+            for line in [
+                {"kind": "session", "id": "s1", "title": "Garden", "created_at": "2026-02-01T10:00:00+09:00"},
+                {
+                    "kind": "message",
+                    "id": "m1",
+                    "session_id": "s1",
+                    "role": "user",
+                    "content": "Plant the tulips in March",
+                    "created_at": 1769907600000,
+                },
+                {"kind": "memory", "id": "c1", "source_date": "2026-02-01", "text": "Tulip bulbs are in the shed."},
+                {"kind": "message", "id": "m2", "session_id": "nowhere", "role": "user", "content": "lost", "created_at": 1},
+            ]
+        )
+        + "\n",
+        encoding="utf-8",
+    )
     db = tmp_path / "imported.db"
     for _ in range(2):
         assert main(["--db", str(db), "import", str(bundle)]) == 0
@@ -137,12 +151,30 @@ def test_with_json_an_error_is_a_json_object_on_stdout_and_the_exit_code_stays(s
     assert main(["--db", str(seeded_db), "search", "x", "--scope", "web", "--json"]) == 2
     captured = capsys.readouterr()
     assert captured.err == "" and json.loads(captured.out) == {
-        "error": {"type": "validation_error", "message": "Invalid scope 'web'. Must be one of: all, memory, daily_log, sessions"}}
+        "error": {"type": "validation_error", "message": "Invalid scope 'web'. Must be one of: all, memory, daily_log, sessions"}
+    }
 
 
 def test_the_peers_parameters_reach_the_tool_from_the_command_line(seeded_db, capsys):
-    code = main(["--db", str(seeded_db), "search", "Sakura", "--role", "tool", "--session-id", "s-dinner", "--context", "1",
-                 "--date-range", "2026-02", "--json", "--time-zone", "Asia/Tokyo"])
+    code = main(
+        [
+            "--db",
+            str(seeded_db),
+            "search",
+            "Sakura",
+            "--role",
+            "tool",
+            "--session-id",
+            "s-dinner",
+            "--context",
+            "1",
+            "--date-range",
+            "2026-02",
+            "--json",
+            "--time-zone",
+            "Asia/Tokyo",
+        ]
+    )
     document = json.loads(capsys.readouterr().out)
     assert code == 0 and document["filter"]["role"] == ["tool"] and document["filter"]["session_id"] == "s-dinner"
     assert document["date_range"] == "2026-02" and [item["id"] for item in document["results"]] == ["m-tool", "s-dinner"]
@@ -154,8 +186,19 @@ def test_the_peers_parameters_reach_the_tool_from_the_command_line(seeded_db, ca
 def test_now_pins_the_present_a_search_sees(seeded_db, capsys):
     """The seeded budget message is dated 2026-02-28 20:00 in Tokyo: from that day on, it is found
     when the present is pinned after it and left out when pinned before it."""
-    base = ["--db", str(seeded_db), "--time-zone", "Asia/Tokyo", "search", "weekend budget", "--scope", "sessions",
-            "--date-from", "2026-02-28", "--json"]
+    base = [
+        "--db",
+        str(seeded_db),
+        "--time-zone",
+        "Asia/Tokyo",
+        "search",
+        "weekend budget",
+        "--scope",
+        "sessions",
+        "--date-from",
+        "2026-02-28",
+        "--json",
+    ]
     assert main([*base, "--now", "2026-03-01T12:00"]) == 0
     assert [item["id"] for item in json.loads(capsys.readouterr().out)["results"]][:1] == ["m-budget"]
     assert main([*base, "--now", "2026-02-28T19:00"]) == 0

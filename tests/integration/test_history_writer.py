@@ -8,8 +8,8 @@ import pytest
 from builders import chunk, ms, new_message, new_session, write_history
 from fakes import KeywordEmbedder
 
-from oneclaw_search.data.history.database import HistoryDatabase
 from oneclaw_search.data.embedding.vectors import HashingEmbedder, encode_embedding
+from oneclaw_search.data.history.database import HistoryDatabase
 from oneclaw_search.data.history.history_writer import HistoryWriter
 from oneclaw_search.data.history.schema import open_writable
 from oneclaw_search.domain.errors import HistoryUnavailable

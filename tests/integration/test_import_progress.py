@@ -7,12 +7,12 @@ from contextlib import closing
 import pytest
 from oneclaw_ddl import create_oneclaw_database
 
+from oneclaw_search.data.history.history_writer import HistoryWriter
+from oneclaw_search.data.history.schema import open_writable
 from oneclaw_search.data.importers import bundle_importer, memory_folder_importer, oneclaw_importer, squidbot_importer
 from oneclaw_search.data.importers.bundle_importer import BundleImporter
-from oneclaw_search.data.history.history_writer import HistoryWriter
 from oneclaw_search.data.importers.memory_folder_importer import MemoryFolderImporter
 from oneclaw_search.data.importers.oneclaw_importer import OneClawImporter
-from oneclaw_search.data.history.schema import open_writable
 from oneclaw_search.di.cli import main
 from oneclaw_search.domain.local_time import resolve_zone
 

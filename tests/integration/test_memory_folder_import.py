@@ -13,7 +13,9 @@ from oneclaw_search.di import create_injector
 from oneclaw_search.di.cli import main
 from oneclaw_search.tools import ToolExecutionEngine
 
-MEMORY = "# Long-term Memory\r\n\r\n## Preferences\r\n\r\n- Loves sushi\r\n- Dislikes natto\r\n\r\n## Projects\r\n- Moving to PostgreSQL\r\n"
+MEMORY = (
+    "# Long-term Memory\r\n\r\n## Preferences\r\n\r\n- Loves sushi\r\n- Dislikes natto\r\n\r\n## Projects\r\n- Moving to PostgreSQL\r\n"
+)
 DAY = "# Daily Log - 2026-02-25\n\nBooked Sakura Sushi near Shibuya for Friday.\n\n---\n\nTalked about the migration plan.\n"
 
 
@@ -27,8 +29,9 @@ def oneclaw_folder(tmp_path):
 
 def rows(db):
     with closing(sqlite3.connect(db)) as connection:
-        return connection.execute("SELECT id, source_type, source_date, chunk_text, embedding IS NOT NULL, created_at"
-                                  " FROM memory_index ORDER BY id").fetchall()
+        return connection.execute(
+            "SELECT id, source_type, source_date, chunk_text, embedding IS NOT NULL, created_at FROM memory_index ORDER BY id"
+        ).fetchall()
 
 
 def run(db, folder, capsys):
@@ -79,7 +82,9 @@ def test_openclaws_layout_and_badly_named_logs(tmp_path, capsys):
     assert "memory/2026-02-30.md: not a daily log name (YYYY-MM-DD.md)" in out
     assert "memory/notes.md: not a daily log name (YYYY-MM-DD.md)" in out
     assert [(kind, day) for _, kind, day, _, _, _ in rows(tmp_path / "history.db")] in (
-        [("daily_log", "2026-02-24"), ("long_term", None)], [("long_term", None), ("daily_log", "2026-02-24")])
+        [("daily_log", "2026-02-24"), ("long_term", None)],
+        [("long_term", None), ("daily_log", "2026-02-24")],
+    )
 
 
 def test_links_out_of_the_folder_are_never_followed(tmp_path, capsys):
@@ -93,10 +98,16 @@ def test_links_out_of_the_folder_are_never_followed(tmp_path, capsys):
     assert all("secret" not in text for _, _, _, text, _, _ in rows(tmp_path / "history.db"))
 
 
-@pytest.mark.parametrize("args, message", [
-    (["import", "memory"], "import takes [KIND] PATH"),
-    (["import", "slack", "x"], "import takes [KIND] PATH, KIND one of: bundle, memory, squidbot, oneclaw, claude-code (default bundle)"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["import", "memory"], "import takes [KIND] PATH"),
+        (
+            ["import", "slack", "x"],
+            "import takes [KIND] PATH, KIND one of: bundle, memory, squidbot, oneclaw, claude-code (default bundle)",
+        ),
+    ],
+)
 def test_a_wrong_kind_is_one_line_naming_the_kinds(tmp_path, capsys, args, message):
     assert main(["--db", str(tmp_path / "history.db"), *args]) == 1
     assert capsys.readouterr().err.startswith("oneclaw-search: " + message)

@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 from builders import chunk
 
-from oneclaw_search.data.history.database import HistoryDatabase
 from oneclaw_search.data.embedding.vectors import decode_embedding, encode_embedding
+from oneclaw_search.data.history.database import HistoryDatabase
 from oneclaw_search.data.history.memory_index_dao import PeeweeMemoryIndexDao
 from oneclaw_search.data.history.schema import open_writable
 

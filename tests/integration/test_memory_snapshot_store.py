@@ -10,15 +10,15 @@ from builders import TOKYO, chunk
 from fakes import FixedClock, KeywordEmbedder
 
 from oneclaw_search.data.history.database import HistoryDatabase
+from oneclaw_search.data.history.memory_index_dao import PeeweeMemoryIndexDao
+from oneclaw_search.data.history.schema import open_writable
+from oneclaw_search.data.index.analyzer import query_terms
+from oneclaw_search.data.index.side_index import SideIndex
 from oneclaw_search.data.memory.hybrid_search_engine import HybridSearchEngine
 from oneclaw_search.data.memory.memory_bm25 import MemoryBM25
-from oneclaw_search.data.history.memory_index_dao import PeeweeMemoryIndexDao
 from oneclaw_search.data.memory.memory_snapshot import MemorySnapshot
-from oneclaw_search.data.history.schema import open_writable
-from oneclaw_search.data.index.side_index import SideIndex
 from oneclaw_search.data.memory.snapshot_store import SnapshotStore
 from oneclaw_search.di import create_injector
-from oneclaw_search.data.index.analyzer import query_terms
 
 pytestmark = pytest.mark.spec("Q-14")
 CLOCK = FixedClock(1_772_334_000_000)  # 2026-03-01 12:00 Tokyo

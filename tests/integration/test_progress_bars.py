@@ -13,7 +13,11 @@ from oneclaw_ddl import create_oneclaw_database
 from rich.console import Console
 
 from oneclaw_search.data.importers import (
-    bundle_importer, claude_code_importer, memory_folder_importer, oneclaw_importer, squidbot_importer,
+    bundle_importer,
+    claude_code_importer,
+    memory_folder_importer,
+    oneclaw_importer,
+    squidbot_importer,
 )
 from oneclaw_search.data.importers.bundle_importer import bounded_lines, count_lines
 from oneclaw_search.data.index import sync, vectors

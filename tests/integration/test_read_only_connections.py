@@ -83,10 +83,9 @@ def test_a_write_during_an_unlocked_read_raises_history_changed_and_the_next_rea
     database = HistoryDatabase.open_read_only(path)
     writer = sqlite3.connect(path, isolation_level=None)
     try:
-        with pytest.raises(HistoryChanged, match="written to while it was read"):
-            with database.connected() as db:
-                db.execute_sql("SELECT count(*) FROM messages").fetchone()
-                writer.execute(INSERT, ("m2", "second"))  # a -wal now holds what the immutable read cannot see
+        with pytest.raises(HistoryChanged, match="written to while it was read"), database.connected() as db:
+            db.execute_sql("SELECT count(*) FROM messages").fetchone()
+            writer.execute(INSERT, ("m2", "second"))  # a -wal now holds what the immutable read cannot see
         assert read(database)[1] == ["first", "second"]
     finally:
         writer.close()

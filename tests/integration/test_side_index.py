@@ -20,19 +20,19 @@ from rank_bm25 import BM25Okapi
 
 from oneclaw_search.data.history.database import HistoryDatabase
 from oneclaw_search.data.history.history_writer import HistoryWriter
-from oneclaw_search.data.memory.hybrid_search_engine import HybridSearchEngine
+from oneclaw_search.data.history.memory_index_dao import PeeweeMemoryIndexDao
+from oneclaw_search.data.history.message_dao import PeeweeMessageDao
+from oneclaw_search.data.history.schema import open_writable
+from oneclaw_search.data.history.session_dao import PeeweeSessionDao
 from oneclaw_search.data.index import edits
 from oneclaw_search.data.index.analyzer import memory_terms, query_terms, stem
 from oneclaw_search.data.index.edits import TAIL_ROWS
 from oneclaw_search.data.index.lookup import KeywordLookup
-from oneclaw_search.data.index.vocabulary import KeywordVocabulary
-from oneclaw_search.data.memory.memory_bm25 import MemoryBM25
-from oneclaw_search.data.history.memory_index_dao import PeeweeMemoryIndexDao
-from oneclaw_search.data.memory.memory_snapshot import MemorySnapshot
-from oneclaw_search.data.history.message_dao import PeeweeMessageDao
-from oneclaw_search.data.history.session_dao import PeeweeSessionDao
-from oneclaw_search.data.history.schema import open_writable
 from oneclaw_search.data.index.side_index import FORMAT_VERSION, SUFFIX, SideIndex
+from oneclaw_search.data.index.vocabulary import KeywordVocabulary
+from oneclaw_search.data.memory.hybrid_search_engine import HybridSearchEngine
+from oneclaw_search.data.memory.memory_bm25 import MemoryBM25
+from oneclaw_search.data.memory.memory_snapshot import MemorySnapshot
 from oneclaw_search.di import create_injector
 from oneclaw_search.domain.message_filter import Within
 

@@ -46,7 +46,9 @@ def run(db, path, capsys):
 
 def test_a_global_history_becomes_one_session_per_channel_and_sender(tmp_path, capsys):
     db = tmp_path / "history.db"
-    history = write_lines(tmp_path / "history.jsonl", LINES, ["{not json\n", '{"role": "robot", "content": "x", "timestamp": "2026-02-24T11:00:00"}\n'])
+    history = write_lines(
+        tmp_path / "history.jsonl", LINES, ["{not json\n", '{"role": "robot", "content": "x", "timestamp": "2026-02-24T11:00:00"}\n']
+    )
     code, out = run(db, history, capsys)
     assert code == 0 and "Imported 5 new messages in 2 sessions from 1 files" in out
     assert "1 × not valid JSON" in out and "1 × unknown role 'robot'" in out
@@ -56,8 +58,15 @@ def test_a_global_history_becomes_one_session_per_channel_and_sender(tmp_path, c
         ("squidbot:matrix:@alice:matrix.org", "TOOL_CALL", "", "web_search", '{"q":"ramen Shinjuku"}', None, naive + 4_877),
         ("squidbot:matrix:@alice:matrix.org", "TOOL_RESULT", "", None, None, "Fuunji: tsukemen, 2 min from the south exit", naive + 6_877),
         ("squidbot:matrix:@alice:matrix.org", "AI_RESPONSE", "Try Fuunji for tsukemen.", None, None, None, naive + 8_877),
-        ("squidbot:cli:local", "USER", "Book the dentist for Friday", None, None, None,
-         int(datetime(2026, 2, 25, 9, tzinfo=ZoneInfo("UTC")).timestamp() * 1000)),
+        (
+            "squidbot:cli:local",
+            "USER",
+            "Book the dentist for Friday",
+            None,
+            None,
+            None,
+            int(datetime(2026, 2, 25, 9, tzinfo=ZoneInfo("UTC")).timestamp() * 1000),
+        ),
     ]
     engine = create_injector(db, time_zone="Asia/Tokyo").get(ToolExecutionEngine)
     found = engine.execute_tool("search_history", {"query": "tsukemen", "scope": "sessions"}).result
@@ -79,8 +88,10 @@ def test_a_squidbot_folder_reads_the_old_per_conversation_files_too(tmp_path, ca
     home = tmp_path / ".squidbot"
     (home / "sessions").mkdir(parents=True)
     write_lines(home / "history.jsonl", LINES[4:])
-    write_lines(home / "sessions" / "email__bob@example.org.jsonl",
-                [{"role": "user", "content": "Send me the invoice", "timestamp": "2026-01-10T08:00:00"}])
+    write_lines(
+        home / "sessions" / "email__bob@example.org.jsonl",
+        [{"role": "user", "content": "Send me the invoice", "timestamp": "2026-01-10T08:00:00"}],
+    )
     outside = write_lines(tmp_path / "elsewhere.jsonl", [{"role": "user", "content": "secret", "timestamp": "2026-01-01T00:00:00"}])
     (home / "sessions" / "leak__x.jsonl").symlink_to(outside)
     code, out = run(tmp_path / "history.db", home, capsys)
@@ -113,14 +124,28 @@ def test_a_folder_without_squidbot_files_is_one_line_naming_what_was_expected(tm
 def test_replies_written_as_sender_assistant_join_the_conversation_they_answer(tmp_path, capsys):
     # As squidbot itself writes them: the user's sender id on questions, "assistant" on replies.
     lines = [
-        {"role": "user", "content": "Any good ramen near Shinjuku?", "timestamp": "2026-02-24T10:00:00",
-         "channel": "matrix", "sender_id": "@alice:matrix.org"},
-        {"role": "assistant", "content": "Try Fuunji for tsukemen.", "timestamp": "2026-02-24T10:00:09",
-         "channel": "matrix", "sender_id": "assistant"},
-        {"role": "user", "content": "Book the dentist", "timestamp": "2026-02-24T11:00:00", "channel": "telegram",
-         "sender_id": "42"},
-        {"role": "assistant", "content": "Booked for Friday.", "timestamp": "2026-02-24T11:00:03", "channel": "telegram",
-         "sender_id": "assistant"},
+        {
+            "role": "user",
+            "content": "Any good ramen near Shinjuku?",
+            "timestamp": "2026-02-24T10:00:00",
+            "channel": "matrix",
+            "sender_id": "@alice:matrix.org",
+        },
+        {
+            "role": "assistant",
+            "content": "Try Fuunji for tsukemen.",
+            "timestamp": "2026-02-24T10:00:09",
+            "channel": "matrix",
+            "sender_id": "assistant",
+        },
+        {"role": "user", "content": "Book the dentist", "timestamp": "2026-02-24T11:00:00", "channel": "telegram", "sender_id": "42"},
+        {
+            "role": "assistant",
+            "content": "Booked for Friday.",
+            "timestamp": "2026-02-24T11:00:03",
+            "channel": "telegram",
+            "sender_id": "assistant",
+        },
     ]
     db = tmp_path / "history.db"
     code, _ = run(db, write_lines(tmp_path / "history.jsonl", lines), capsys)
@@ -128,4 +153,6 @@ def test_replies_written_as_sender_assistant_join_the_conversation_they_answer(t
     assert [(session, content) for session, _, content, *_ in rows(db)] == [
         ("squidbot:matrix:@alice:matrix.org", "Any good ramen near Shinjuku?"),
         ("squidbot:matrix:@alice:matrix.org", "Try Fuunji for tsukemen."),
-        ("squidbot:telegram:42", "Book the dentist"), ("squidbot:telegram:42", "Booked for Friday.")]
+        ("squidbot:telegram:42", "Book the dentist"),
+        ("squidbot:telegram:42", "Booked for Friday."),
+    ]

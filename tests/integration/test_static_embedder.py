@@ -8,8 +8,8 @@ from acceptance_helpers import call
 from builders import ms, new_message, new_session
 from fakes import FixedClock
 
-from oneclaw_search.data.index.side_index import SUFFIX
 from oneclaw_search.data.embedding.static_embedder import MODEL_DIR, StaticEmbedder
+from oneclaw_search.data.index.side_index import SUFFIX
 from oneclaw_search.di import create_injector
 from oneclaw_search.di.core_module import default_embedder
 
@@ -39,7 +39,7 @@ def test_leading_components_point_where_the_full_vectors_leading_components_do()
     embedder = StaticEmbedder()
     full, leading = embedder.embed(texts)[:, :128], embedder.embed_leading(texts, 128)
     assert leading.shape == (5, 128)
-    for mine, theirs in zip(leading, full):
+    for mine, theirs in zip(leading, full, strict=True):
         if not theirs.any():
             assert not mine.any()
             continue

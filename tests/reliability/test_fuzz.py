@@ -7,15 +7,15 @@ CI runs FUZZ_EXAMPLES examples per property; tests/benchmarks/bench_reliability.
 import json
 import os
 import time
+from itertools import pairwise
 
 import pytest
-from builders import ms
+from builders import ms, write_history
 from conftest import seeded_rows
 from fakes import FixedClock
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from builders import write_history
 from oneclaw_search.di import create_injector
 from oneclaw_search.tools import ToolExecutionEngine
 
@@ -82,4 +82,4 @@ def test_a_shorter_answer_is_the_start_of_a_longer_one_and_deleted_sessions_neve
         items = json.loads(result.result)["results"]
         assert all(item.get("session_id") != "s-deleted" and item["id"] != "m-ramen" for item in items)
         answers.append([(item["source"], item["id"]) for item in items])
-    assert all(shorter == longer[:len(shorter)] for shorter, longer in zip(answers, answers[1:]))
+    assert all(shorter == longer[:len(shorter)] for shorter, longer in pairwise(answers))

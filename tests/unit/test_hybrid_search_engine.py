@@ -11,7 +11,8 @@ from fakes import FakeMemoryIndexDao, FixedClock, KeywordEmbedder
 from rank_bm25 import BM25Okapi
 
 from oneclaw_search.data.embedding.vectors import encode_embedding
-from oneclaw_search.data.memory.hybrid_search_engine import MIN_VECTOR_SIMILARITY as FLOOR, HybridSearchEngine, _NonNegativeIdfBM25
+from oneclaw_search.data.memory.hybrid_search_engine import MIN_VECTOR_SIMILARITY as FLOOR
+from oneclaw_search.data.memory.hybrid_search_engine import HybridSearchEngine, _NonNegativeIdfBM25
 from oneclaw_search.domain.clock import Deadline, SearchTimedOut
 from oneclaw_search.domain.ports import MemoryFilter
 

@@ -17,8 +17,8 @@ from fakes import (
 from oneclaw_search.domain import parallel
 from oneclaw_search.domain.clock import SearchTimedOut
 from oneclaw_search.domain.models import SearchSource
-from oneclaw_search.domain.search_settings import SearchSettings
 from oneclaw_search.domain.search_request import SearchRequest
+from oneclaw_search.domain.search_settings import SearchSettings
 
 CLOCK = FixedClock(ms("2026-03-01T12:00"))
 
@@ -57,7 +57,9 @@ def test_sources_that_miss_the_budget_are_named_and_the_rest_returned():
     sessions = FakeSessionDao([session_hit("s", "sushi", "2026-03-01T10:00")])
     started = time.monotonic()
     try:
-        outcome = scanning_use_case(engine, blocked, sessions, CLOCK, TOKYO, settings=SearchSettings(budget_seconds=0.2)).search(SearchRequest("sushi"))
+        outcome = scanning_use_case(engine, blocked, sessions, CLOCK, TOKYO, settings=SearchSettings(budget_seconds=0.2)).search(
+            SearchRequest("sushi")
+        )
     finally:
         blocked.release.set()
     assert time.monotonic() - started < 2.0

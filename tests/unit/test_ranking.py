@@ -3,6 +3,7 @@
 Covers MRG-1..MRG-6, AC-09, FT-10, FT-11, EDGE-12 and P-17 on hand-made results.
 """
 import math
+from itertools import pairwise
 
 import pytest
 
@@ -59,7 +60,7 @@ def test_results_are_sorted_by_final_score_descending_and_cut():
     hits = [hit(f"h{i}", SourceType.MESSAGE, float(i), text=f"text number {i}") for i in range(1, 8)]
     merged = merge([hits], NOW, 3)
     assert [r.id for r in merged] == ["h7", "h6", "h5"]
-    assert all(a.final_score >= b.final_score for a, b in zip(merged, merged[1:]))
+    assert all(a.final_score >= b.final_score for a, b in pairwise(merged))
 
 
 def test_zero_scores_are_dropped():

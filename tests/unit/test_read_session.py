@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import json
-from datetime import timezone
+from datetime import UTC
 
 import pytest
 
@@ -33,7 +33,7 @@ class FakeReader:
 
 def read(count=20, **parameters):
     reader = FakeReader(count)
-    result = ReadSessionTool(ReadSessionUseCase(reader, timezone.utc)).execute({"session_id": "s", "format": "json", **parameters})
+    result = ReadSessionTool(ReadSessionUseCase(reader, UTC)).execute({"session_id": "s", "format": "json", **parameters})
     return (json.loads(result.result) if result.is_success else result), reader
 
 
@@ -57,7 +57,7 @@ def test_the_window_holds_the_turns_asked_for_and_no_more_are_read(parameters, e
 
 def test_turns_keep_their_roles_times_and_the_one_asked_about_is_marked_in_text():
     reader = FakeReader(3)
-    text = ReadSessionTool(ReadSessionUseCase(reader, timezone.utc)).execute(
+    text = ReadSessionTool(ReadSessionUseCase(reader, UTC)).execute(
         {"session_id": "s", "around_message_id": "t2", "before": 1, "after": 1}).result
     assert text.splitlines() == [
         '[Session "Trip" (id: s, 1970-01-01 00:01 to 1970-01-01 00:03; turns 1-3 of 3)]', "",
@@ -82,12 +82,12 @@ def test_turns_keep_their_roles_times_and_the_one_asked_about_is_marked_in_text(
 ])
 def test_bad_parameters_and_unknown_ids_are_errors_naming_the_problem(parameters, error):
     reader = FakeReader(3)
-    result = ReadSessionTool(ReadSessionUseCase(reader, timezone.utc)).execute(parameters)
+    result = ReadSessionTool(ReadSessionUseCase(reader, UTC)).execute(parameters)
     assert (result.error_type, result.error_message) == error and reader.read == []
 
 
 def test_a_failing_history_is_a_read_error_not_an_exception(mocker):
     reader = FakeReader(3)
     mocker.patch.object(reader, "turn_ids", side_effect=OSError("disk gone"))
-    result = ReadSessionTool(ReadSessionUseCase(reader, timezone.utc)).execute({"session_id": "s"})
+    result = ReadSessionTool(ReadSessionUseCase(reader, UTC)).execute({"session_id": "s"})
     assert (result.error_type, result.error_message) == ("read_error", "Reading the session failed: disk gone")

@@ -3,17 +3,19 @@ and the spec's own LIKE search as a ranked search (domain/ranking.py, domain/lit
 
 Covers Q-01, Q-02, Q-03 and Q-04 on hand-made relevances, results and fake DAOs.
 """
+from itertools import pairwise
+
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 from builders import message_hit, ms, session_hit
 from fakes import FakeMessageDao, FakeSessionDao
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from oneclaw_search.domain import ranking
 from oneclaw_search.domain.history_query import HistoryQuery
 from oneclaw_search.domain.literal_search import LITERAL_RETRIEVERS, LiteralMessageSearch, LiteralSessionSearch
 from oneclaw_search.domain.models import Relevance, SourceType, UnifiedSearchResult
 from oneclaw_search.domain.ports import NO_UPPER_BOUND
-from oneclaw_search.domain import ranking
 from oneclaw_search.domain.ranking import merge, relevance_scores
 
 DAY = 86_400_000
@@ -96,7 +98,7 @@ hits_drawn = st.lists(st.builds(
 def test_a_shorter_answer_is_the_start_of_a_longer_one_and_exact_hits_that_fit_are_all_there(drawn):
     by_source = [[hit for hit in drawn if hit.source_type is source] for source in SourceType]
     answers = [ids(merge(by_source, NOW, k)) for k in range(1, 52)]
-    assert all(shorter == longer[:len(shorter)] for shorter, longer in zip(answers, answers[1:]))
+    assert all(shorter == longer[:len(shorter)] for shorter, longer in pairwise(answers))
     whole = merge(by_source, NOW, 51)
     exact = [hit for hit in whole if hit.exact]
     for k in range(len(exact) + 1, 51):

@@ -103,28 +103,39 @@ def test_no_results_gives_the_helpful_message(tool):
 
 @pytest.mark.spec("AC-10", "OUT-1", "OUT-2")
 def test_results_are_printed_block_by_block_with_source_attribution(tool, use_case):
-    use_case.search.return_value = SearchOutcome((
-        result("c1", SourceType.DAILY_LOG, 0.87, "Dinner plans at Sakura Sushi.", "2026-02-25"),
-        result("m1", SourceType.MESSAGE, 0.6449, "User: a sushi restaurant?", "2026-02-25", "Dinner Planning"),
-        result("s1", SourceType.SESSION, 0.515, 'Session: "Restaurants" (12 messages, last active: 2026-02-20)\nPreview: Italian', "2026-02-20", "Restaurants"),
-        result("c2", SourceType.MEMORY, 0.125, "Likes sushi."),
-    ))
-    assert tool.execute({"query": "restaurant"}).result == "\n".join([
-        '[Search Results for "restaurant" (scope: all, 4 results)]',
-        "",
-        "--- Result 1 (score: 0.87, source: daily_log, date: 2026-02-25) ---",
-        "Dinner plans at Sakura Sushi.",
-        "",
-        '--- Result 2 (score: 0.64, source: message, date: 2026-02-25, session: "Dinner Planning") ---',
-        "User: a sushi restaurant?",
-        "",
-        "--- Result 3 (score: 0.52, source: session, date: 2026-02-20) ---",
-        'Session: "Restaurants" (12 messages, last active: 2026-02-20)',
-        "Preview: Italian",
-        "",
-        "--- Result 4 (score: 0.13, source: memory) ---",
-        "Likes sushi.",
-    ])
+    use_case.search.return_value = SearchOutcome(
+        (
+            result("c1", SourceType.DAILY_LOG, 0.87, "Dinner plans at Sakura Sushi.", "2026-02-25"),
+            result("m1", SourceType.MESSAGE, 0.6449, "User: a sushi restaurant?", "2026-02-25", "Dinner Planning"),
+            result(
+                "s1",
+                SourceType.SESSION,
+                0.515,
+                'Session: "Restaurants" (12 messages, last active: 2026-02-20)\nPreview: Italian',
+                "2026-02-20",
+                "Restaurants",
+            ),
+            result("c2", SourceType.MEMORY, 0.125, "Likes sushi."),
+        )
+    )
+    assert tool.execute({"query": "restaurant"}).result == "\n".join(
+        [
+            '[Search Results for "restaurant" (scope: all, 4 results)]',
+            "",
+            "--- Result 1 (score: 0.87, source: daily_log, date: 2026-02-25) ---",
+            "Dinner plans at Sakura Sushi.",
+            "",
+            '--- Result 2 (score: 0.64, source: message, date: 2026-02-25, session: "Dinner Planning") ---',
+            "User: a sushi restaurant?",
+            "",
+            "--- Result 3 (score: 0.52, source: session, date: 2026-02-20) ---",
+            'Session: "Restaurants" (12 messages, last active: 2026-02-20)',
+            "Preview: Italian",
+            "",
+            "--- Result 4 (score: 0.13, source: memory) ---",
+            "Likes sushi.",
+        ]
+    )
 
 
 @pytest.mark.spec("P-10")
@@ -132,8 +143,17 @@ def test_json_format_gives_stable_keys_and_row_ids(tool, use_case):
     use_case.search.return_value = SearchOutcome((result("m1", SourceType.MESSAGE, 0.61234, "User: hi", "2026-02-25", "Chat"),))
     document = json.loads(tool.execute({"query": "hi", "format": " JSON "}).result)
     assert document["query"] == "hi" and document["scope"] == "all" and document["complete"] is True
-    assert document["results"] == [{
-        "id": "m1", "source": "message", "score": 0.6123, "date": "2026-02-25",
-        "session_id": "s1", "session_title": "Chat", "text": "User: hi", "matches": [],
-        "why": {"terms": [], "phrase": False, "fuzzy": False, "vector": None}, "score_parts": None,
-    }]
+    assert document["results"] == [
+        {
+            "id": "m1",
+            "source": "message",
+            "score": 0.6123,
+            "date": "2026-02-25",
+            "session_id": "s1",
+            "session_title": "Chat",
+            "text": "User: hi",
+            "matches": [],
+            "why": {"terms": [], "phrase": False, "fuzzy": False, "vector": None},
+            "score_parts": None,
+        }
+    ]

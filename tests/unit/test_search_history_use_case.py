@@ -147,7 +147,8 @@ def test_message_and_session_texts_follow_the_spec_example(sources):
 
 @pytest.mark.spec("EDGE-02")
 def test_a_query_found_in_one_source_returns_only_that_source():
-    engine, messages, sessions = FakeMemorySearchEngine(), FakeMessageDao([message_hit("m1", "only here", "2026-02-01T10:00")]), FakeSessionDao()
+    engine, sessions = FakeMemorySearchEngine(), FakeSessionDao()
+    messages = FakeMessageDao([message_hit("m1", "only here", "2026-02-01T10:00")])
     outcome = scanning_use_case(engine, messages, sessions, FixedClock(ms(NOW)), TOKYO).search(SearchRequest("only here"))
     assert [(r.id, r.source_type) for r in outcome.results] == [("m1", SourceType.MESSAGE)]
     assert outcome.complete

@@ -1,17 +1,23 @@
 """Index terms, query parsing and the typo fallback, on plain strings.
 
 Covers the term rules behind Q-01, Q-03, Q-05, Q-06, Q-07 and Q-08: accent-free caseless words,
-Snowball stems (the keyword index's, data/index/analyzer.py), split identifiers, CJK grams, quoted phrases, and respelling of long unknown words.
+Snowball stems (the keyword index's, data/index/analyzer.py), split identifiers, CJK grams, quoted
+phrases, and respelling of long unknown words.
 """
+
 from collections import Counter
 
 import pytest
 
-from oneclaw_search.domain.history_query import HistoryQuery
 from oneclaw_search.data.index.analyzer import stem
+from oneclaw_search.domain.history_query import HistoryQuery
 from oneclaw_search.domain.search_terms import index_terms, plain, query_terms
 from oneclaw_search.domain.spelling import (
-    SummedVocabulary, correct_query, correct_word, one_edit_away, respell,
+    SummedVocabulary,
+    correct_query,
+    correct_word,
+    one_edit_away,
+    respell,
 )
 
 
@@ -24,10 +30,19 @@ def counts(**known):
 
 
 @pytest.mark.spec("Q-05")
-@pytest.mark.parametrize(("text", "expected"), [
-    ("École", "ecole"), ("ÉCOLE", "ecole"), ("e\u0301cole", "ecole"), ("Über", "uber"), ("Straße", "strasse"),
-    ("Ελληνικά", "ελληνικα"), ("Ёлка", "елка"), ("Café Crème", "cafe creme"),
-])
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("École", "ecole"),
+        ("ÉCOLE", "ecole"),
+        ("e\u0301cole", "ecole"),
+        ("Über", "uber"),
+        ("Straße", "strasse"),
+        ("Ελληνικά", "ελληνικα"),
+        ("Ёлка", "елка"),
+        ("Café Crème", "cafe creme"),
+    ],
+)
 def test_plain_drops_case_and_accents_of_latin_greek_and_cyrillic(text, expected):
     assert plain(text) == expected
 
@@ -39,14 +54,17 @@ def test_plain_keeps_japanese_voicing_marks_and_hangul_as_written(text):
 
 
 @pytest.mark.spec("Q-01")
-@pytest.mark.parametrize(("words", "root"), [
-    (["adopted", "adopting", "adopts", "adopt"], "adopt"),
-    (["parties", "party"], "parti"),
-    (["running", "runs"], "run"),
-    (["loved", "loves", "love"], "love"),
-    (["married", "marry", "marries"], "marri"),
-    (["paintings", "painted", "painting", "paint"], "paint"),
-])
+@pytest.mark.parametrize(
+    ("words", "root"),
+    [
+        (["adopted", "adopting", "adopts", "adopt"], "adopt"),
+        (["parties", "party"], "parti"),
+        (["running", "runs"], "run"),
+        (["loved", "loves", "love"], "love"),
+        (["married", "marry", "marries"], "marri"),
+        (["paintings", "painted", "painting", "paint"], "paint"),
+    ],
+)
 def test_stem_gives_inflections_one_stem(words, root):
     assert {stem(word) for word in words} == {root}
 
@@ -57,11 +75,14 @@ def test_stem_leaves_short_non_alphabetic_non_latin_and_double_s_words_alone(wor
 
 
 @pytest.mark.spec("Q-07")
-@pytest.mark.parametrize(("identifier", "expected"), [
-    ("memorySearch", ["memorysearch", "memori", "search"]),
-    ("max_results", ["max_results", "max", "result"]),
-    ("HTTPServer", ["httpserver", "http", "server"]),
-])
+@pytest.mark.parametrize(
+    ("identifier", "expected"),
+    [
+        ("memorySearch", ["memorysearch", "memori", "search"]),
+        ("max_results", ["max_results", "max", "result"]),
+        ("HTTPServer", ["httpserver", "http", "server"]),
+    ],
+)
 def test_index_terms_keep_an_identifier_whole_and_add_its_parts(identifier, expected):
     assert index_terms(identifier, stem) == expected
 
@@ -135,13 +156,16 @@ def test_correct_word_picks_the_most_frequent_candidate():
 
 
 @pytest.mark.spec("Q-08")
-@pytest.mark.parametrize(("word", "known"), [
-    ("ramn", {"ramen": 4}),                      # four letters: never changed
-    ("restaurant", {"restaurant": 1, "restaurants": 9}),  # a known word stays
-    ("a" * 25, {"a" * 24: 1}),                   # longer than 24: an id, not a typo
-    ("abc12", {"abc123": 1}),                    # not a word
-    ("zzzzzz", {"restaurant": 1}),               # nothing known one edit away
-])
+@pytest.mark.parametrize(
+    ("word", "known"),
+    [
+        ("ramn", {"ramen": 4}),  # four letters: never changed
+        ("restaurant", {"restaurant": 1, "restaurants": 9}),  # a known word stays
+        ("a" * 25, {"a" * 24: 1}),  # longer than 24: an id, not a typo
+        ("abc12", {"abc123": 1}),  # not a word
+        ("zzzzzz", {"restaurant": 1}),  # nothing known one edit away
+    ],
+)
 def test_correct_word_leaves_short_long_known_and_hopeless_words_alone(word, known):
     assert correct_word(word, counts(**known), stem) is None
 

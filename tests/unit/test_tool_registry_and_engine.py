@@ -9,7 +9,13 @@ from oneclaw_search.tools import Tool, ToolDefinition, ToolExecutionEngine, Tool
 
 class EchoTool:
     def __init__(self, name="echo", timeout=30, delay=0.0, fail=False):
-        self.definition = ToolDefinition(name, "echoes", {"type": "object", "properties": {"text": {"type": "string", "description": "t"}}, "required": ["text"]}, (), timeout)
+        self.definition = ToolDefinition(
+            name,
+            "echoes",
+            {"type": "object", "properties": {"text": {"type": "string", "description": "t"}}, "required": ["text"]},
+            (),
+            timeout,
+        )
         self.delay, self.fail, self.done = delay, fail, threading.Event()
 
     def execute(self, parameters):
@@ -46,12 +52,15 @@ def test_engine_runs_a_tool_and_returns_its_result():
     assert engine_with(EchoTool()).execute_tool("echo", {"text": "hi"}) == ToolResult("success", "hi")
 
 
-@pytest.mark.parametrize("name, parameters, error", [
-    ("nope", {"text": "x"}, ("tool_not_found", "Tool 'nope' not found")),
-    ("echo", {}, ("validation_error", "Missing required parameter: 'text'")),
-    ("echo", {"text": None}, ("validation_error", "Missing required parameter: 'text'")),
-    ("echo", "text", ("validation_error", "Tool parameters must be a JSON object")),
-])
+@pytest.mark.parametrize(
+    "name, parameters, error",
+    [
+        ("nope", {"text": "x"}, ("tool_not_found", "Tool 'nope' not found")),
+        ("echo", {}, ("validation_error", "Missing required parameter: 'text'")),
+        ("echo", {"text": None}, ("validation_error", "Missing required parameter: 'text'")),
+        ("echo", "text", ("validation_error", "Tool parameters must be a JSON object")),
+    ],
+)
 def test_engine_reports_lookup_and_parameter_problems(name, parameters, error):
     outcome = engine_with(EchoTool()).execute_tool(name, parameters)
     assert (outcome.status, outcome.error_type, outcome.error_message) == ("error", *error)

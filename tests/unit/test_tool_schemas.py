@@ -25,7 +25,6 @@ REGISTRY = ToolRegistry([Named(SEARCH_HISTORY_DEFINITION)])
 
 def test_openai_function_calling_shape():
     from openai.types.chat import ChatCompletionToolParam
-
     from openai.types.shared_params import FunctionDefinition
 
     [tool] = REGISTRY.export("openai")
