@@ -61,7 +61,8 @@ class ReadSessionTool:
     def definition(self) -> ToolDefinition:
         return READ_SESSION_DEFINITION
 
-    def execute(self, parameters: Mapping[str, object]) -> ToolResult:
+    def execute(self, parameters: object) -> ToolResult:
+        """Any JSON value may arrive from a model; one that is not an object is a validation error."""
         if not isinstance(parameters, Mapping):
             return ToolResult.error("validation_error", "Tool parameters must be a JSON object")
         try:

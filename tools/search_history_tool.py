@@ -85,7 +85,8 @@ class SearchHistoryTool:
     def definition(self) -> ToolDefinition:
         return SEARCH_HISTORY_DEFINITION
 
-    def execute(self, parameters: Mapping[str, object]) -> ToolResult:
+    def execute(self, parameters: object) -> ToolResult:
+        """Any JSON value may arrive from a model; one that is not an object is a validation error."""
         if not isinstance(parameters, Mapping):
             return ToolResult.error("validation_error", "Tool parameters must be a JSON object")
         try:

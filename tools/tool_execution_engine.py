@@ -27,7 +27,8 @@ class ToolExecutionEngine:
         self._grace_seconds = grace_seconds
         self._executor = ThreadPoolExecutor(thread_name_prefix="tool_execution")
 
-    def execute_tool(self, name: str, parameters: Mapping[str, object] | None) -> ToolResult:
+    def execute_tool(self, name: str, parameters: object) -> ToolResult:
+        """`parameters` as the model sent them: None counts as {}, anything but an object is refused."""
         tool = self._registry.get_tool(name)
         if tool is None:
             return ToolResult.error("tool_not_found", f"Tool '{name}' not found")
@@ -47,6 +48,6 @@ class ToolExecutionEngine:
         except Exception as error:  # noqa: BLE001 - the engine's contract is to never raise
             return ToolResult.error("execution_error", f"Tool execution failed: {error}")
 
-    async def execute_tool_async(self, name: str, parameters: Mapping[str, object] | None) -> ToolResult:
+    async def execute_tool_async(self, name: str, parameters: object) -> ToolResult:
         """`execute_tool` for an asyncio host: awaits the result without blocking the event loop."""
         return await asyncio.get_running_loop().run_in_executor(None, self.execute_tool, name, parameters)

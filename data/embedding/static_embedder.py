@@ -13,14 +13,20 @@ import threading
 from collections import defaultdict
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
+import numpy.typing as npt
 
 from oneclaw_search.data.embedding.word_sums import WordSums, pooled_by_words
+
+if TYPE_CHECKING:  # imported late at run time: most processes never need it
+    from model2vec import StaticModel
 
 MODEL_DIR = Path(__file__).resolve().parent / "static_model"
 MODEL_NAME = "minilm-l6-static-int8-v1"  # names the vector space: stored vectors must come from it
 _DTYPES = {"I8": np.int8, "F16": np.float16, "F32": np.float32, "F64": np.float64}
+Table = npt.NDArray[np.number[Any]]  # token vectors, row by token id, of the dtype the file stores (_DTYPES)
 
 
 class StaticEmbedder:
@@ -29,22 +35,22 @@ class StaticEmbedder:
 
     def __init__(self, model_dir: Path = MODEL_DIR) -> None:
         self._model_dir = model_dir
-        self._model = None
+        self._model: _StaticTable | StaticModel | None = None
         self._lock = threading.Lock()
 
-    def __getstate__(self) -> dict:
+    def __getstate__(self) -> dict[str, Path]:
         return {"model_dir": self._model_dir}  # another process reads the folder itself
 
-    def __setstate__(self, state: dict) -> None:
-        self.__init__(state["model_dir"])
+    def __setstate__(self, state: dict[str, Path]) -> None:
+        type(self).__init__(self, state["model_dir"])
 
-    def embed(self, texts: Sequence[str]) -> np.ndarray:
+    def embed(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
         """One unit float32 vector per text (a text with no known token gives zeros)."""
         if not texts:
             return np.zeros((0, self.dimension), dtype=np.float32)
         return np.asarray(self._loaded().encode(list(texts), use_multiprocessing=False), dtype=np.float32)
 
-    def embed_leading(self, texts: Sequence[str], dimensions: int) -> np.ndarray:
+    def embed_leading(self, texts: Sequence[str], dimensions: int) -> npt.NDArray[np.float32]:
         """The first `dimensions` components of `embed`'s vectors, up to scale (each component is a
         mean over tokens, so the table's other columns need not be read): message vectors keep
         only these, and pooling all 384 columns would be a large share of an index build's embedding."""
@@ -53,17 +59,26 @@ class StaticEmbedder:
             return self.embed(texts)[:, :dimensions]
         return np.asarray(model.encode(list(texts), dimensions=dimensions), dtype=np.float32)
 
-    def _loaded(self):
+    def _loaded(self) -> _StaticTable | StaticModel:
         with self._lock:
             if self._model is None:
                 try:
                     self._model = _StaticTable(self._model_dir)
                 except _NotPlainTable:
-                    os.environ.setdefault("HF_HUB_OFFLINE", "1")  # a local folder never needs the hub
-                    from model2vec import StaticModel
-
-                    self._model = StaticModel.from_pretrained(str(self._model_dir))
+                    self._model = _through_model2vec(self._model_dir)
             return self._model
+
+
+def _through_model2vec(folder: Path) -> StaticModel:
+    """model2vec's own reader, for a folder holding more than a plain table; model2vec is the
+    optional `models` extra, since the shipped table never needs it."""
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")  # a local folder never needs the hub
+    try:
+        from model2vec import StaticModel
+    except ImportError as missing:
+        raise ImportError(f"the embedding folder {folder} holds more than a plain table of token vectors and"
+                          " needs model2vec: pip install 'oneclaw-search-history[models]'") from missing
+    return StaticModel.from_pretrained(str(folder))
 
 
 class _NotPlainTable(Exception):
@@ -90,13 +105,14 @@ class _StaticTable:
             self._tokenizer.no_truncation()
         else:
             self._tokenizer.enable_truncation(max_length)
-        self._leading_tables: dict[int, np.ndarray] = {}
+        self._leading_tables: dict[int, Table] = {}
         self._sums: dict[int | None, WordSums] = {}
         self._max_length = max_length
         unknown = getattr(self._tokenizer.model, "unk_token", None)
         self._unknown = None if unknown is None else self._tokenizer.token_to_id(unknown)
 
-    def encode(self, texts: list[str], dimensions: int | None = None, **_options) -> np.ndarray:
+    def encode(self, texts: list[str], dimensions: int | None = None, **_options: object,
+               ) -> npt.NDArray[np.floating[Any]]:
         table = self._table if dimensions is None else self._leading(dimensions)
         if self._max_chars is not None:
             texts = [text[:self._max_chars] for text in texts]
@@ -109,25 +125,26 @@ class _StaticTable:
         self._pool_pieces([texts[row] for row in by_pieces], table, out, by_pieces)
         if self._normalize:
             unit = out.astype(np.float32)
-            return (unit / (np.linalg.norm(unit, axis=1, keepdims=True) + 1e-32)).astype(out.dtype)
+            norms = np.linalg.norm(unit, axis=1, keepdims=True)  # typed Any by numpy, so the cast below
+            return cast(npt.NDArray[np.floating[Any]], (unit / (norms + 1e-32)).astype(out.dtype))
         return out
 
-    def _pool_pieces(self, texts: list[str], table: np.ndarray, out: np.ndarray, rows: list[int]) -> None:
+    def _pool_pieces(self, texts: list[str], table: Table, out: npt.NDArray[np.floating[Any]], rows: list[int]) -> None:
         ids = [_known(encoding.ids, self._unknown) for encoding in self._tokenizer.encode_batch_fast(texts, add_special_tokens=False)]
         by_length: dict[int, list[int]] = defaultdict(list)
-        for row, token_ids in zip(rows, ids):
+        for row, token_ids in zip(rows, ids, strict=True):
             if token_ids:
                 by_length[len(token_ids)].append(row)
-        by_row = dict(zip(rows, ids))
+        by_row = dict(zip(rows, ids, strict=True))
         for same in by_length.values():  # equal lengths stack into one matrix: one gather, one mean
             out[same] = table[np.array([by_row[row] for row in same], dtype=np.int64)].mean(axis=1)
 
-    def _word_sums(self, table: np.ndarray, dimensions: int | None) -> WordSums:
+    def _word_sums(self, table: Table, dimensions: int | None) -> WordSums:
         if dimensions not in self._sums:
             self._sums[dimensions] = WordSums(self._tokenizer, table, self._unknown, self._max_length)
         return self._sums[dimensions]
 
-    def _leading(self, dimensions: int) -> np.ndarray:
+    def _leading(self, dimensions: int) -> Table:
         if dimensions not in self._leading_tables:  # contiguous, so a gather reads only these columns
             self._leading_tables[dimensions] = np.ascontiguousarray(self._table[:, :dimensions])
         return self._leading_tables[dimensions]
@@ -138,7 +155,7 @@ def _known(ids: list[int], unknown: int | None) -> list[int]:
     return [i for i in ids if i != unknown] if unknown in ids else ids
 
 
-def _read_safetensors(path: Path) -> dict[str, np.ndarray]:
+def _read_safetensors(path: Path) -> dict[str, Table]:
     """The safetensors layout: an 8-byte little-endian header size, a JSON header, then raw tensors."""
     data = path.read_bytes()
     size = int.from_bytes(data[:8], "little")

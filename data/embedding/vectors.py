@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
+from typing import cast
 
 import numpy as np
+import numpy.typing as npt
 
 from oneclaw_search.domain.text import tokens
 
@@ -20,7 +22,7 @@ def encode_embedding(vector: Sequence[float]) -> bytes:
     return np.asarray(vector, dtype=_FLOAT32_LE).tobytes()
 
 
-def decode_embedding(blob: bytes | None, dimension: int) -> np.ndarray | None:
+def decode_embedding(blob: bytes | None, dimension: int) -> npt.NDArray[np.float32] | None:
     """The stored vector, or None when absent or of another dimension."""
     if blob is None or len(blob) != dimension * _FLOAT32_LE.itemsize:
         return None
@@ -37,10 +39,10 @@ class HashingEmbedder:
     name = "hashing-v1"
     dimension = 384
 
-    def embed(self, texts: Sequence[str]) -> list[np.ndarray]:
+    def embed(self, texts: Sequence[str]) -> list[npt.NDArray[np.float32]]:
         return [self._embed_one(text) for text in texts]
 
-    def _embed_one(self, text: str) -> np.ndarray:
+    def _embed_one(self, text: str) -> npt.NDArray[np.float32]:
         vector = np.zeros(self.dimension, dtype=np.float32)
         for word in tokens(text):
             self._add(vector, "w:" + word, 1.0)
@@ -50,7 +52,7 @@ class HashingEmbedder:
         norm = float(np.linalg.norm(vector))
         return vector / norm if norm > 0 else vector
 
-    def _add(self, vector: np.ndarray, feature: str, weight: float) -> None:
+    def _add(self, vector: npt.NDArray[np.float32], feature: str, weight: float) -> None:
         # blake2b, not hash(): Python salts str hashes per process, and stored vectors must
         # mean the same thing in every run.
         digest = hashlib.blake2b(feature.encode("utf-8"), digest_size=8).digest()
@@ -59,8 +61,8 @@ class HashingEmbedder:
         vector[(value >> 1) % self.dimension] += sign * weight
 
 
-def no_blas_products(rows: np.ndarray, vector: np.ndarray) -> np.ndarray:
+def no_blas_products(rows: npt.NDArray[np.float32], vector: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
     """Each row's dot product with `vector`, without BLAS. OpenBLAS's threads spin for a while
     after every call big enough to share out, and on a two-core machine the spinning one takes
     the core the search's other sources run on; einsum's own loop costs the same on one core."""
-    return np.einsum("ij,j->i", rows, vector)
+    return cast(npt.NDArray[np.float32], np.einsum("ij,j->i", rows, vector))  # float32 in, float32 out

@@ -15,8 +15,13 @@ from __future__ import annotations
 import re
 import threading
 from itertools import chain
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
+import numpy.typing as npt
+
+if TYPE_CHECKING:  # the embedder imports tokenizers late, on first use
+    from tokenizers import Tokenizer
 
 _WORD_OR_MARK = re.compile(r"[a-z0-9]+|[!-/:-@\[-`{-~]")  # BERT: every ASCII non-alphanumeric is a word
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")  # the normaliser drops these, joining words
@@ -44,7 +49,8 @@ class WordSums:
     too many pieces, so the texts holding it take the tokenizer's own path.
     """
 
-    def __init__(self, tokenizer, table: np.ndarray, unknown: int | None, max_tokens: int | None) -> None:
+    def __init__(self, tokenizer: Tokenizer, table: npt.NDArray[np.number[Any]], unknown: int | None,
+                 max_tokens: int | None) -> None:
         self._tokenizer = tokenizer
         self._table = table
         self._unknown = unknown
@@ -59,14 +65,14 @@ class WordSums:
         self._known = np.zeros(1024, dtype=np.int32)  # pieces that are not the unknown token
         self._pieces = np.zeros(1024, dtype=np.int64)  # all pieces, for the tokenizer's truncation
 
-    def encode(self, texts: list[str]) -> tuple[np.ndarray, list[int]]:
+    def encode(self, texts: list[str]) -> tuple[npt.NDArray[np.float64], list[int]]:
         """Mean vectors (float64) for `texts`, all of them `pooled_by_words`, and the positions of
         those this way cannot pool exactly (more pieces than the tokenizer keeps)."""
         words = list(map(_words, texts))
         with self._lock:
             return self._encode(words)
 
-    def _encode(self, words: list[list[str]]) -> tuple[np.ndarray, list[int]]:
+    def _encode(self, words: list[list[str]]) -> tuple[npt.NDArray[np.float64], list[int]]:
         seen = set(chain.from_iterable(words))
         new = seen - self._rows.keys()
         if len(self._rows) + len(new) > _MAX_BYTES // self._sums.itemsize // self._table.shape[1]:
@@ -79,7 +85,7 @@ class WordSums:
             rest += self._pool(words[start:start + _TEXTS_PER_GATHER], out[start:start + _TEXTS_PER_GATHER], start)
         return out, rest
 
-    def _pool(self, words: list[list[str]], out: np.ndarray, offset: int) -> list[int]:
+    def _pool(self, words: list[list[str]], out: npt.NDArray[np.float64], offset: int) -> list[int]:
         lengths = np.fromiter(map(len, words), dtype=np.int64, count=len(words))
         rows = np.fromiter(map(self._rows.__getitem__, chain.from_iterable(words)), dtype=np.int64, count=int(lengths.sum()))
         present = np.flatnonzero(lengths)
@@ -92,7 +98,7 @@ class WordSums:
         fits = pieces <= min(self._max_tokens or _EXACT_PIECES, _EXACT_PIECES)
         pooled = fits & (known > 0)
         out[present[pooled]] = sums[pooled] / known[pooled, None]
-        return (present[~fits] + offset).tolist()
+        return cast(list[int], (present[~fits] + offset).tolist())
 
     def _learn(self, new: set[str]) -> None:
         """Tokenizes the new words together and sums all their rows in one gather: word by word,
@@ -120,7 +126,7 @@ class WordSums:
         self._sums[:, first:end] = sums.T
         self._known[first:end] = known
         self._pieces[first:end] = np.where(wide, _EXACT_PIECES + 1, pieces)
-        self._rows.update(zip(words, range(first, end)))
+        self._rows.update(zip(words, range(first, end), strict=True))
 
     def _grow(self, size: int) -> None:
         if size <= len(self._known):

@@ -14,6 +14,7 @@ from pathlib import Path
 import peewee as pw
 
 from oneclaw_search.data.history.entities import SearchMetaEntity
+from oneclaw_search.data.history.raw_sql import execute_sql, sqlite_connection
 from oneclaw_search.data.history.sqlite_files import ReadOnlySqlite, change_token, lenient_text, read_only_sqlite
 from oneclaw_search.domain.clock import Deadline, SearchTimedOut
 from oneclaw_search.domain.errors import HistoryChanged, HistoryUnavailable
@@ -70,15 +71,15 @@ class HistoryDatabase:
         trusts an immutable file not to change, so a unit of work that saw it change (a writer
         came) raises HistoryChanged, whatever it read: the caller reads again, now with locks.
         """
-        kept = isinstance(self.peewee, ReadOnlySqlite)
+        kept = self.peewee if isinstance(self.peewee, ReadOnlySqlite) else None
         immutable = False
         try:
-            if not self.peewee.is_closed() and not (kept and self.peewee.still_current()):
+            if not self.peewee.is_closed() and not (kept is not None and kept.still_current()):
                 self.peewee.close()
             if self.peewee.is_closed():
                 self.peewee.connect()
-            immutable = kept and self.peewee.keeps_connection()
-            connection = self.peewee.connection()
+            immutable = kept is not None and kept.keeps_connection()
+            connection = sqlite_connection(self.peewee)
             if deadline is not None:
                 connection.set_progress_handler(lambda: int(deadline.expired()), _PROGRESS_STEPS)
             try:
@@ -99,11 +100,12 @@ class HistoryDatabase:
             raise HistoryUnavailable(f"{self.info.path}: {error}") from error
 
     def _check_unchanged(self, immutable: bool) -> None:
-        if immutable and not self.peewee.still_current():
+        # only a ReadOnlySqlite keeps an immutable connection
+        if immutable and isinstance(self.peewee, ReadOnlySqlite) and not self.peewee.still_current():
             self.peewee.close()
             raise HistoryChanged(f"{self.info.path} was written to while it was read")
 
-    def change_token(self) -> tuple:
+    def change_token(self) -> tuple[object, ...]:
         """Changes whenever a transaction commits (sqlite_files.change_token): lets caches skip
         re-checking a history nobody wrote to."""
         return change_token(self.info.path)
@@ -130,7 +132,7 @@ def describe(database: pw.SqliteDatabase, file: Path) -> DatabaseInfo:
 
 
 def _identity_hash(database: pw.SqliteDatabase) -> str | None:
-    row = database.execute_sql("SELECT identity_hash FROM room_master_table WHERE id = 42").fetchone()
+    row = execute_sql(database, "SELECT identity_hash FROM room_master_table WHERE id = 42").fetchone()
     return row[0] if row else None
 
 

@@ -17,43 +17,87 @@ U, A = "USER", "AI_RESPONSE"
 
 # (title, days ago, deleted, [(role, text)])
 CONVERSATIONS = [
-    ("Dinner Planning", 6, False, [
-        (U, "Can you help me find a good sushi restaurant near Shibuya station?"),
-        (A, "Sakura Sushi, two minutes from the Hachiko exit, is a well-reviewed restaurant with an omakase counter."),
-        (U, "A friend recommended Sakura Sushi as well. Let's book it for Friday at 7pm."),
-        (A, "Done: I set a reminder for dinner at Sakura Sushi on Friday at 19:00."),
-    ]),
-    ("Restaurant Recommendations", 20, False, [
-        (U, "Looking for Italian restaurants in Roppongi for a team dinner of eight."),
-        (A, "Trattoria Roma takes groups and has a private room; Pizzeria Napoli is louder but cheaper."),
-    ]),
-    ("Database migration plan", 12, False, [
-        (U, "We need to move the expense tracker from SQLite to PostgreSQL. What is the safest database migration path?"),
-        (A, "Freeze the schema, generate Alembic scripts, rehearse the database migration on a copy, then switch over in a maintenance window."),
-        (U, "How long did the dry run take last time?"),
-        (A, "About 40 minutes for 2 GB; the index rebuild was the slow part."),
-    ]),
-    ("Parsing JSON in Kotlin", 30, False, [
-        (U, "Find me a snippet for parsing JSON with kotlinx.serialization."),
-        (A, "```kotlin\n@Serializable data class Expense(val id: String, val amount: Double)\n"
-            "val expense = Json.decodeFromString<Expense>(text)\n```\nThis parses JSON into a data class."),
-        (A, 'I called a tool for this: {"tool": "search_history", "arguments": {"query": "JSON parsing", "scope": "sessions"}}'),
-    ]),
-    ("Weekend in Kamakura", 5, False, [
-        (U, "I went to Kamakura today: the Great Buddha, Hase-dera, and lunch at Café Über by the station."),
-        (A, "Sounds lovely! Café Über's matcha parfait is famous. Want me to save the trip to your daily log?"),
-    ]),
-    ("API key setup", 45, False, [
-        (U, "Where do I put my OpenAI API key?"),
-        (A, "Open Settings > Providers > OpenAI and paste the API key there; it is stored in the Android keystore."),
-    ]),
-    ("Paris notes", 60, False, [
-        (U, "Remind me which ÉCOLE my niece goes to in Paris."),
-        (A, "You said she attends the École Jeannine Manuel in the 7th arrondissement."),
-    ]),
-    ("Old restaurant ideas", 9, True, [
-        (U, "Scratch this: a ramen restaurant in Shinjuku I no longer care about."),
-    ]),
+    (
+        "Dinner Planning",
+        6,
+        False,
+        [
+            (U, "Can you help me find a good sushi restaurant near Shibuya station?"),
+            (A, "Sakura Sushi, two minutes from the Hachiko exit, is a well-reviewed restaurant with an omakase counter."),
+            (U, "A friend recommended Sakura Sushi as well. Let's book it for Friday at 7pm."),
+            (A, "Done: I set a reminder for dinner at Sakura Sushi on Friday at 19:00."),
+        ],
+    ),
+    (
+        "Restaurant Recommendations",
+        20,
+        False,
+        [
+            (U, "Looking for Italian restaurants in Roppongi for a team dinner of eight."),
+            (A, "Trattoria Roma takes groups and has a private room; Pizzeria Napoli is louder but cheaper."),
+        ],
+    ),
+    (
+        "Database migration plan",
+        12,
+        False,
+        [
+            (U, "We need to move the expense tracker from SQLite to PostgreSQL. What is the safest database migration path?"),
+            (A, "Freeze the schema, generate Alembic scripts, rehearse the database migration on a copy, "
+                "then switch over in a maintenance window."),
+            (U, "How long did the dry run take last time?"),
+            (A, "About 40 minutes for 2 GB; the index rebuild was the slow part."),
+        ],
+    ),
+    (
+        "Parsing JSON in Kotlin",
+        30,
+        False,
+        [
+            (U, "Find me a snippet for parsing JSON with kotlinx.serialization."),
+            (
+                A,
+                "```kotlin\n@Serializable data class Expense(val id: String, val amount: Double)\n"
+                "val expense = Json.decodeFromString<Expense>(text)\n```\nThis parses JSON into a data class.",
+            ),
+            (A, 'I called a tool for this: {"tool": "search_history", "arguments": {"query": "JSON parsing", "scope": "sessions"}}'),
+        ],
+    ),
+    (
+        "Weekend in Kamakura",
+        5,
+        False,
+        [
+            (U, "I went to Kamakura today: the Great Buddha, Hase-dera, and lunch at Café Über by the station."),
+            (A, "Sounds lovely! Café Über's matcha parfait is famous. Want me to save the trip to your daily log?"),
+        ],
+    ),
+    (
+        "API key setup",
+        45,
+        False,
+        [
+            (U, "Where do I put my OpenAI API key?"),
+            (A, "Open Settings > Providers > OpenAI and paste the API key there; it is stored in the Android keystore."),
+        ],
+    ),
+    (
+        "Paris notes",
+        60,
+        False,
+        [
+            (U, "Remind me which ÉCOLE my niece goes to in Paris."),
+            (A, "You said she attends the École Jeannine Manuel in the 7th arrondissement."),
+        ],
+    ),
+    (
+        "Old restaurant ideas",
+        9,
+        True,
+        [
+            (U, "Scratch this: a ramen restaurant in Shinjuku I no longer care about."),
+        ],
+    ),
 ]
 
 LONG_TERM = [
@@ -65,8 +109,11 @@ LONG_TERM = [
 
 # (days ago, text)
 DAILY_LOGS = [
-    (6, "Dinner plans: the user wants to try Sakura Sushi near Shibuya station, a restaurant a friend "
-        "recommended. Booked for Friday at 7pm."),
+    (
+        6,
+        "Dinner plans: the user wants to try Sakura Sushi near Shibuya station, a restaurant a friend "
+        "recommended. Booked for Friday at 7pm.",
+    ),
     (5, "Day trip to Kamakura: the Great Buddha, Hase-dera temple, and lunch at Café Über near the station."),
     (12, "Went through the database migration plan: schema freeze, Alembic scripts, a rehearsal on a copy of production."),
     (20, "The user asked for Italian restaurant ideas in Roppongi; shortlisted Trattoria Roma and Pizzeria Napoli."),
@@ -99,9 +146,7 @@ def _tool_round(session: NewSession, today: date, zone: tzinfo) -> list[NewMessa
 
 def _memory_chunks(today: date, zone: tzinfo) -> list[MemoryChunk]:
     indexed = _ms(today, zone, hour=3)
-    chunks = [
-        MemoryChunk(_id("memory", text), LONG_TERM_TYPE, None, text, None, indexed, indexed) for text in LONG_TERM
-    ]
+    chunks = [MemoryChunk(_id("memory", text), LONG_TERM_TYPE, None, text, None, indexed, indexed) for text in LONG_TERM]
     for days_ago, text in DAILY_LOGS:
         day = today - timedelta(days=days_ago)
         written = _ms(day, zone, hour=23)

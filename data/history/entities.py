@@ -6,10 +6,12 @@ bound to no database; every query names the one it runs on, so two histories can
 """
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from typing import TypeVar
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import Any, TypeVar
 
 import peewee as pw
+
+from oneclaw_search.data.history.raw_sql import Row, execute_sql, sqlite_connection
 
 
 class _RoomModel(pw.Model):
@@ -115,6 +117,7 @@ ALL_MODELS = (*ROOM_MODELS, SearchMetaEntity, SessionOriginEntity)
 
 
 SQL_BATCH = 500  # values per statement: stays under SQLite's bound-parameter limit
+NewRows = Sequence[Mapping[str, object]]  # rows to write, each column name → value, all with the same columns
 
 
 def sql_batches(items: Sequence[T]) -> Iterator[list[T]]:
@@ -135,22 +138,22 @@ class RowsById:
     _IDS = "(__ids__)"
     _AFTER, _BEFORE = -7_100_000_001, -7_100_000_002  # stand-ins for the window, swapped for real bounds
 
-    def __init__(self, select_where_id_in) -> None:
+    def __init__(self, select_where_id_in: Callable[[pw.SQL, int, int], pw.ModelSelect[Any]]) -> None:
         self._select = select_where_id_in  # (id condition, after, before) -> ModelSelect
         self._rendered: tuple[str, list[object]] | None = None
 
-    def fetch(self, database: pw.Database, ids: Sequence[str], after: int, before: int) -> list[tuple]:
+    def fetch(self, database: pw.Database, ids: Sequence[int], after: int, before: int) -> list[Row]:
         if self._rendered is None:
             self._rendered = self._select(pw.SQL(self._IDS), self._AFTER, self._BEFORE).bind(database).sql()
         sql, params = self._rendered
         bound = [{self._AFTER: after, self._BEFORE: before}.get(p, p) if isinstance(p, int) else p for p in params]
-        rows: list[tuple] = []
+        rows: list[Row] = []
         for chunk in sql_batches(ids):
-            rows += database.execute_sql(sql.replace(self._IDS, f"({marks(chunk)})"), [*bound, *chunk]).fetchall()
+            rows += execute_sql(database, sql.replace(self._IDS, f"({marks(chunk)})"), [*bound, *chunk]).fetchall()
         return rows
 
 
-def upsert_many(database: pw.Database, model: type[pw.Model], rows: list[dict]) -> None:
+def upsert_many(database: pw.Database, model: type[pw.Model], rows: NewRows) -> None:
     """Insert rows (dicts with the same keys: column names), updating those whose id exists.
 
     Not INSERT OR REPLACE: replacing a session deletes it first, and the foreign key's ON DELETE
@@ -158,25 +161,28 @@ def upsert_many(database: pw.Database, model: type[pw.Model], rows: list[dict]) 
     insert_many renders each row's SQL in Python, which would be most of an import's time.
     """
     if rows:
-        key = model._meta.primary_key.column_name
+        primary_key = model._meta.primary_key
+        if primary_key is False:  # peewee's mark of a model with no primary key: nothing to conflict on
+            raise ValueError(f"{model.__name__} has no primary key to upsert by")
+        key = primary_key.column_name
         updates = ", ".join(f'"{column}" = excluded."{column}"' for column in _columns(model, rows) if column != key)
         _insert(database, model, rows, f' ON CONFLICT ("{key}") DO UPDATE SET {updates}')
 
 
-def insert_many(database: pw.Database, model: type[pw.Model], rows: list[dict]) -> None:
+def insert_many(database: pw.Database, model: type[pw.Model], rows: NewRows) -> None:
     """upsert_many for rows known to be new: a plain INSERT, one prepared statement."""
     if rows:
         _insert(database, model, rows, "")
 
 
-def _columns(model: type[pw.Model], rows: list[dict]) -> list[str]:
+def _columns(model: type[pw.Model], rows: NewRows) -> list[str]:
     return [model._meta.fields[name].column_name for name in rows[0]]
 
 
-def _insert(database: pw.Database, model: type[pw.Model], rows: list[dict], on_conflict: str) -> None:
+def _insert(database: pw.Database, model: type[pw.Model], rows: NewRows, on_conflict: str) -> None:
     columns = _columns(model, rows)
     listed = ", ".join(f'"{column}"' for column in columns)
-    database.connection().executemany(
+    sqlite_connection(database).executemany(
         f'INSERT INTO "{model._meta.table_name}" ({listed}) VALUES ({marks(columns)}){on_conflict}',
         [tuple(row.values()) for row in rows],
     )

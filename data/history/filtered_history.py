@@ -13,6 +13,7 @@ from collections.abc import Iterator
 
 from oneclaw_search.data.history.database import HistoryDatabase
 from oneclaw_search.data.history.entities import SessionOriginEntity
+from oneclaw_search.data.history.raw_sql import Row, execute_sql
 from oneclaw_search.domain.focused_search import FilterUnavailable
 from oneclaw_search.domain.message_filter import MessageFilter
 from oneclaw_search.domain.models import MessageHit, MessageType
@@ -35,11 +36,12 @@ class PeeweeFilteredHistory:
         if message_filter.session_id is not None:
             sql, params = sql + " AND s.id = ?", [message_filter.session_id]
         with self._database.connected() as database:
-            ids = {row[0] for row in database.execute_sql(sql, params)}
+            ids = {row[0] for row in execute_sql(database, sql, params)}
             if message_filter.project is None and message_filter.agent_type is None:
                 return frozenset(ids)
             has_table = _ORIGINS in database.get_tables()
-            origins = database.execute_sql(f'SELECT session_id, project_path, agent_type FROM "{_ORIGINS}"').fetchall() if has_table else []
+            listed = f'SELECT session_id, project_path, agent_type FROM "{_ORIGINS}"'
+            origins = execute_sql(database, listed).fetchall() if has_table else []
         if not origins:  # an empty table too: nothing imported kept a project, so no answer would be right
             raise FilterUnavailable(NO_ORIGINS.format(name="project" if message_filter.project else "agent_type"))
         return frozenset(session for session, project, agent in origins
@@ -55,12 +57,12 @@ class PeeweeFilteredHistory:
         if session_ids is not None:
             sql, params = sql + f" AND m.session_id IN {_IN_LIST}", [*params, json.dumps(sorted(session_ids))]
         with self._database.connected() as database:
-            cursor = database.execute_sql(sql + " ORDER BY m.created_at DESC, m.id", params)
+            cursor = execute_sql(database, sql + " ORDER BY m.created_at DESC, m.id", params)
             while rows := cursor.fetchmany(BATCH_ROWS):
                 yield [MessageHit(row[0], row[1], row[2], row[3], _searchable_text(row), row[5]) for row in rows]
 
 
-def _searchable_text(row: tuple) -> str:
+def _searchable_text(row: Row) -> str:
     """A tool row's words live beside its content: the call's name and input, the result's output."""
     kind, content, name, tool_input, tool_output = row[3], row[4] or "", row[6], row[7], row[8]
     if kind == MessageType.TOOL_CALL.value:

@@ -14,14 +14,15 @@ import threading
 import uuid
 from pathlib import Path
 
-from oneclaw_search.data.importers.bundle_importer import ROLES
 from oneclaw_search.data.history.database import HistoryDatabase
 from oneclaw_search.data.history.history_writer import HistoryWriter, NewMessage, NewSession
 from oneclaw_search.data.history.schema import open_writable
+from oneclaw_search.data.importers.bundle_importer import ROLES
 from oneclaw_search.domain.clock import Clock, SystemClock
 from oneclaw_search.domain.ports import Embedder
 
 TITLE_LENGTH = 60  # a new session without a title is named after its first words
+Turns = queue.Queue[tuple[NewMessage, str | None]]  # turns and their session titles, for the writer thread
 
 
 class HistoryRecorder:
@@ -31,11 +32,11 @@ class HistoryRecorder:
         self._clock = clock
         self._known: set[str] = set()  # sessions seen to exist: their titles and creation times stay as they are
         self._lock = threading.Lock()
-        self._queue: queue.Queue | None = None
+        self._queue: Turns | None = None
         self._failure: BaseException | None = None
         if background:
             self._queue = queue.Queue()
-            threading.Thread(target=self._drain, name="history_recorder", daemon=True).start()
+            threading.Thread(target=self._drain, args=(self._queue,), name="history_recorder", daemon=True).start()
 
     @classmethod
     def open(cls, path: str | Path, clock: Clock | None = None, *, background: bool = False) -> HistoryRecorder:
@@ -79,15 +80,15 @@ class HistoryRecorder:
             self._writer.write(sessions, [turn], [])
             self._known.add(turn.session_id)
 
-    def _drain(self) -> None:
+    def _drain(self, turns: Turns) -> None:
         while True:
-            turn, title = self._queue.get()
+            turn, title = turns.get()
             try:
                 self._write(turn, title)
             except BaseException as failure:  # noqa: BLE001 - kept for flush(), so no turn fails silently
                 self._failure = self._failure or failure
             finally:
-                self._queue.task_done()
+                turns.task_done()
 
     def _raise_failure(self) -> None:
         if self._failure is not None:

@@ -12,10 +12,8 @@ from dataclasses import replace
 
 import peewee as pw
 
-from oneclaw_search.data.history.database import HistoryDatabase
 from oneclaw_search.data.embedding.vectors import encode_embedding
-from oneclaw_search.data.history.memory_index_dao import chunk_row
-from oneclaw_search.data.history.new_rows import NewMessage, NewSession, SessionOrigin, message_row, origin_row, session_row
+from oneclaw_search.data.history.database import HistoryDatabase
 from oneclaw_search.data.history.entities import (
     MemoryIndexEntity,
     MessageEntity,
@@ -27,6 +25,9 @@ from oneclaw_search.data.history.entities import (
     sql_batches,
     upsert_many,
 )
+from oneclaw_search.data.history.memory_index_dao import chunk_row
+from oneclaw_search.data.history.new_rows import NewMessage, NewSession, SessionOrigin, message_row, origin_row, session_row
+from oneclaw_search.data.history.raw_sql import execute_sql, tuples
 from oneclaw_search.domain.models import SEARCHABLE_MESSAGE_TYPES, MemoryChunk
 from oneclaw_search.domain.ports import Embedder
 
@@ -48,7 +49,7 @@ class HistoryWriter:
         transaction whose first statement writes fails at once, without waiting, when another
         process committed in between."""
         with self._database.connected() as database, database.atomic("IMMEDIATE"):
-            database.execute_sql(f"PRAGMA cache_size = -{WRITE_CACHE_KIB}")  # SQLite's 2 MB spills pages mid-import
+            execute_sql(database, f"PRAGMA cache_size = -{WRITE_CACHE_KIB}")  # SQLite's 2 MB spills pages mid-import
             upsert_many(database, SessionEntity, [session_row(session) for session in sessions])
             upsert_many(database, SessionOriginEntity, [origin_row(s) for s in sessions if s.origin is not None])
             already = _write_messages(database, messages, keep_existing)
@@ -64,8 +65,8 @@ class HistoryWriter:
         those already there stay untouched (and are not embedded again), the rest are added or
         removed. Returns (added, removed)."""
         with self._database.connected() as database, database.atomic("IMMEDIATE"):
-            present = {row[0] for row in database.execute_sql(  # exact: LIKE would ignore case
-                "SELECT id FROM memory_index WHERE substr(id, 1, ?) = ?", (len(prefix), prefix))}
+            present = {row[0] for row in execute_sql(  # exact: LIKE would ignore case
+                database, "SELECT id FROM memory_index WHERE substr(id, 1, ?) = ?", (len(prefix), prefix))}
             wanted = {chunk.id for chunk in chunks}
             stale = sorted(present - wanted)
             for batch in sql_batches(stale):
@@ -88,14 +89,14 @@ class HistoryWriter:
         meta = SearchMetaEntity.select().where(SearchMetaEntity.key == "embedder").bind(database).first()
         if meta is not None and meta.value == self._embedder.name:
             return
-        stale = list(
+        stale = list(tuples(
             MemoryIndexEntity.select(MemoryIndexEntity.id, MemoryIndexEntity.chunk_text)
-            .where(MemoryIndexEntity.embedding.is_null(False)).bind(database).tuples()
-        )
-        vectors = self._embedder.embed([text for _, text in stale])
-        for (chunk_id, _), vector in zip(stale, vectors):
+            .where(MemoryIndexEntity.embedding.is_null(False)).bind(database)
+        ))
+        vectors = iter(self._embedder.embed([text for _, text in stale]))
+        for (chunk_id, _), vector in zip(stale, vectors, strict=True):
             MemoryIndexEntity.update(embedding=encode_embedding(vector)).where(MemoryIndexEntity.id == chunk_id).execute(database)
-        SearchMetaEntity.replace(key="embedder", value=self._embedder.name).execute(database)
+        SearchMetaEntity.insert(key="embedder", value=self._embedder.name).on_conflict_replace().execute(database)
 
     def _embedded(self, chunks: Sequence[MemoryChunk]) -> list[MemoryChunk]:
         if self._embedder is None:
@@ -111,8 +112,8 @@ class HistoryWriter:
 def _ids_in(database: pw.Database, model: type[pw.Model], ids: set[str]) -> set[str]:
     found: set[str] = set()
     for chunk in sql_batches(sorted(ids)):
-        found.update(row[0] for row in database.execute_sql(
-            f'SELECT id FROM "{model._meta.table_name}" WHERE id IN ({marks(chunk)})', chunk))
+        found.update(row[0] for row in execute_sql(
+            database, f'SELECT id FROM "{model._meta.table_name}" WHERE id IN ({marks(chunk)})', chunk))
     return found
 
 
@@ -131,7 +132,8 @@ def _write_messages(database: pw.Database, messages: Sequence[NewMessage], keep_
 def _refresh_session_stats(database: pw.Database, session_ids: list[str]) -> None:
     searchable = ", ".join(f"'{kind.value}'" for kind in SEARCHABLE_MESSAGE_TYPES)
     for batch in sql_batches(session_ids):
-        database.execute_sql(
+        execute_sql(
+            database,
             f"""UPDATE sessions SET
                 message_count = (SELECT COUNT(*) FROM messages m WHERE m.session_id = sessions.id),
                 last_message_preview = COALESCE((SELECT substr(m.content, 1, {PREVIEW_LENGTH}) FROM messages m

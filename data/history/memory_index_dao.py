@@ -11,6 +11,7 @@ import peewee as pw
 
 from oneclaw_search.data.history.database import HistoryDatabase
 from oneclaw_search.data.history.entities import MemoryIndexEntity, upsert_many
+from oneclaw_search.data.history.raw_sql import Row, execute_sql, tuples
 from oneclaw_search.domain.clock import Deadline
 from oneclaw_search.domain.models import MemoryChunk
 
@@ -24,7 +25,7 @@ _COLUMNS = (
 class PeeweeMemoryIndexDao:
     def __init__(self, database: HistoryDatabase) -> None:
         self._database = database
-        self._seen: tuple = ((), None)
+        self._seen: tuple[tuple[object, ...], Row | None] = ((), None)  # (change token, version read at it)
 
     def get_all(self, *, deadline: Deadline | None = None) -> list[MemoryChunk]:
         return self._read(MemoryIndexEntity.select(*_COLUMNS), deadline)
@@ -32,15 +33,16 @@ class PeeweeMemoryIndexDao:
     def get_by_source_type(self, source_type: str) -> list[MemoryChunk]:
         return self._read(MemoryIndexEntity.select(*_COLUMNS).where(MemoryIndexEntity.source_type == source_type), None)
 
-    def version(self, *, deadline: Deadline | None = None) -> tuple:
+    def version(self, *, deadline: Deadline | None = None) -> Row:
         """Changes whenever a row is added, removed or updated: the engine's cache key. Read from
         the table only when the file says something was committed since the last look."""
         token = self._database.change_token()
-        if token == self._seen[0]:
-            return self._seen[1]
+        seen_token, seen_version = self._seen
+        if token == seen_token and seen_version is not None:  # no token equals the first, empty one
+            return seen_version
         with self._database.connected(deadline) as database:
-            version = tuple(database.execute_sql(
-                "SELECT count(*), max(rowid), max(updated_at), total(updated_at) FROM memory_index"
+            version = tuple(execute_sql(
+                database, "SELECT count(*), max(rowid), max(updated_at), total(updated_at) FROM memory_index"
             ).fetchone())
         self._seen = (token, version)
         return version
@@ -49,13 +51,13 @@ class PeeweeMemoryIndexDao:
         with self._database.connected() as database, database.atomic("IMMEDIATE"):
             upsert_many(database, MemoryIndexEntity, [chunk_row(chunk) for chunk in chunks])
 
-    def _read(self, select: pw.ModelSelect, deadline: Deadline | None) -> list[MemoryChunk]:
+    def _read(self, select: pw.ModelSelect[MemoryIndexEntity], deadline: Deadline | None) -> list[MemoryChunk]:
         with self._database.connected(deadline) as database:
-            rows = select.order_by(pw.SQL("rowid")).bind(database).tuples()
+            rows = tuples(select.order_by(pw.SQL("rowid")).bind(database))
             return [MemoryChunk(*_with_bytes(row)) for row in rows]
 
 
-def chunk_row(chunk: MemoryChunk) -> dict:
+def chunk_row(chunk: MemoryChunk) -> dict[str, object]:
     return {
         "id": chunk.id, "source_type": chunk.source_type, "source_date": chunk.source_date,
         "chunk_text": chunk.chunk_text, "embedding": chunk.embedding,
@@ -63,7 +65,7 @@ def chunk_row(chunk: MemoryChunk) -> dict:
     }
 
 
-def _with_bytes(row: tuple) -> tuple:
+def _with_bytes(row: Row) -> Row:
     """BLOBs arrive as memoryview or bytes depending on the driver; the domain wants bytes."""
     embedding = row[4]
     return (*row[:4], bytes(embedding) if embedding is not None else None, *row[5:])

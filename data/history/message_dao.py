@@ -14,6 +14,7 @@ import peewee as pw
 
 from oneclaw_search.data.history.database import HistoryDatabase
 from oneclaw_search.data.history.entities import MessageEntity, RowsById, SessionEntity
+from oneclaw_search.data.history.raw_sql import tuples
 from oneclaw_search.data.index.lookup import KeywordLookup
 from oneclaw_search.data.index.schema import MESSAGES
 from oneclaw_search.domain.clock import Deadline
@@ -21,7 +22,6 @@ from oneclaw_search.domain.message_filter import Within
 from oneclaw_search.domain.models import SEARCHABLE_MESSAGE_TYPES, MessageHit
 from oneclaw_search.domain.ports import NO_UPPER_BOUND
 from oneclaw_search.domain.text import fold
-
 
 
 class PeeweeMessageDao:
@@ -68,7 +68,7 @@ class PeeweeMessageDao:
             MessageEntity.created_at.desc(), MessageEntity.id
         ).limit(limit)
         with self._database.connected(deadline) as database:
-            return [MessageHit(*row) for row in select.bind(database).tuples()]
+            return [MessageHit(*row) for row in tuples(select.bind(database))]
 
     def hits_by_rowid(
         self, rowids: Sequence[int], created_after: int, created_before: int, *, deadline: Deadline | None = None
@@ -78,7 +78,8 @@ class PeeweeMessageDao:
             return {row[-1]: MessageHit(*row[:-1]) for row in _BY_ROWID.fetch(database, rowids, created_after, created_before)}
 
 
-def _live_messages(condition, created_after: int, created_before: int, *extra) -> pw.ModelSelect:
+def _live_messages(condition: pw.Node, created_after: int, created_before: int, *extra: pw.Node,
+                   ) -> pw.ModelSelect[MessageEntity]:
     """USER and AI_RESPONSE messages of live sessions, created in the window, meeting `condition`."""
     message, session = MessageEntity, SessionEntity
     return (

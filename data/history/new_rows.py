@@ -42,7 +42,7 @@ class NewMessage:
     tool_output: str | None = None
 
 
-def session_row(session: NewSession) -> dict:
+def session_row(session: NewSession) -> dict[str, object]:
     return {
         "id": session.id, "title": session.title, "current_agent_id": session.agent_id,
         "message_count": 0, "last_message_preview": None, "is_active": 0,
@@ -51,14 +51,16 @@ def session_row(session: NewSession) -> dict:
     }
 
 
-def origin_row(session: NewSession) -> dict:
+def origin_row(session: NewSession) -> dict[str, object]:
     origin = session.origin
+    if origin is None:  # only imported sessions have a row in the origins table
+        raise ValueError(f"session {session.id} has no origin to record")
     return {"session_id": session.id, "source_kind": origin.source_kind, "project_path": origin.project_path,
             "agent_type": origin.agent_type, "parent_session_id": origin.parent_session_id,
             "source_file": origin.source_file}
 
 
-def message_row(message: NewMessage) -> dict:
+def message_row(message: NewMessage) -> dict[str, object]:
     return {
         "id": message.id, "session_id": message.session_id, "type": message.type,
         "content": message.content, "created_at": message.created_at, "tool_name": message.tool_name,

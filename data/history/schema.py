@@ -12,8 +12,8 @@ from pathlib import Path
 import peewee as pw
 
 from oneclaw_search.data.history.database import OWN_ORIGIN, HistoryDatabase, describe
-from oneclaw_search.data.history.sqlite_files import read_only_sqlite
 from oneclaw_search.data.history.entities import ALL_MODELS, SearchMetaEntity
+from oneclaw_search.data.history.sqlite_files import read_only_sqlite
 from oneclaw_search.domain.errors import HistoryUnavailable
 
 CREATED_BY = "oneclaw-search-history"
@@ -58,7 +58,8 @@ def _create_tables(database: pw.SqliteDatabase) -> None:
 
 def write_meta(database: HistoryDatabase, key: str, value: str) -> None:
     with database.connected() as connection:
-        SearchMetaEntity.replace(key=key, value=value).execute(connection)
+        # INSERT OR REPLACE: Model.replace, spelt in the calls peewee's stubs annotate
+        SearchMetaEntity.insert(key=key, value=value).on_conflict_replace().execute(connection)
 
 
 def read_meta(database: HistoryDatabase, key: str) -> str | None:

@@ -13,6 +13,7 @@ import peewee as pw
 
 from oneclaw_search.data.history.database import HistoryDatabase
 from oneclaw_search.data.history.entities import RowsById, SessionEntity
+from oneclaw_search.data.history.raw_sql import tuples
 from oneclaw_search.data.index.lookup import KeywordLookup
 from oneclaw_search.data.index.schema import SESSIONS
 from oneclaw_search.domain.clock import Deadline
@@ -20,7 +21,6 @@ from oneclaw_search.domain.message_filter import Within
 from oneclaw_search.domain.models import SessionHit
 from oneclaw_search.domain.ports import NO_UPPER_BOUND
 from oneclaw_search.domain.text import fold
-
 
 
 class PeeweeSessionDao:
@@ -58,7 +58,7 @@ class PeeweeSessionDao:
             session.updated_at.desc(), session.id
         ).limit(limit)
         with self._database.connected(deadline) as database:
-            return [SessionHit(*row) for row in select.bind(database).tuples()]
+            return [SessionHit(*row) for row in tuples(select.bind(database))]
 
     def hits_by_rowid(
         self, rowids: Sequence[int], updated_after: int, updated_before: int, *, deadline: Deadline | None = None
@@ -68,7 +68,8 @@ class PeeweeSessionDao:
             return {row[-1]: SessionHit(*row[:-1]) for row in _BY_ROWID.fetch(database, rowids, updated_after, updated_before)}
 
 
-def _live_sessions(condition, updated_after: int, updated_before: int, *extra, by_id: bool = False) -> pw.ModelSelect:
+def _live_sessions(condition: pw.Node, updated_after: int, updated_before: int, *extra: pw.Node, by_id: bool = False,
+                   ) -> pw.ModelSelect[SessionEntity]:
     session = SessionEntity
     # Looking rows up by id, SQLite would still pick OneClaw's deleted_at index and walk every live
     # session for every page of ids; wrapping the column keeps that index out of the plan.

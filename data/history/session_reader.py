@@ -11,6 +11,7 @@ import peewee as pw
 
 from oneclaw_search.data.history.database import HistoryDatabase
 from oneclaw_search.data.history.entities import MessageEntity, SessionEntity, sql_batches
+from oneclaw_search.data.history.raw_sql import tuples
 from oneclaw_search.domain.models import SEARCHABLE_MESSAGE_TYPES
 from oneclaw_search.domain.session_reading import SessionInfo, Turn
 
@@ -33,13 +34,14 @@ class PeeweeSessionReader:
                .where((MessageEntity.session_id == session_id) & MessageEntity.type.in_(_TURN_TYPES))
                .order_by(MessageEntity.created_at, pw.SQL("rowid")))  # equal times: the order written
         with self._database.connected() as database:
-            return [row[0] for row in ids.bind(database).tuples()]
+            return [row[0] for row in tuples(ids.bind(database))]
 
     def turns(self, ids: Sequence[str]) -> list[Turn]:
         found: dict[str, Turn] = {}
         with self._database.connected() as database:
             for chunk in sql_batches(list(ids)):
-                rows = (MessageEntity.select(MessageEntity.id, MessageEntity.type, MessageEntity.content, MessageEntity.created_at)
-                        .where(MessageEntity.id.in_(chunk)).bind(database).tuples())
+                rows = tuples(
+                    MessageEntity.select(MessageEntity.id, MessageEntity.type, MessageEntity.content, MessageEntity.created_at)
+                    .where(MessageEntity.id.in_(chunk)).bind(database))
                 found.update((row[0], Turn(*row)) for row in rows)
         return [found[turn_id] for turn_id in ids if turn_id in found]

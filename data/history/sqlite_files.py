@@ -26,7 +26,7 @@ def lenient_text(value: bytes) -> str:
     return value.decode("utf-8", "replace")
 
 
-def change_token(path: Path) -> tuple:
+def change_token(path: Path) -> tuple[object, ...]:
     """Changes whenever a transaction commits: the header's change counter (rollback journal) and
     the sizes and times of the file and its -wal. A search asks several times, so it uses bare
     descriptors, far cheaper than Path's open, exists and stat."""
@@ -101,11 +101,12 @@ class ReadOnlySqlite(pw.SqliteDatabase):
             return self._base + "&immutable=1"
         return self._base
 
-    def _connect(self):
+    def _connect(self) -> sqlite3.Connection:
         self.database = self._uri()
         # Only an immutable connection may be kept: it takes no locks, so it never holds a writer off.
         self._opened.token = change_token(self._file) if self.database.endswith("immutable=1") else None
-        connection = super()._connect()
+        # peewee opens every connection through this private hook, which its stubs leave out
+        connection: sqlite3.Connection = super()._connect()  # type: ignore[misc]
         connection.text_factory = lenient_text  # one row of broken UTF-8 must not fail every search
         return connection
 

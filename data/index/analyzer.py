@@ -56,7 +56,7 @@ def spaced(text: str) -> str:
     return text if text.isascii() else _CJK_RUN.sub(_spread, text)
 
 
-def _spread(run: re.Match) -> str:
+def _spread(run: re.Match[str]) -> str:
     return " " + " ".join(run.group()) + " "
 
 

@@ -14,6 +14,7 @@ import subprocess
 import sys
 import threading
 import time
+from pathlib import Path
 
 from oneclaw_search.data.index.keyword_index import WriterBusy
 from oneclaw_search.data.index.sync import IndexSync
@@ -28,7 +29,7 @@ class BackgroundBuild:
         self._sync = sync
         self._command = command
         self._thread: threading.Thread | None = None
-        self._process: subprocess.Popen | None = None
+        self._process: subprocess.Popen[bytes] | None = None
         self._stop = threading.Event()
         self._lock = threading.Lock()
         self._started_at: float | None = None
@@ -80,7 +81,7 @@ class BackgroundBuild:
             _log.warning("building the keyword index failed", exc_info=True)
 
 
-def build_command(history_path, side_path, embedder: str | None) -> list[str]:
+def build_command(history_path: str | Path, side_path: str | Path, embedder: str | None) -> list[str]:
     """The command line that builds this history's index in a process of its own."""
     return [sys.executable, "-m", "oneclaw_search.data.index.build_process", str(history_path), str(side_path),
             embedder or "none"]

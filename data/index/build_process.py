@@ -13,12 +13,12 @@ import sys
 import threading
 from pathlib import Path
 
+from oneclaw_search.data.embedding.static_embedder import StaticEmbedder
 from oneclaw_search.data.history.database import HistoryDatabase
 from oneclaw_search.data.index.keyword_index import WriterBusy
 from oneclaw_search.data.index.lookup import KeywordLookup
-from oneclaw_search.data.index.vectors import MessageVectors
 from oneclaw_search.data.index.side_index import SideIndex
-from oneclaw_search.data.embedding.static_embedder import StaticEmbedder
+from oneclaw_search.data.index.vectors import MessageVectors
 
 DEFAULT_EMBEDDER = "default"
 

@@ -7,11 +7,13 @@ turns near it in its session (schema.py weighs them).
 from __future__ import annotations
 
 import zlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
+import peewee as pw
 import tantivy
 
+from oneclaw_search.data.history.raw_sql import execute_sql
 from oneclaw_search.data.index import schema as f
 from oneclaw_search.data.index.analyzer import name_parts, spaced
 from oneclaw_search.domain.models import SEARCHABLE_MESSAGE_TYPES
@@ -84,11 +86,12 @@ def session_fingerprint(row: SessionRow) -> int:
     return fingerprint(row.title, row.preview, str(row.updated_at))
 
 
-def rows_up_to(history, rowid: int) -> int:
+def rows_up_to(history: pw.Database, rowid: int) -> int:
     """How many history rows have rowids up to `rowid`: all of them less the few past it (a count of
     a rowid range walks the table itself; a count of all reads a narrow index, far faster)."""
-    total = history.execute_sql("SELECT count(*) FROM messages").fetchone()[0]
-    return total - history.execute_sql("SELECT count(*) FROM messages WHERE rowid > ?", (rowid,)).fetchone()[0]
+    total: int = execute_sql(history, "SELECT count(*) FROM messages").fetchone()[0]
+    past: int = execute_sql(history, "SELECT count(*) FROM messages WHERE rowid > ?", (rowid,)).fetchone()[0]
+    return total - past
 
 
 class _Turn:
@@ -105,6 +108,9 @@ class _Turn:
         return message_document(self.row, self.earlier, self.later, self.body)
 
 
+SessionTurns = tuple[int, list[_Turn]]  # TurnWindows' state for one session
+
+
 class TurnWindows:
     """Documents for new messages, each with the turns around it in its session.
 
@@ -113,8 +119,8 @@ class TurnWindows:
     rowid order; within a batch they are taken by time, as a session's turns are; a row older than
     its session's newest turn gets no context."""
 
-    def __init__(self, lookup) -> None:
-        self._last: dict[str, tuple[int, list[_Turn]]] = {}  # session → (newest turn's time, its last turns, oldest first)
+    def __init__(self, lookup: Callable[[list[str]], dict[str, SessionTurns]]) -> None:
+        self._last: dict[str, SessionTurns] = {}  # session → (newest turn's time, its last turns, oldest first)
         self._lookup = lookup  # session ids → the same, for the turns indexed before this pass
 
     def documents(self, rows: list[MessageRow]) -> tuple[list[int], list[tantivy.Document]]:
@@ -156,7 +162,7 @@ class TurnWindows:
         return stale, made
 
 
-def last_turns(rows: Sequence[MessageRow]) -> tuple[int, list[_Turn]]:
+def last_turns(rows: Sequence[MessageRow]) -> SessionTurns:
     """TurnWindows' state for a session from its newest indexed turns, newest first (up to
     2 × TURNS_AROUND): the last TURNS_AROUND of them were written with fewer turns after them."""
     ordered = list(reversed(rows))

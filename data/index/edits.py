@@ -5,16 +5,33 @@ Documents are compared by their fingerprints, read from tantivy's fast fields a 
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import peewee as pw
 import tantivy
 
-from oneclaw_search.data.index.documents import (
-    IS_SEARCHABLE, MESSAGE_COLUMNS, SEARCHABLE_TYPES, SESSION_COLUMNS, MessageRow, SessionRow, fingerprint, message_document,
-    rows_up_to, session_document, session_fingerprint,
-)
-from oneclaw_search.data.index.keyword_index import KeywordIndex
+from oneclaw_search.data.history.raw_sql import Row, execute_sql
 from oneclaw_search.data.index.analyzer import spaced
+from oneclaw_search.data.index.documents import (
+    IS_SEARCHABLE,
+    MESSAGE_COLUMNS,
+    SEARCHABLE_TYPES,
+    SESSION_COLUMNS,
+    MessageRow,
+    SessionRow,
+    fingerprint,
+    message_document,
+    rows_up_to,
+    session_document,
+    session_fingerprint,
+)
+from oneclaw_search.data.index.keyword_index import KeywordIndex, unsigned_values
 from oneclaw_search.data.index.schema import FINGERPRINT, ROWID, TURNS_AROUND, IndexKind
 from oneclaw_search.data.index.side_index import SideIndex
+
+if TYPE_CHECKING:  # named in annotations only: keeping the keyword index up needs no numpy
+    from oneclaw_search.data.index.vectors import MessageVectors
 
 TAIL_ROWS = 64  # the newest messages, checked on every catch-up: streamed replies are edited in place
 SWEEP_ROWS = 500  # older messages checked per catch-up, in turn, wrapping around
@@ -37,15 +54,15 @@ def _fingerprints(keyword: KeywordIndex, kind: IndexKind, query: tantivy.Query, 
     searcher = keyword.searcher(kind, fresh=True)
     hits = searcher.search(query, max(min(most, searcher.num_docs), 1), count=False).hits
     addresses = [address for _, address in hits]
-    return dict(zip(searcher.fast_field_values(ROWID, addresses), searcher.fast_field_values(FINGERPRINT, addresses)))
+    return dict(zip(unsigned_values(searcher, ROWID, addresses), unsigned_values(searcher, FINGERPRINT, addresses), strict=True))
 
 
 class Reconciler:
-    def __init__(self, history, keyword: KeywordIndex, side: SideIndex, kind: IndexKind) -> None:
+    def __init__(self, history: pw.Database, keyword: KeywordIndex, side: SideIndex, kind: IndexKind) -> None:
         self._history, self._keyword, self._side, self._kind = history, keyword, side, kind
 
-    def _rows(self, sql: str, params=()) -> list[tuple]:
-        return self._history.execute_sql(sql, params).fetchall()
+    def _rows(self, sql: str, params: Sequence[object] = ()) -> list[Row]:
+        return execute_sql(self._history, sql, params).fetchall()
 
     def sessions(self) -> None:
         """Sessions changed since the last look: only those active since (or new) when none was
@@ -85,7 +102,7 @@ class Reconciler:
         with self._side.peewee.atomic("IMMEDIATE"):
             self._side.set_meta(m__count=count)
 
-    def edited_messages(self, read: int, vectors=None) -> None:
+    def edited_messages(self, read: int, vectors: MessageVectors | None = None) -> None:
         """The newest messages, the next few older ones in turn, and those a search found changed,
         re-indexed where their text changed."""
         tail = self._message_rows("rowid <= ? ORDER BY rowid DESC LIMIT ?", (read, TAIL_ROWS))
@@ -98,7 +115,7 @@ class Reconciler:
             self._side.set_meta(m__swept=sweep[-1].rowid if len(sweep) == SWEEP_ROWS else 0)
             self._side.execute("DELETE FROM meta WHERE key = 'm.stale' AND value = ?", (noted,))
 
-    def every_edit(self, read: int, vectors=None) -> int:
+    def every_edit(self, read: int, vectors: MessageVectors | None = None) -> int:
         """Every message compared with its document, a rowid range at a time (`oneclaw-search
         index`); how many had changed."""
         changed = 0
@@ -107,7 +124,7 @@ class Reconciler:
             changed += self._replace_edited(rows, read, vectors)
         return changed
 
-    def _replace_edited(self, rows: list[MessageRow], read: int, vectors) -> int:
+    def _replace_edited(self, rows: list[MessageRow], read: int, vectors: MessageVectors | None) -> int:
         rows = list({row.rowid: row for row in rows}.values())
         known = indexed_among(self._keyword, self._kind, [row.rowid for row in rows])
         changed = [row for row in rows if row.rowid in known and known[row.rowid] != fingerprint(row.content)]
@@ -117,18 +134,20 @@ class Reconciler:
                 vectors.replace(changed)
         return len(changed)
 
-    def _message_rows(self, condition: str, params: tuple) -> list[MessageRow]:
+    def _message_rows(self, condition: str, params: tuple[object, ...]) -> list[MessageRow]:
         sql = f"SELECT {MESSAGE_COLUMNS} FROM messages WHERE {IS_SEARCHABLE} AND {condition}"
         return [MessageRow(*row) for row in self._rows(sql, (*SEARCHABLE_TYPES, *params))]
 
-    def _with_neighbours(self, rows: list[MessageRow], read: int) -> tuple[list[int], list]:
+    def _with_neighbours(self, rows: list[MessageRow], read: int) -> tuple[list[int], list[tantivy.Document]]:
         """Documents for `rows` and for the indexed turns around them, whose windows hold their words."""
         chosen = {row.rowid: row for row in rows}
         for row in rows:
             for turn in (*self._turns(row, before=True, read=read), *self._turns(row, before=False, read=read)):
                 chosen.setdefault(turn.rowid, turn)
-        documents = [message_document(row, *(tuple(spaced(turn.content) for turn in self._turns(row, before, read))
-                                             for before in (True, False))) for row in chosen.values()]
+
+        def texts(row: MessageRow, before: bool) -> tuple[str, ...]:
+            return tuple(spaced(turn.content) for turn in self._turns(row, before, read))
+        documents = [message_document(row, texts(row, True), texts(row, False)) for row in chosen.values()]
         return list(chosen), documents
 
     def _turns(self, row: MessageRow, before: bool, read: int) -> list[MessageRow]:
@@ -139,7 +158,7 @@ class Reconciler:
         params = (row.session_id, row.rowid, read, row.created_at, row.created_at, row.rowid, TURNS_AROUND)
         return self._message_rows(condition, params)
 
-    def _replace(self, rowids: list[int], documents: list) -> None:
+    def _replace(self, rowids: list[int], documents: list[tantivy.Document]) -> None:
         if not rowids and not documents:
             return
         writer = self._keyword.writer(self._kind)

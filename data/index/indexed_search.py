@@ -8,19 +8,20 @@ how close each is in meaning, and every hit is re-read from the history, which d
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any, Generic, Protocol, TypeVar
 
-from oneclaw_search.data.index.documents import fingerprint
-from oneclaw_search.data.index.keyword_search import admitted, clauses, keyword_hits
-from oneclaw_search.data.index.lookup import KeywordLookup
-from oneclaw_search.data.index.schema import MESSAGES, SESSIONS, IndexKind
-from oneclaw_search.data.index.vectors import MessageVectors
 from oneclaw_search.data.history.message_dao import PeeweeMessageDao
 from oneclaw_search.data.history.session_dao import PeeweeSessionDao
+from oneclaw_search.data.index.documents import fingerprint
+from oneclaw_search.data.index.keyword_search import admitted, clauses, keyword_hits
+from oneclaw_search.data.index.lookup import H, HitsByRowid, KeywordLookup
+from oneclaw_search.data.index.schema import MESSAGES, SESSIONS, IndexKind
+from oneclaw_search.data.index.vectors import MessageVectors
 from oneclaw_search.domain.clock import Deadline
 from oneclaw_search.domain.history_query import HistoryQuery
 from oneclaw_search.domain.literal_search import LiteralMessageSearch, LiteralSessionSearch
 from oneclaw_search.domain.message_filter import Within
-from oneclaw_search.domain.models import Relevance, ScoredMessage, ScoredSession
+from oneclaw_search.domain.models import MessageHit, Relevance, ScoredMessage, ScoredSession, SessionHit
 
 INDEXED_RETRIEVERS = ("keyword (BM25, tantivy)", "phrase (trigram candidates)")
 # A row matching only words that are everywhere (a name in every title) is no hit. For messages,
@@ -31,13 +32,37 @@ LENT_WHEN_WEAK = 0.25  # what a row only its neighbours lend keywords to keeps, 
 _KEYWORD_OVERFETCH = 2  # rows of deleted sessions are dropped when re-read
 
 
-class _IndexedSearch:
+class _Scored(Protocol):
+    """A ScoredMessage or ScoredSession: a hit and how it matched."""
+
+    @property
+    def hit(self) -> Any: ...  # the search's H: a type variable's bound cannot name another
+
+    @property
+    def relevance(self) -> Relevance: ...
+
+
+S = TypeVar("S", bound=_Scored)
+
+
+class _Ranked(Protocol[S]):
+    """The spec's literal search of the same rows (LiteralMessageSearch, LiteralSessionSearch)."""
+
+    @property
+    def retrievers(self) -> tuple[str, ...]: ...
+
+    def search(self, query: HistoryQuery, after: int, before: int, limit: int, *, deadline: Deadline | None = None,
+               within: Within | None = None) -> list[S]: ...
+
+
+class _IndexedSearch(Generic[H, S]):
     """Whole-query hits from the DAO, keyword (and meaning) hits from the index, re-read and re-checked."""
 
     kind: IndexKind
-    scored: Callable
+    scored: Callable[[H, Relevance], S]
 
-    def __init__(self, lookup: KeywordLookup, literal, hits_by_rowid, text_of, vectors: MessageVectors | None = None) -> None:
+    def __init__(self, lookup: KeywordLookup, literal: _Ranked[S], hits_by_rowid: HitsByRowid[H],
+                 text_of: Callable[[H], str], vectors: MessageVectors | None = None) -> None:
         self._lookup = lookup
         self._literal = literal
         self._hits_by_rowid = hits_by_rowid
@@ -51,7 +76,7 @@ class _IndexedSearch:
         return self._indexed_retrievers if self._lookup.state_now.usable else self._literal.retrievers
 
     def search(self, query: HistoryQuery, after: int, before: int, limit: int, *, deadline: Deadline | None = None,
-               within: Within | None = None):
+               within: Within | None = None) -> list[S]:
         literal = self._literal.search(query, after, before, limit, deadline=deadline, within=within)
         if not self._lookup.state(deadline).usable:
             return literal
@@ -74,13 +99,14 @@ class _IndexedSearch:
                 continue
             scored.append(self.scored(hit, Relevance(weighted[rowid], 0.0, semantic.get(rowid))))
         for hit_id, item in found.items():
-            rowid = by_id.get(hit_id, (None,))[0]
-            scored.append(self.scored(item.hit, Relevance(weighted.get(rowid, 0.0), item.relevance.literal,
-                                                          semantic.get(rowid))))
+            indexed = by_id[hit_id][0] if hit_id in by_id else None  # None: found by the literal test alone
+            keyword_score = weighted.get(indexed, 0.0) if indexed is not None else 0.0
+            semantic_score = semantic.get(indexed) if indexed is not None else None
+            scored.append(self.scored(item.hit, Relevance(keyword_score, item.relevance.literal, semantic_score)))
         # Whole-query hits first, then by keyword score: the order the merge will rank them in.
         return sorted(scored, key=lambda item: (item.relevance.literal <= 0, -item.relevance.keyword))[:limit]
 
-    def _current(self, rows: dict, indexed_as: dict[int, int]) -> dict:
+    def _current(self, rows: dict[int, H], indexed_as: dict[int, int]) -> dict[int, H]:
         """The rows whose text is still what the index holds; the others (edited in place since)
         are left out of this search and re-indexed on the next."""
         stale = [rowid for rowid, hit in rows.items() if fingerprint(self._text_of(hit)) != indexed_as.get(rowid)]
@@ -118,7 +144,7 @@ def _floor(keyword: dict[int, float], windows_overlap: bool) -> float:
     return floor if floor > 0 else float("inf")
 
 
-class IndexedMessageSearch(_IndexedSearch):
+class IndexedMessageSearch(_IndexedSearch[MessageHit, ScoredMessage]):
     kind = MESSAGES
     scored = ScoredMessage
 
@@ -126,7 +152,7 @@ class IndexedMessageSearch(_IndexedSearch):
         super().__init__(lookup, LiteralMessageSearch(dao), dao.hits_by_rowid, lambda hit: hit.content, vectors)
 
 
-class IndexedSessionSearch(_IndexedSearch):
+class IndexedSessionSearch(_IndexedSearch[SessionHit, ScoredSession]):
     kind = SESSIONS
     scored = ScoredSession
 

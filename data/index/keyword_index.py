@@ -10,6 +10,7 @@ import os
 import shutil
 import threading
 from pathlib import Path
+from typing import cast
 
 import tantivy
 
@@ -91,6 +92,12 @@ class KeywordIndex:
 
 
 KINDS = (MESSAGES, SESSIONS)
+
+
+def unsigned_values(searcher: tantivy.Searcher, field: str, addresses: list[tantivy.DocAddress]) -> list[int]:
+    """An unsigned fast field's values (rowids, fingerprints) at `addresses`, in order: the stubs
+    give every fast field's values one type, whichever kind of field it is."""
+    return cast(list[int], searcher.fast_field_values(field, addresses))
 
 
 def _write_whole(path: Path, text: str) -> None:

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import math
 import re
+from itertools import pairwise
 
 import tantivy
 
 from oneclaw_search.data.index.analyzer import analyze
-from oneclaw_search.data.index.keyword_index import KeywordIndex
+from oneclaw_search.data.index.keyword_index import KeywordIndex, unsigned_values
 from oneclaw_search.data.index.schema import AT, FINGERPRINT, LITERAL, ROLE, ROWID, SESSION, IndexKind
 from oneclaw_search.domain.history_query import HistoryQuery
 from oneclaw_search.domain.message_filter import Within
@@ -23,6 +24,7 @@ from oneclaw_search.domain.stopwords import STOPWORDS
 TRIGRAM = 3
 MAX_TRIGRAMS = 16  # tantivy intersects lists from the rarest up: more trigrams cost little, and cut look-alikes
 Clause = tuple[str, ...]  # index terms that must stand together (one term, or a phrase)
+Subquery = tuple[tantivy.Occur, tantivy.Query]  # a clause of a boolean query
 _EDGES = re.compile(r"^\W+|\W+$")
 
 
@@ -35,7 +37,7 @@ def clauses(raw: str) -> list[Clause]:
         if len(terms) == 1 and plain(_EDGES.sub("", chunk)) in STOPWORDS:
             continue
         if len(terms) > 1 and all(is_cjk(term) for term in terms):
-            found += [pair for pair in zip(terms, terms[1:])]
+            found += list(pairwise(terms))
         elif terms:
             found.append(terms)
     return list(dict.fromkeys(found))
@@ -53,14 +55,14 @@ def _any(queries: list[tantivy.Query], at_least: int = 1) -> tantivy.Query:
     return tantivy.Query.boolean_query([(tantivy.Occur.Should, query) for query in queries], at_least)
 
 
-def _window(kind: IndexKind, after: int, before: int) -> list[tuple]:
+def _window(kind: IndexKind, after: int, before: int) -> list[Subquery]:
     if after <= 0 and before >= NO_UPPER_BOUND:
         return []
     window = tantivy.Query.range_query(kind.schema, AT, tantivy.FieldType.Integer, after, before)
     return [(tantivy.Occur.Must, window)]
 
 
-def narrowed_to(kind: IndexKind, within: Within | None) -> list[tuple]:
+def narrowed_to(kind: IndexKind, within: Within | None) -> list[Subquery]:
     """Clauses keeping a search inside `within` (its sessions; for messages, its types), adding
     nothing to any row's score."""
     if within is None:
@@ -90,6 +92,8 @@ def admitted(keyword: KeywordIndex, kind: IndexKind, rowids: list[int], found: l
     there but two or more in their window (one keyword found only in another turn is no hit)."""
     if not rowids:
         return set(), set()
+    if kind.own is None:  # only message windows mix in other rows' words; sessions have no own-words field
+        raise ValueError(f"the {kind.name} index has no field of a row's own words")
     own = _any([_match(kind, field, clause) for clause in found for field in (kind.own, *(f for f, _ in kind.fields[1:]))])
     holding = _among(keyword, kind, rowids, own)
     if len(found) < 2:
@@ -103,7 +107,7 @@ def _among(keyword: KeywordIndex, kind: IndexKind, rowids: list[int], query: tan
     searcher = keyword.searcher(kind)
     hits = searcher.search(tantivy.Query.boolean_query([(tantivy.Occur.Must, rows), (tantivy.Occur.Must, query)]),
                            len(rowids), count=False).hits
-    return set(searcher.fast_field_values(ROWID, [address for _, address in hits]))
+    return set(unsigned_values(searcher, ROWID, [address for _, address in hits]))
 
 
 def keyword_hits(keyword: KeywordIndex, kind: IndexKind, query: HistoryQuery, after: int, before: int,
@@ -125,9 +129,9 @@ def keyword_hits(keyword: KeywordIndex, kind: IndexKind, query: HistoryQuery, af
                                           *_window(kind, after, before), *narrowed_to(kind, within)])
     hits = searcher.search(query_, limit, count=False).hits
     addresses = [address for _, address in hits]
-    rowids = searcher.fast_field_values(ROWID, addresses)
-    return ({rowid: score / ideal for (score, _), rowid in zip(hits, rowids)},
-            dict(zip(rowids, searcher.fast_field_values(FINGERPRINT, addresses))))
+    rowids = unsigned_values(searcher, ROWID, addresses)
+    return ({rowid: score / ideal for (score, _), rowid in zip(hits, rowids, strict=True)},
+            dict(zip(rowids, unsigned_values(searcher, FINGERPRINT, addresses), strict=True)))
 
 
 def _idf(total: int, holding: int) -> float:
@@ -156,4 +160,4 @@ def literal_rowids(keyword: KeywordIndex, kind: IndexKind, needle: str, after: i
     query = tantivy.Query.boolean_query([(tantivy.Occur.Must, match), *_window(kind, after, before),
                                          *narrowed_to(kind, within)])
     hits = searcher.search(query, limit, count=False, order_by_field=AT, offset=offset).hits
-    return searcher.fast_field_values(ROWID, [address for _, address in hits])
+    return unsigned_values(searcher, ROWID, [address for _, address in hits])

@@ -9,19 +9,26 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections.abc import Callable, Sequence
+from contextlib import suppress
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
 import peewee as pw
 
+from oneclaw_search.data.history.database import HistoryDatabase
 from oneclaw_search.data.index.background import BackgroundBuild
 from oneclaw_search.data.index.edits import Reconciler
 from oneclaw_search.data.index.keyword_index import KeywordIndex, WriterBusy
 from oneclaw_search.data.index.keyword_search import literal_rowids
 from oneclaw_search.data.index.schema import SESSIONS, IndexKind
-from oneclaw_search.data.index.sync import IndexSync
 from oneclaw_search.data.index.side_index import SideIndex
+from oneclaw_search.data.index.sync import IndexSync
 from oneclaw_search.domain.clock import Deadline, SearchTimedOut
 from oneclaw_search.domain.message_filter import Within
+
+if TYPE_CHECKING:  # named in annotations only: keeping the keyword index up needs no numpy
+    from oneclaw_search.data.index.vectors import MessageVectors
 
 _log = logging.getLogger(__name__)
 SYNC_ROWS = 20_000  # a backlog this small is indexed before the search: well under a second
@@ -49,22 +56,44 @@ class IndexState:
         return f"building {int(100 * self.read / self.top) if self.top else 0} %"
 
 
+class Hit(Protocol):
+    """A message or session hit, as the literal test sorts them."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def at_ms(self) -> int: ...
+
+
+H = TypeVar("H", bound=Hit)
+
+
+class HitsByRowid(Protocol[H]):
+    """A DAO's hits_by_rowid: the live rows among `rowids` in the window, as hits by rowid."""
+
+    def __call__(self, rowids: Sequence[int], after: int, before: int, /, *,
+                 deadline: Deadline | None = None) -> dict[int, H]: ...
+
+
 class KeywordLookup:
     @classmethod
-    def open(cls, history, side: SideIndex, vectors=None, build_command: list[str] | None = None) -> KeywordLookup:
+    def open(cls, history: HistoryDatabase, side: SideIndex, vectors: MessageVectors | None = None,
+             build_command: list[str] | None = None) -> KeywordLookup:
         """The lookup of `history`'s keyword index, kept beside `side` (vectors: its MessageVectors;
         build_command: background.build_command for a build in its own process, else a thread's)."""
         keyword = KeywordIndex(side.keyword_folder)
         return cls(keyword, IndexSync(history, keyword, side, vectors), history, build_command)
 
-    def __init__(self, keyword: KeywordIndex, sync: IndexSync, history, build_command: list[str] | None = None) -> None:
+    def __init__(self, keyword: KeywordIndex, sync: IndexSync, history: HistoryDatabase,
+                 build_command: list[str] | None = None) -> None:
         self.keyword = keyword
         self.sync = sync
         self._history = history
         self.builder = BackgroundBuild(sync, build_command)
         self._lock = threading.Lock()
         self._state_for: Deadline | None = None
-        self._token: tuple | None = None
+        self._token: tuple[object, ...] | None = None
         self.state_now = IndexState(0, 0, usable=False)
 
     def reindex(self, rowids: list[int]) -> None:
@@ -98,10 +127,8 @@ class KeywordLookup:
             sessions_ready = self._sessions()
             read, vectors, top = self.sync.backlog()
             if max(top - read, top - vectors) <= SYNC_ROWS and not self.builder.running:
-                try:
+                with suppress(WriterBusy):  # another process is writing: read its commits
                     self.sync.catch_up()
-                except WriterBusy:  # another process is writing: read its commits
-                    pass
                 read, vectors, top = self.sync.backlog()
             if read < top or vectors < top:
                 self.builder.start()
@@ -139,7 +166,9 @@ class KeywordLookup:
             return False
 
     def verified_literal(self, kind: IndexKind, needle: str, after: int, before: int, limit: int,
-                         deadline: Deadline | None, fetch, holds, scan=None, within: Within | None = None) -> list | None:
+                         deadline: Deadline | None, fetch: HitsByRowid[H], holds: Callable[[H], bool],
+                         scan: Callable[[int, Deadline | None], list[H]] | None = None,
+                         within: Within | None = None) -> list[H] | None:
         """Up to `limit` rows holding `needle`, newest first: index candidates re-read by `fetch`
         (rowids, after, before → {rowid: hit}) and re-checked by `holds`, plus `scan` (above_rowid,
         deadline → hits) of the messages the index has not read (sessions are indexed whole before
@@ -152,19 +181,20 @@ class KeywordLookup:
         if rowids is None:
             return None
 
-        def checked(page: list[int]) -> list:
+        def checked(page: list[int]) -> list[H]:
             return [hit for hit in fetch(page, after, before, deadline=deadline).values() if holds(hit)]
 
         hits = checked(rowids)
         if len(hits) < limit and len(rowids) == first:
-            hits += checked(literal_rowids(self.keyword, kind, needle, after, before, most - first, first, within))
+            more = literal_rowids(self.keyword, kind, needle, after, before, most - first, first, within)
+            hits += checked(more) if more is not None else []  # never None: the first page took this needle
         if scan is not None and state.read < state.top:
             hits += self._unread(scan, state.read, deadline)
         unique = {hit.id: hit for hit in hits}  # a row committed since the state was read comes twice
         return sorted(unique.values(), key=lambda hit: (-hit.at_ms, hit.id))[:limit]
 
     @staticmethod
-    def _unread(scan, above: int, deadline: Deadline | None) -> list:
+    def _unread(scan: Callable[[int, Deadline | None], list[H]], above: int, deadline: Deadline | None) -> list[H]:
         if deadline is None:
             return scan(above, None)
         seconds = min(deadline.remaining(), TAIL_SCAN_SECONDS)

@@ -12,6 +12,8 @@ from pathlib import Path
 
 import peewee as pw
 
+from oneclaw_search.data.history.raw_sql import Row, execute_sql, sqlite_connection
+
 SUFFIX = ".search-index.sqlite"
 FORMAT_VERSION = "13"  # bump whenever its tables change: older files are started over
 VECTORS = "vec"
@@ -41,8 +43,8 @@ class SideIndex:
             str(path), pragmas={"journal_mode": "wal", "synchronous": "normal", "busy_timeout": 30_000},
         )
 
-    def execute(self, sql: str, params: Sequence[object] = ()) -> list[tuple]:
-        return self.peewee.execute_sql(sql, params).fetchall()
+    def execute(self, sql: str, params: Sequence[object] = ()) -> list[Row]:
+        return execute_sql(self.peewee, sql, params).fetchall()
 
     def ensure_schema(self, source: str, embedder: str) -> bool:
         """Create the tables; True when the file was started over (another history, embedder or format)."""
@@ -68,7 +70,7 @@ class SideIndex:
         return int(self.meta(key, "0") or 0)
 
     def set_meta(self, **values: object) -> None:
-        self.peewee.connection().executemany(
+        sqlite_connection(self.peewee).executemany(
             "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
             [(key.replace("__", "."), str(value)) for key, value in values.items()],
         )

@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 import tantivy
 
 from oneclaw_search.data.index.analyzer import stem
+from oneclaw_search.data.index.keyword_index import unsigned_values
 from oneclaw_search.data.index.lookup import KeywordLookup
 from oneclaw_search.data.index.schema import MESSAGES, ROWID, SESSIONS, IndexKind
 from oneclaw_search.domain.spelling import one_edit_away
@@ -63,4 +64,4 @@ class KeywordVocabulary:
                                              for field in fields])
         searcher = self._lookup.keyword.searcher(kind)
         hits = searcher.search(query, SAMPLE_ROWS, count=False).hits
-        return list(searcher.fast_field_values(ROWID, [address for _, address in hits]))
+        return unsigned_values(searcher, ROWID, [address for _, address in hits])

@@ -13,17 +13,18 @@ from collections.abc import Iterator, Sequence
 from datetime import tzinfo
 
 import numpy as np
+import numpy.typing as npt
 
+from oneclaw_search.data.index.analyzer import query_terms, stem
 from oneclaw_search.data.memory.memory_bm25 import MemoryBM25
 from oneclaw_search.data.memory.memory_snapshot import MemorySnapshot
 from oneclaw_search.data.memory.snapshot_store import SnapshotStore
 from oneclaw_search.domain.clock import Clock, Deadline
+from oneclaw_search.domain.local_time import MS_PER_DAY
 from oneclaw_search.domain.models import MemorySearchResult
 from oneclaw_search.domain.ports import Embedder, MemoryFilter, MemoryIndexDao
 from oneclaw_search.domain.ranking import DECAY_LAMBDA_PER_DAY
 from oneclaw_search.domain.spelling import one_edit_away
-from oneclaw_search.domain.local_time import MS_PER_DAY
-from oneclaw_search.data.index.analyzer import query_terms, stem
 
 _NonNegativeIdfBM25 = MemoryBM25  # also known by this name: AC-06's tests check the model's class under it
 
@@ -140,7 +141,7 @@ class HybridSearchEngine:
         return snapshot
 
 
-def _best_first(score: np.ndarray, top_k: int) -> Iterator[np.ndarray]:
+def _best_first(score: npt.NDArray[np.float64], top_k: int) -> Iterator[npt.NDArray[np.intp]]:
     """Rows scoring above zero, best first (ties by row): first only the best few (sorting every
     chunk would cost each search more than it needs), then all of them, for a filter that refused too many."""
     positive = np.flatnonzero(score > 0)
@@ -152,6 +153,6 @@ def _best_first(score: np.ndarray, top_k: int) -> Iterator[np.ndarray]:
     yield positive[np.lexsort((positive, -score[positive]))]
 
 
-def _normalised(scores: np.ndarray) -> np.ndarray:
+def _normalised(scores: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
     top = float(scores.max()) if scores.size else 0.0
     return scores / top if top > 0 else scores

@@ -10,12 +10,13 @@ import math
 from collections import defaultdict
 
 import numpy as np
+import numpy.typing as npt
 from rank_bm25 import BM25Okapi
 
 K1, B = 1.2, 0.75  # BM25Scorer.kt's constants
 
 
-class MemoryBM25(BM25Okapi):
+class MemoryBM25(BM25Okapi):  # type: ignore[misc]  # rank-bm25 ships no types, so its class is Any
     def __init__(self, corpus: list[list[str]]) -> None:
         super().__init__(corpus, k1=K1, b=B)
         postings: dict[str, tuple[list[int], list[int]]] = defaultdict(lambda: ([], []))
@@ -31,8 +32,8 @@ class MemoryBM25(BM25Okapi):
         self._finish()
 
     @classmethod
-    def from_postings(cls, terms: list[str], offsets: np.ndarray, rows: np.ndarray, counts: np.ndarray,
-                      doc_len: np.ndarray) -> MemoryBM25:
+    def from_postings(cls, terms: list[str], offsets: npt.NDArray[np.int64], rows: npt.NDArray[np.int32],
+                      counts: npt.NDArray[np.float64], doc_len: npt.NDArray[np.float64]) -> MemoryBM25:
         """The model as a saved snapshot left it: rank-bm25's parameters and IDF, from postings.
 
         Only `doc_freqs`, rank-bm25's per-document dictionaries, is not restored: scoring never reads it.
@@ -43,7 +44,7 @@ class MemoryBM25(BM25Okapi):
         model.avgdl = float(doc_len.sum()) / len(doc_len)
         model.terms, model.offsets, model.rows, model.counts = terms, offsets, rows, counts
         model.idf = {}
-        model._calc_idf(dict(zip(terms, np.diff(offsets).tolist())))
+        model._calc_idf(dict(zip(terms, np.diff(offsets).tolist(), strict=True)))
         model._finish()
         return model
 
@@ -57,7 +58,7 @@ class MemoryBM25(BM25Okapi):
         for word, freq in nd.items():
             self.idf[word] = math.log((self.corpus_size - freq + 0.5) / (freq + 0.5) + 1.0)
 
-    def get_scores(self, query: list[str]) -> np.ndarray:
+    def get_scores(self, query: list[str]) -> npt.NDArray[np.float64]:
         score = np.zeros(self.corpus_size)
         for term in query:
             position = self._term_index.get(term)

@@ -10,29 +10,38 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import tzinfo
+from typing import Any, overload
 
 import numpy as np
+import numpy.typing as npt
 
 from oneclaw_search.data.embedding.vectors import decode_embedding, no_blas_products
+from oneclaw_search.data.index.analyzer import memory_terms
 from oneclaw_search.data.memory.memory_bm25 import MemoryBM25
 from oneclaw_search.domain.local_time import content_time_ms
 from oneclaw_search.domain.models import MemoryChunk
 from oneclaw_search.domain.ports import Embedder
-from oneclaw_search.data.index.analyzer import memory_terms
 
 
 class _StoredChunks(Sequence[MemoryChunk]):
     """A read-back snapshot's chunks, each made into a MemoryChunk only when first read: a search
     reads a few dozen of thousands, and making them all is a large share of a one-shot search."""
 
-    def __init__(self, fields: list[list]) -> None:
+    def __init__(self, fields: list[list[Any]]) -> None:
+        # each chunk's [id, source_type, source_date, chunk_text, created_at, updated_at], as JSON read them
         self._fields = fields
         self._made: dict[int, MemoryChunk] = {}
 
     def __len__(self) -> int:
         return len(self._fields)
 
-    def __getitem__(self, row):
+    @overload
+    def __getitem__(self, row: int) -> MemoryChunk: ...
+
+    @overload
+    def __getitem__(self, row: slice) -> list[MemoryChunk]: ...
+
+    def __getitem__(self, row: int | slice) -> MemoryChunk | list[MemoryChunk]:
         if isinstance(row, slice):
             return [self[i] for i in range(*row.indices(len(self)))]
         if row not in self._made:  # two threads may both make it: equal chunks, either kept
@@ -46,9 +55,9 @@ class MemorySnapshot:
     version: object
     chunks: Sequence[MemoryChunk]
     bm25: MemoryBM25 | None
-    vectors: np.ndarray
-    has_vector: np.ndarray
-    content_times: np.ndarray
+    vectors: npt.NDArray[np.float32]
+    has_vector: npt.NDArray[np.bool_]
+    content_times: npt.NDArray[np.float64]
 
     @classmethod
     def build(cls, version: object, chunks: list[MemoryChunk], dimension: int, zone: tzinfo) -> MemorySnapshot:
@@ -58,7 +67,9 @@ class MemorySnapshot:
         has_vector = np.zeros(len(chunks), dtype=bool)
         for row, chunk in enumerate(chunks if dimension else ()):
             stored = decode_embedding(chunk.embedding, dimension)
-            norm = float(np.linalg.norm(stored)) if stored is not None else 0.0
+            if stored is None:
+                continue
+            norm = float(np.linalg.norm(stored))
             if norm > 0:
                 vectors[row] = stored / norm
                 has_vector[row] = True
@@ -90,12 +101,12 @@ class MemorySnapshot:
         return cls(version, chunks, bm25, vectors, np.frombuffer(parts["has_vector"], dtype=bool),
                    np.frombuffer(parts["times"], dtype=np.float64))
 
-    def bm25_scores(self, terms: list[str]) -> np.ndarray:
+    def bm25_scores(self, terms: list[str]) -> npt.NDArray[np.float64]:
         if self.bm25 is None or not terms:
             return np.zeros(len(self.chunks))
         return self.bm25.get_scores(terms)
 
-    def cosine(self, embedder: Embedder | None, query: str) -> np.ndarray:
+    def cosine(self, embedder: Embedder | None, query: str) -> npt.NDArray[np.float64]:
         """Cosine similarity to the query, clipped at zero: opposite meaning is no match, and
         clipping keeps the later max-normalisation from flipping signs."""
         if embedder is None or not self.has_vector.any():

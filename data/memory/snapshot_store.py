@@ -8,9 +8,11 @@ format drops it.
 from __future__ import annotations
 
 import logging
+import sqlite3
 
 import peewee as pw
 
+from oneclaw_search.data.history.raw_sql import sqlite_connection
 from oneclaw_search.data.index.side_index import SideIndex
 
 _log = logging.getLogger(__name__)
@@ -37,10 +39,11 @@ class SnapshotStore:
         return parts if parts.get(_KEY) == key.encode() else None  # another process may have replaced it meanwhile
 
     def save(self, key: str, parts: dict[str, bytes]) -> None:
-        connection, waited = None, 0
+        connection: sqlite3.Connection | None = None
+        waited = 0
         try:
             self._index.path.parent.mkdir(parents=True, exist_ok=True)
-            connection = self._index.peewee.connection()
+            connection = sqlite_connection(self._index.peewee)
             waited = connection.execute("PRAGMA busy_timeout").fetchone()[0]
             connection.execute(f"PRAGMA busy_timeout = {_WAIT_MS}")
             with self._index.peewee.atomic("IMMEDIATE"):

@@ -31,10 +31,10 @@ DISTRIBUTION = "oneclaw-search-history"
 class _Version(argparse.Action):
     """--version, looked up only when asked: reading the installed metadata would slow every search."""
 
-    def __init__(self, option_strings: list[str], dest: str = argparse.SUPPRESS, **_options) -> None:
+    def __init__(self, option_strings: list[str], dest: str = argparse.SUPPRESS, **_options: object) -> None:
         super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, help="print the version and exit")
 
-    def __call__(self, parser: argparse.ArgumentParser, *_args) -> None:
+    def __call__(self, parser: argparse.ArgumentParser, *_args: object) -> None:
         from importlib.metadata import PackageNotFoundError, version
 
         try:
