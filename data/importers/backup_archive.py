@@ -13,6 +13,7 @@ import os
 import shutil
 import zipfile
 from pathlib import Path
+from typing import IO
 
 from oneclaw_search.data.index.side_index import user_cache
 from oneclaw_search.domain.errors import HistoryUnavailable
@@ -84,7 +85,7 @@ def _check_size(archive: Path, size: int, packed: int) -> None:
                             f" {MAX_RATIO} times its compressed size (a zip bomb?)")
 
 
-def _copy_bounded(archive: Path, source, copy, packed: int) -> None:
+def _copy_bounded(archive: Path, source: IO[bytes], copy: IO[bytes], packed: int) -> None:
     """Copy, counting: a zip may state a smaller size than its entry inflates to."""
     written = 0
     while chunk := source.read(_CHUNK):

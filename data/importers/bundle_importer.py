@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import tzinfo
 from pathlib import Path
-from typing import IO
+from typing import IO, Any, TypeVar, cast
 
 from oneclaw_search.data.history.history_writer import HistoryWriter, NewMessage, NewSession
 from oneclaw_search.domain.local_time import content_time_ms, iso_time_ms, parse_iso_day
@@ -17,7 +17,10 @@ from oneclaw_search.domain.models import DAILY_LOG_TYPE, LONG_TERM_TYPE, MemoryC
 
 ROLES = {"user": "USER", "assistant": "AI_RESPONSE", "tool_call": "TOOL_CALL", "tool_result": "TOOL_RESULT",
          "error": "ERROR", "system": "SYSTEM", **{kind.value.lower(): kind.value for kind in MessageType}}
-_scan = json.JSONDecoder().scan_once
+JsonObject = dict[str, Any]  # one parsed JSONL line: its values are whatever JSON holds
+_Default = TypeVar("_Default", int, None)  # _time's default: a fallback time, or None for "absent"
+# JSONDecoder.__init__ sets scan_once; typeshed does not declare it
+_scan: Callable[[str, int], tuple[Any, int]] = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
 _JSON_SPACE = " \t\n\r"
 PROGRESS_LINES = 10_000  # lines between progress reports
 
@@ -99,14 +102,14 @@ class BundleImporter:
         summary.skipped.sort()
         return summary
 
-    def _add(self, parsed: _Parsed, number: int, item: dict) -> None:
+    def _add(self, parsed: _Parsed, number: int, item: JsonObject) -> None:
         kind = item.get("kind")
         if kind == "message":
             parsed.messages.append((number, self._message(item)))
         elif kind == "session":
             parsed.sessions.append(NewSession(
                 _text(item, "id"), _text(item, "title"),
-                self._time(item, "created_at", None, required=True), self._time(item, "updated_at", None),
+                self._required_time(item, "created_at"), self._time(item, "updated_at", None),
                 self._time(item, "deleted_at", None), str(item.get("agent_id") or "imported"),
             ))
         elif kind == "memory":
@@ -114,14 +117,14 @@ class BundleImporter:
         else:
             raise BadLine(f"unknown kind {kind!r} (expected session, message or memory)")
 
-    def _message(self, item: dict) -> NewMessage:
+    def _message(self, item: JsonObject) -> NewMessage:
         return NewMessage(
             _text(item, "id"), _text(item, "session_id"), _role(item), _text(item, "content", allow_empty=True),
-            self._time(item, "created_at", None, required=True),
+            self._required_time(item, "created_at"),
             item.get("tool_name"), _optional_json_text(item.get("tool_input")), item.get("tool_output"),
         )
 
-    def _chunk(self, item: dict) -> MemoryChunk:
+    def _chunk(self, item: JsonObject) -> MemoryChunk:
         source_date = item.get("source_date")
         if source_date is not None and parse_iso_day(str(source_date)) is None:
             raise BadLine(f"source_date must be YYYY-MM-DD: {source_date!r}")
@@ -138,11 +141,15 @@ class BundleImporter:
                             for number, message in parsed.messages if message.session_id not in known]
         return [message for _, message in parsed.messages if message.session_id in known]
 
-    def _time(self, item: dict, key: str, default: int | None, *, required: bool = False) -> int | None:
+    def _required_time(self, item: JsonObject, key: str) -> int:
+        at = self._time(item, key, None)
+        if at is None:
+            raise BadLine(f"missing {key!r}")
+        return at
+
+    def _time(self, item: JsonObject, key: str, default: _Default) -> int | _Default:
         value = item.get(key)
         if value is None:
-            if required:
-                raise BadLine(f"missing {key!r}")
             return default
         if isinstance(value, str):
             if (at := iso_time_ms(value, self._zone)) is not None:
@@ -152,7 +159,7 @@ class BundleImporter:
         raise BadLine(f"{key} must be epoch milliseconds or an ISO-8601 time: {value!r}")
 
 
-def json_object(line: str) -> dict:
+def json_object(line: str) -> JsonObject:
     """One JSONL line as a dict, or BadLine saying why not. Files are read with surrogateescape,
     so bytes that are not UTF-8 arrive as lone surrogates and fail the line, not the import."""
     if line is TOO_LONG:
@@ -168,7 +175,7 @@ def json_object(line: str) -> dict:
     return item
 
 
-def _encodable(item: dict) -> bool:
+def _encodable(item: JsonObject) -> bool:
     try:
         json.dumps(item, ensure_ascii=False).encode("utf-8")
     except UnicodeEncodeError:
@@ -176,7 +183,7 @@ def _encodable(item: dict) -> bool:
     return True
 
 
-def _parsed(line: str) -> dict:
+def _parsed(line: str) -> JsonObject:
     if line[:1] == "{":  # the usual line: json.loads's own scanner, without its wrappers and two regex passes
         try:
             item, end = _scan(line, 0)
@@ -184,7 +191,7 @@ def _parsed(line: str) -> dict:
             pass  # json.loads says why
         else:
             if not line[end:].strip(_JSON_SPACE):
-                return item
+                return cast(JsonObject, item)  # a scan from "{" gives an object or raises
     try:
         item = json.loads(line)
     except json.JSONDecodeError as error:
@@ -194,14 +201,14 @@ def _parsed(line: str) -> dict:
     return item
 
 
-def _text(item: dict, key: str, *, allow_empty: bool = False) -> str:
+def _text(item: JsonObject, key: str, *, allow_empty: bool = False) -> str:
     value = item.get(key)
     if not isinstance(value, str) or (not allow_empty and not value.strip()):
         raise BadLine(f"missing or empty {key!r}")
     return value
 
 
-def _role(item: dict) -> str:
+def _role(item: JsonObject) -> str:
     value = item.get("role", item.get("type"))
     role = ROLES.get(str(value).strip().lower()) if value is not None else None
     if role is None:

@@ -12,9 +12,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from oneclaw_search.data.history.history_writer import HistoryWriter, NewSession, SessionOrigin
 from oneclaw_search.data.importers.bundle_importer import count_lines
 from oneclaw_search.data.importers.claude_code_transcripts import Spawn, Transcript, read_transcript
-from oneclaw_search.data.history.history_writer import HistoryWriter, NewSession, SessionOrigin
 from oneclaw_search.domain.errors import HistoryUnavailable
 
 DEFAULT_PROJECTS = Path("~/.claude/projects")
@@ -25,6 +25,7 @@ TITLE_LENGTH = 80
 PROGRESS_LINES = 10_000  # lines between progress reports
 HELPER_SKIP, LINK_SKIP = "Claude Code helper agent file", "a link leading out of the folder"
 _Written = tuple[str, str] | None  # (Claude Code's sessionId, our session id) of a session written
+_IndexEntries = dict[str, dict[str, str]]  # sessionId → the text fields of its sessions-index entry
 
 
 @dataclass
@@ -69,7 +70,7 @@ class ClaudeCodeImporter:
             self._progress(self._lines)  # the full count
         return summary
 
-    def _import_main(self, file: Path, source: str, transcript: Transcript, index: dict, summary: ClaudeCodeSummary) -> _Written:
+    def _import_main(self, file: Path, source: str, transcript: Transcript, index: _IndexEntries, summary: ClaudeCodeSummary) -> _Written:
         claude_id, entry = file.stem, index.get(file.stem, {})
         session = f"{SOURCE}:{claude_id}"
         title = (_clip(entry.get("summary")) or _clip(entry.get("firstPrompt")) or _summary_line(transcript)
@@ -78,7 +79,7 @@ class ClaudeCodeImporter:
         written = self._write(NewSession(session, title, 0, agent_id=SOURCE, origin=origin), transcript, summary)
         return (claude_id, session) if written else None
 
-    def _import_agent(self, file: Path, source: str, transcript: Transcript, index: dict, summary: ClaudeCodeSummary) -> _Written:
+    def _import_agent(self, file: Path, source: str, transcript: Transcript, index: _IndexEntries, summary: ClaudeCodeSummary) -> _Written:
         agent, claude_id = file.stem.removeprefix("agent-"), transcript.session_id or _layout_session(file)
         if (transcript.first_prompt or "").startswith(HELPER_PROMPT) or claude_id is None:
             summary.skipped[HELPER_SKIP if claude_id else "sub-agent file naming no session"] += 1
@@ -114,7 +115,7 @@ class ClaudeCodeImporter:
             self._progress(self._lines)
 
 
-def _scan(given: Path, summary: ClaudeCodeSummary) -> tuple[Path, list[Path], dict[str, dict]]:
+def _scan(given: Path, summary: ClaudeCodeSummary) -> tuple[Path, list[Path], _IndexEntries]:
     """(the folder source files are named from, the transcripts, sessions-index entries by sessionId).
     Links are not followed out of the folder given."""
     if given.is_file():
@@ -134,8 +135,8 @@ def _scan(given: Path, summary: ClaudeCodeSummary) -> tuple[Path, list[Path], di
     return root, sorted(files), _index_entries(indexes, summary)
 
 
-def _index_entries(indexes: list[Path], summary: ClaudeCodeSummary) -> dict[str, dict]:
-    entries: dict[str, dict] = {}
+def _index_entries(indexes: list[Path], summary: ClaudeCodeSummary) -> _IndexEntries:
+    entries: _IndexEntries = {}
     for index in indexes:
         if not index.is_file():
             continue

@@ -10,12 +10,13 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import timezone
-from typing import IO, Callable
+from datetime import UTC
+from typing import IO
 
-from oneclaw_search.data.importers.bundle_importer import BadLine, bounded_lines, json_object
 from oneclaw_search.data.history.history_writer import NewMessage
+from oneclaw_search.data.importers.bundle_importer import BadLine, JsonObject, bounded_lines, json_object
 from oneclaw_search.domain.local_time import iso_time_ms
 from oneclaw_search.domain.models import MessageType
 
@@ -63,7 +64,7 @@ def read_transcript(handle: IO[str], on_line: Callable[[], None]) -> Transcript:
     return transcript
 
 
-def _usable(item: dict, transcript: Transcript) -> bool:
+def _usable(item: JsonObject, transcript: Transcript) -> bool:
     """Whether the line is conversation; notes the file's facts and counts what is left out."""
     kind = item.get("type")
     if kind == "summary" and isinstance(item.get("summary"), str):
@@ -85,15 +86,15 @@ def _usable(item: dict, transcript: Transcript) -> bool:
     return True
 
 
-def _time(item: dict) -> int:
+def _time(item: JsonObject) -> int:
     value = item.get("timestamp")
-    at = iso_time_ms(value, timezone.utc) if isinstance(value, str) else None
+    at = iso_time_ms(value, UTC) if isinstance(value, str) else None
     if at is None:
         raise BadLine("missing or bad timestamp")
     return at
 
 
-def _blocks(content: object) -> list[dict]:
+def _blocks(content: object) -> list[JsonObject]:
     if isinstance(content, str):
         return [{"type": "text", "text": content}]
     return [block for block in content if isinstance(block, dict)] if isinstance(content, list) else []
@@ -107,11 +108,11 @@ def flat_text(content: object) -> str:
 class _Rows:
     """Turns the time-ordered lines into rows: replies regrouped, tool results named after their call."""
 
-    def __init__(self, transcript: Transcript, lines: list[tuple[int, dict]]) -> None:
+    def __init__(self, transcript: Transcript, lines: list[tuple[int, JsonObject]]) -> None:
         self._out, self._lines = transcript, lines
         self._calls = {block.get("id"): block for _, item in lines if item["type"] == "assistant"
                        for block in _blocks(item["message"].get("content")) if block.get("type") == "tool_use"}
-        self._replies: dict[str, list] = {}  # reply id → [first text time, texts]
+        self._replies: dict[str, tuple[int, list[str]]] = {}  # reply id → (first text time, texts)
 
     def build(self) -> None:
         for at, item in self._lines:
@@ -119,13 +120,13 @@ class _Rows:
         for reply, (at, texts) in self._replies.items():
             self._out.rows.append(NewMessage(reply, "", MessageType.AI_RESPONSE.value, "\n\n".join(texts), at))
 
-    def _assistant(self, at: int, item: dict) -> None:
+    def _assistant(self, at: int, item: JsonObject) -> None:
         message = item["message"]
         reply = str(message.get("id") or item.get("requestId") or item["uuid"])
         for index, block in enumerate(_blocks(message.get("content"))):
             if block.get("type") == "text":
                 if str(block.get("text") or "").strip():
-                    self._replies.setdefault(reply, [at, []])[1].append(block["text"].strip())
+                    self._replies.setdefault(reply, (at, []))[1].append(block["text"].strip())
             elif block.get("type") == "tool_use":
                 arguments = json.dumps(block.get("input"), separators=(",", ":"), ensure_ascii=False)
                 self._out.rows.append(NewMessage(f"{item['uuid']}:{index}", "", MessageType.TOOL_CALL.value, "", at,
@@ -133,8 +134,9 @@ class _Rows:
             else:
                 self._out.skipped[f"{block.get('type')} block"] += 1  # thinking: long, plus an opaque signature
 
-    def _user(self, at: int, item: dict) -> None:
-        texts, results = [], 0
+    def _user(self, at: int, item: JsonObject) -> None:
+        texts: list[str] = []
+        results = 0
         for index, block in enumerate(_blocks(item["message"].get("content"))):
             if block.get("type") == "tool_result":
                 results += self._result(at, item, index, block)
@@ -152,15 +154,17 @@ class _Rows:
             if self._out.first_prompt is None and not prompt.startswith("<"):  # <bash-input>… is no title
                 self._out.first_prompt = prompt
 
-    def _result(self, at: int, item: dict, index: int, block: dict) -> int:
+    def _result(self, at: int, item: JsonObject, index: int, block: JsonObject) -> int:
         call = self._calls.get(block.get("tool_use_id")) or {}
         output = flat_text(block.get("content"))
         self._out.rows.append(NewMessage(f"{item['uuid']}:{index}", "", MessageType.TOOL_RESULT.value, "", at,
                                          call.get("name"), tool_output=output))
         if call.get("name") in _SPAWNING_TOOLS:
-            detail = item.get("toolUseResult") if isinstance(item.get("toolUseResult"), dict) else {}
+            result = item.get("toolUseResult")
+            detail = result if isinstance(result, dict) else {}
             found = detail.get("agentId") or (match.group(1) if (match := _AGENT_ID_IN_TEXT.search(output)) else None)
-            task = call.get("input") if isinstance(call.get("input"), dict) else {}
+            given = call.get("input")
+            task = given if isinstance(given, dict) else {}
             if found:
                 self._out.spawns[str(found)] = Spawn(task.get("subagent_type"), task.get("description"))
         return 1

@@ -12,9 +12,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from oneclaw_search.data.importers.backup_archive import history_in
 from oneclaw_search.data.history.database import HistoryDatabase
 from oneclaw_search.data.history.history_writer import HistoryWriter, NewMessage, NewSession
+from oneclaw_search.data.history.raw_sql import Row, execute_sql
+from oneclaw_search.data.importers.backup_archive import history_in
 from oneclaw_search.domain.models import MemoryChunk
 
 BATCH = 20_000
@@ -43,12 +44,13 @@ class OneClawImporter:
         summary = OneClawImportSummary()
         try:
             with source.connected() as database:
-                sessions = [NewSession(*row[:5], row[5] or "imported") for row in database.execute_sql(_SESSIONS)]
+                sessions = [NewSession(i, title, created, updated, deleted, agent or "imported")
+                            for i, title, created, updated, deleted, agent in execute_sql(database, _SESSIONS)]
                 chunks = [MemoryChunk(i, kind, day, text, None, created, updated)
-                          for i, kind, day, text, created, updated in database.execute_sql(_CHUNKS)]
+                          for i, kind, day, text, created, updated in execute_sql(database, _CHUNKS)]
                 if self._expect is not None:
-                    messages = database.execute_sql("SELECT count(*) FROM messages").fetchone()[0]
-                    self._expect(len(sessions) + len(chunks) + messages)
+                    total: int = execute_sql(database, "SELECT count(*) FROM messages").fetchone()[0]
+                    self._expect(len(sessions) + len(chunks) + total)
             self._writer.write(sessions, [], chunks)
             summary.sessions, summary.chunks = len(sessions), len(chunks)
             self._report(summary)
@@ -68,6 +70,6 @@ class OneClawImporter:
         if self._progress is not None:
             self._progress(summary.sessions + summary.chunks + summary.messages + summary.already)
 
-    def _page(self, source: HistoryDatabase, after: int) -> list[tuple]:
+    def _page(self, source: HistoryDatabase, after: int) -> list[Row]:
         with source.connected() as database:
-            return database.execute_sql(_MESSAGES, (after, BATCH)).fetchall()
+            return execute_sql(database, _MESSAGES, (after, BATCH)).fetchall()

@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 from datetime import tzinfo
 from pathlib import Path
 
-from oneclaw_search.data.importers.bundle_importer import BadLine, bounded_lines, count_lines, json_object
 from oneclaw_search.data.history.history_writer import HistoryWriter, NewMessage, NewSession
+from oneclaw_search.data.importers.bundle_importer import BadLine, JsonObject, bounded_lines, count_lines, json_object
 from oneclaw_search.domain.errors import HistoryUnavailable
 from oneclaw_search.domain.local_time import iso_time_ms
 from oneclaw_search.domain.models import MessageType
@@ -73,7 +73,7 @@ class SquidbotImporter:
         summary.sessions, summary.messages = len(sessions), len(read.messages) - summary.already
         return summary
 
-    def _read_line(self, line: str, key: str, default_session: str, seen: Counter, read: _Read, summary: SquidbotSummary) -> None:
+    def _read_line(self, line: str, key: str, default_session: str, seen: Counter[str], read: _Read, summary: SquidbotSummary) -> None:
         try:
             item = json_object(line)
             kind = _TYPES.get(str(item.get("role", "")).lower())
@@ -108,10 +108,11 @@ class SquidbotImporter:
         return at
 
 
-def _messages(base: str, session: str, kind: MessageType, item: dict, at: int) -> list[NewMessage]:
+def _messages(base: str, session: str, kind: MessageType, item: JsonObject, at: int) -> list[NewMessage]:
     """The line's rows: its text, then one TOOL_CALL row per call an assistant line makes."""
-    content = item.get("content") if isinstance(item.get("content"), str) else ""
-    rows = []
+    given = item.get("content")
+    content = given if isinstance(given, str) else ""
+    rows: list[NewMessage] = []
     if kind is MessageType.TOOL_RESULT:  # OneClaw keeps a tool's output beside an empty content
         rows.append(NewMessage(base, session, kind.value, "", at, tool_output=content))
     elif content.strip() or kind is not MessageType.AI_RESPONSE:
@@ -123,7 +124,7 @@ def _messages(base: str, session: str, kind: MessageType, item: dict, at: int) -
     return rows
 
 
-def _session_of(item: dict, default: str) -> str:
+def _session_of(item: JsonObject, default: str) -> str:
     channel, sender = item.get("channel"), item.get("sender_id")
     return f"squidbot:{channel or 'cli'}:{sender or 'local'}" if channel or sender else default
 

@@ -10,17 +10,30 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
+import peewee as pw
 import tantivy
 
 from oneclaw_search.data.history.database import HistoryDatabase
+from oneclaw_search.data.history.raw_sql import execute_sql
 from oneclaw_search.data.index.documents import (
-    IS_SEARCHABLE, MESSAGE_COLUMNS, SEARCHABLE_TYPES, MessageRow, TurnWindows, last_turns, rows_up_to,
+    IS_SEARCHABLE,
+    MESSAGE_COLUMNS,
+    SEARCHABLE_TYPES,
+    MessageRow,
+    SessionTurns,
+    TurnWindows,
+    last_turns,
+    rows_up_to,
 )
 from oneclaw_search.data.index.edits import Reconciler
 from oneclaw_search.data.index.keyword_index import KeywordIndex
 from oneclaw_search.data.index.schema import MESSAGES, ROWID, SESSIONS, TURNS_AROUND
 from oneclaw_search.data.index.side_index import SideIndex
+
+if TYPE_CHECKING:  # named in annotations only: keeping the keyword index up needs no numpy
+    from oneclaw_search.data.index.vectors import MessageVectors
 
 BATCH_ROWS = 10_000
 COMMIT_ROWS = 100_000  # a build commits this often: what a killed build loses
@@ -29,11 +42,12 @@ Progress = Callable[[str, int, int], None]  # (stage, highest rowid read, highes
 
 
 class IndexSync:
-    def __init__(self, history: HistoryDatabase, keyword: KeywordIndex, side: SideIndex, vectors=None) -> None:
+    def __init__(self, history: HistoryDatabase, keyword: KeywordIndex, side: SideIndex,
+                 vectors: MessageVectors | None = None) -> None:
         self._history = history
         self._keyword = keyword
         self.side = side
-        self._vectors = vectors  # data/index/vectors.py's MessageVectors, or None
+        self._vectors = vectors
         self._prepared = False
 
     def prepare(self) -> None:
@@ -50,7 +64,8 @@ class IndexSync:
 
     def reindex(self, rowids: list[int]) -> None:
         """Note messages to index again (edited in place); the index no longer counts as settled."""
-        noted = set(json.loads(self.side.meta("m.stale", "[]")))
+        stale = self.side.meta("m.stale")
+        noted: set[int] = set(json.loads(stale)) if stale is not None else set()
         with self.side.peewee.atomic("IMMEDIATE"):
             self.side.set_meta(m__stale=json.dumps(sorted(noted | set(rowids))))
             self.side.execute("DELETE FROM meta WHERE key = 'h.synced'")
@@ -73,7 +88,7 @@ class IndexSync:
         as noted after each commit."""
         return self.side.meta_int("m.read")
 
-    def settled(self, token: tuple) -> int | None:
+    def settled(self, token: tuple[object, ...]) -> int | None:
         """The history's highest rowid when the index (and vectors) took in every commit up to the
         history's `token` (this process or an earlier one), else None: a new process on an
         unchanged history need not read it at all."""
@@ -110,7 +125,7 @@ class IndexSync:
         with self._history.connected() as history:
             return Reconciler(history, self._keyword, self.side, MESSAGES).every_edit(self.read_up_to(), self._vectors)
 
-    def _append_messages(self, history, stop: Callable[[], bool], progress: Progress | None) -> bool:
+    def _append_messages(self, history: pw.Database, stop: Callable[[], bool], progress: Progress | None) -> bool:
         start = done = self.read_up_to()
         top = _newest(history)
         if done >= top:
@@ -123,8 +138,8 @@ class IndexSync:
             if stop():
                 finished = False
                 break
-            rows = history.execute_sql(
-                f"SELECT {MESSAGE_COLUMNS} FROM messages WHERE rowid > ? ORDER BY rowid LIMIT ?", (done, BATCH_ROWS)
+            rows = execute_sql(
+                history, f"SELECT {MESSAGE_COLUMNS} FROM messages WHERE rowid > ? ORDER BY rowid LIMIT ?", (done, BATCH_ROWS)
             ).fetchall()
             if not rows:
                 break
@@ -152,7 +167,7 @@ class IndexSync:
             return stop()
         return asked
 
-    def _commit(self, history, writer, done: int, turns: TurnWindows) -> None:
+    def _commit(self, history: pw.Database, writer: tantivy.IndexWriter, done: int, turns: TurnWindows) -> None:
         """Write the messages still waiting for turns after them, commit, then note how far the
         history was read and how many rows it then had up to there."""
         _write(writer, *turns.pending())
@@ -162,11 +177,12 @@ class IndexSync:
             self.side.set_meta(m__read=done, m__count=count)
 
 
-def _newest(history) -> int:
-    return history.execute_sql("SELECT max(rowid) FROM messages").fetchone()[0] or 0
+def _newest(history: pw.Database) -> int:
+    newest: int = execute_sql(history, "SELECT max(rowid) FROM messages").fetchone()[0] or 0
+    return newest
 
 
-def _write(writer, stale: list[int], documents: list) -> None:
+def _write(writer: tantivy.IndexWriter, stale: list[int], documents: list[tantivy.Document]) -> None:
     """Replace: a delete reaches only documents added before it, so the new ones stay."""
     if stale:
         writer.delete_documents_by_query(tantivy.Query.term_set_query(MESSAGES.schema, ROWID, stale))
@@ -174,16 +190,16 @@ def _write(writer, stale: list[int], documents: list) -> None:
         writer.add_document(document)
 
 
-def _last_turns(history, sessions: list[str], up_to: int) -> dict:
+def _last_turns(history: pw.Database, sessions: list[str], up_to: int) -> dict[str, SessionTurns]:
     """Each session's latest searchable turns with rowid ≤ `up_to` (rows indexed before this pass),
     as TurnWindows keeps them; latest by rowid: OneClaw's session_id index keeps a session's rows
     in rowid order, so each look is a short walk, where ordering by time read and sorted every turn."""
     if up_to <= 0:
         return {}
-    found = {}
+    found: dict[str, SessionTurns] = {}
     for session in sessions:
-        rows = history.execute_sql(
-            f"SELECT {MESSAGE_COLUMNS} FROM messages WHERE session_id = ? AND rowid <= ? AND {IS_SEARCHABLE}"
+        rows = execute_sql(
+            history, f"SELECT {MESSAGE_COLUMNS} FROM messages WHERE session_id = ? AND rowid <= ? AND {IS_SEARCHABLE}"
             " ORDER BY rowid DESC LIMIT ?", (session, up_to, *SEARCHABLE_TYPES, 2 * TURNS_AROUND),
         ).fetchall()
         if rows:
