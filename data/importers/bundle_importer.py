@@ -1,4 +1,4 @@
-"""BundleImporter: this project's JSONL bundle (README, "Import a bundle": sessions, messages and memory
+"""BundleImporter: this project's JSONL bundle (docs/importing.md: sessions, messages and memory
 chunks with their own ids and times) into a database (P-12). Bad lines are skipped and reported by
 number; the good ones are written in one transaction, so importing a bundle again is harmless."""
 from __future__ import annotations
