@@ -1,0 +1,75 @@
+"""Reading a model's answer into the three lists of a digest, and merging the digests of a long
+session's pieces (draagon-forge REQ-016.3 key_topics, key_decisions, unresolved).
+
+The merge is deterministic rather than one more model call: it costs nothing, cannot fail or time
+out, and cannot invent. It drops repeats case-insensitively and takes the pieces' phrases in turn
+(each piece's first, then each piece's second, ...) so the cap of five does not go wholly to the
+opening of a long session. Unresolved items take the latest piece first, since an early question is
+the likelier one to have been settled later on.
+"""
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Sequence
+
+from oneclaw_search.data.summaries.summary_prompt import MAX_ITEMS
+
+FIELDS = ("key_topics", "key_decisions", "unresolved")
+MAX_PHRASE_CHARS = 160
+
+Lists = tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]
+
+# some local reasoning models think aloud before answering; some models fence JSON despite being told not to
+_THINKING = re.compile(r"^<think>.*?</think>\s*", re.DOTALL)
+_FENCE = re.compile(r"^```[A-Za-z]*[ \t]*\n?(.*?)\n?```$", re.DOTALL)
+
+
+class UnparsableAnswer(ValueError):
+    """The model's answer is not the JSON object the prompt asks for."""
+
+
+def parse_answer(text: str | None) -> Lists:
+    """The three lists of the answer, trimmed and capped; anything but exactly that object raises."""
+    body = _THINKING.sub("", (text or "").strip()).strip()
+    if fenced := _FENCE.match(body):
+        body = fenced.group(1).strip()
+    try:
+        answer = json.loads(body)
+    except ValueError as error:
+        raise UnparsableAnswer(f"not JSON: {body[:80]!r}") from error
+    if not isinstance(answer, dict) or set(answer) != set(FIELDS):
+        raise UnparsableAnswer(f"not an object with exactly {', '.join(FIELDS)}")
+    topics, decisions, unresolved = (_phrases(answer[field], field) for field in FIELDS)
+    return topics, decisions, unresolved
+
+
+def merge(parts: Sequence[Lists]) -> Lists:
+    """One digest's lists from the pieces' lists, oldest piece first."""
+    topics = _interleave(part[0] for part in parts)
+    decisions = _interleave(part[1] for part in parts)
+    unresolved = _interleave(part[2] for part in reversed(parts))
+    return topics, decisions, unresolved
+
+
+def _phrases(value: object, field: str) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(item, str) and item.strip() for item in value):
+        raise UnparsableAnswer(f"{field} is not a list of non-empty strings")
+    return _interleave([[_capped(" ".join(item.split())) for item in value]])
+
+
+def _capped(phrase: str) -> str:
+    return phrase if len(phrase) <= MAX_PHRASE_CHARS else phrase[:MAX_PHRASE_CHARS - 1].rstrip() + "…"
+
+
+def _interleave(lists: Iterable[Sequence[str]]) -> tuple[str, ...]:
+    """Round-robin over `lists`, dropping repeats regardless of case, at most MAX_ITEMS."""
+    lists = list(lists)
+    seen: set[str] = set()
+    kept: list[str] = []
+    for rank in range(max((len(items) for items in lists), default=0)):
+        for items in lists:
+            if rank < len(items) and items[rank].casefold() not in seen and len(kept) < MAX_ITEMS:
+                seen.add(items[rank].casefold())
+                kept.append(items[rank])
+    return tuple(kept)
