@@ -16,6 +16,7 @@ from oneclaw_search.di.database_module import DatabaseModule
 from oneclaw_search.di.index_module import IndexModule
 from oneclaw_search.di.memory_module import MemoryModule
 from oneclaw_search.di.settings import Settings
+from oneclaw_search.di.summary_module import SummaryModule
 from oneclaw_search.di.tool_module import ToolModule
 
 __all__ = ["Settings", "create_injector"]
@@ -31,5 +32,6 @@ def create_injector(database_path: str | Path, **settings: Any) -> Injector:
     """
     config = Settings.build(database_path, **settings)
     database = HistoryDatabase.open_read_only(history_in(config.database_path))  # a backup zip: the history inside
-    modules = [CoreModule(config), DatabaseModule(database), IndexModule(), MemoryModule(), ToolModule(), *config.modules]
+    modules = [CoreModule(config), DatabaseModule(database), IndexModule(), MemoryModule(), SummaryModule(), ToolModule(),
+               *config.modules]
     return Injector(modules, auto_bind=False)

@@ -38,6 +38,7 @@ class Settings:
     clock: Clock | None = None
     modules: tuple[Any, ...] = ()
     redact_secrets: bool = True  # API keys, tokens, private keys and passwords masked in every reply
+    summarizer: str | object = "extractive"  # or "openai", "anthropic", or a Summarizer (di/summary_module.py)
 
     @classmethod
     def build(cls, database_path: str | Path, **settings: Any) -> Settings:
@@ -66,5 +67,9 @@ class Settings:
             resolve_zone(self.time_zone)  # raises ValueError naming an unknown zone now, not mid-search
         if self.index_path is not None and not isinstance(self.index_path, (str, Path)):
             raise TypeError(f"index_path must be 'auto', a path or None: {self.index_path!r}")
+        if isinstance(self.summarizer, str) and self.summarizer not in ("extractive", "openai", "anthropic"):
+            raise ValueError(f"Unknown summarizer {self.summarizer!r}: pass 'extractive', 'openai', 'anthropic' or a Summarizer")
+        if not isinstance(self.summarizer, str) and not callable(getattr(self.summarizer, "summarize", None)):
+            raise TypeError(f"summarizer must be a name or have summarize(): {self.summarizer!r}")
         if isinstance(self.embedder, str) and self.embedder != DEFAULT_EMBEDDER:
             raise ValueError(f"Unknown embedder {self.embedder!r}: pass 'default', None or an Embedder")

@@ -21,6 +21,7 @@ from oneclaw_search.domain.search_history_use_case import SearchAids, SearchHist
 from oneclaw_search.domain.session_reading import ReadSessionUseCase, SessionReader
 from oneclaw_search.domain.spelling import SummedVocabulary
 from oneclaw_search.tools import ReadSessionTool, SearchHistoryTool, Tool, ToolExecutionEngine, ToolRegistry
+from oneclaw_search.tools.get_session_summary_tool import GetSessionSummaryTool
 
 
 class ToolModule(Module):
@@ -47,8 +48,9 @@ class ToolModule(Module):
         return ReadSessionTool(ReadSessionUseCase(reader, zone, settings.redact_secrets))
 
     @multiprovider
-    def provide_builtin_tools(self, search_history: SearchHistoryTool, read_session: ReadSessionTool) -> list[Tool]:
-        return [search_history, read_session]
+    def provide_builtin_tools(self, search_history: SearchHistoryTool, read_session: ReadSessionTool,
+                              summaries: GetSessionSummaryTool) -> list[Tool]:
+        return [search_history, read_session, summaries]
 
     @singleton
     @provider

@@ -15,7 +15,8 @@ RULES = {
     "domain": ({"oneclaw_search.domain"}, set()),
     "data": (
         {"oneclaw_search.domain", "oneclaw_search.data"},
-        {"peewee", "numpy", "rank_bm25", "model2vec", "tokenizers", "tantivy", "Stemmer"},
+        # the LLM summarizers' official SDKs are imported only inside their adapters, when asked
+        {"peewee", "numpy", "rank_bm25", "model2vec", "tokenizers", "tantivy", "Stemmer", "openai", "anthropic"},
     ),
     "tools": ({"oneclaw_search.domain", "oneclaw_search.tools"}, set()),
     "di": (

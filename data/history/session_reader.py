@@ -5,17 +5,20 @@ Only the window's contents are read: a long session costs its ids, not its text.
 """
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
 
 import peewee as pw
 
 from oneclaw_search.data.history.database import HistoryDatabase
 from oneclaw_search.data.history.entities import MessageEntity, SessionEntity, sql_batches
-from oneclaw_search.data.history.raw_sql import tuples
+from oneclaw_search.data.history.raw_sql import execute_sql, tuples
 from oneclaw_search.domain.models import SEARCHABLE_MESSAGE_TYPES
 from oneclaw_search.domain.session_reading import SessionInfo, Turn
+from oneclaw_search.domain.session_summary import SessionVersion
 
 _TURN_TYPES = [kind.value for kind in SEARCHABLE_MESSAGE_TYPES]
+_MARKS = ", ".join("?" for _ in _TURN_TYPES)
 
 
 class PeeweeSessionReader:
@@ -45,3 +48,31 @@ class PeeweeSessionReader:
                     .where(MessageEntity.id.in_(chunk)).bind(database))
                 found.update((row[0], Turn(*row)) for row in rows)
         return [found[turn_id] for turn_id in ids if turn_id in found]
+
+    def all_turns(self, session_id: str) -> list[Turn]:
+        """SessionDirectory: the whole session in one statement, as a summary reads it."""
+        sql = (f"SELECT id, type, content, created_at FROM messages WHERE session_id = ? AND type IN ({_MARKS}) "
+               "ORDER BY created_at, rowid")
+        with self._database.connected() as database:
+            return [Turn(*row) for row in execute_sql(database, sql, [session_id, *_TURN_TYPES]).fetchall()]
+
+    def version(self, session_id: str) -> SessionVersion:
+        """SessionDirectory: the turns' bytes hashed as SQLite hands them over in one value, so no
+        turn is decoded or built."""
+        sql = ("SELECT count(*), min(created_at), max(created_at), "
+               "CAST(group_concat(id || char(0) || type || char(0) || content, char(1)) AS BLOB) FROM "
+               f"(SELECT id, type, content, created_at FROM messages WHERE session_id = ? AND type IN ({_MARKS}) "
+               "ORDER BY created_at, rowid)")
+        with self._database.connected() as database:
+            title = execute_sql(database, "SELECT CAST(title AS BLOB) FROM sessions WHERE id = ?", [session_id]).fetchone()
+            count, first, last, joined = execute_sql(database, sql, [session_id, *_TURN_TYPES]).fetchone()
+        digest = hashlib.sha256(session_id.encode() + b"\0" + (title[0] if title else b"") + b"\0" + (joined or b""))
+        return SessionVersion(digest.hexdigest(), count, first, last)
+
+    def recent(self, limit: int) -> list[SessionInfo]:
+        """SessionDirectory: the live sessions most recently active, newest first."""
+        found = (SessionEntity.select(SessionEntity.id, SessionEntity.title, SessionEntity.created_at, SessionEntity.updated_at)
+                 .where(SessionEntity.deleted_at.is_null())
+                 .order_by(SessionEntity.updated_at.desc(), SessionEntity.id).limit(limit))
+        with self._database.connected() as database:
+            return [SessionInfo(*row) for row in tuples(found.bind(database))]

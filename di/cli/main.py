@@ -83,6 +83,12 @@ def build_parser() -> argparse.ArgumentParser:
     commands.add_parser("demo", parents=[common], help=f"build a sample history (default {DEFAULT_DEMO_PATH}) and search it")
     commands.add_parser("index", parents=[common], help="build or catch up the side index now")
     commands.add_parser("mcp", parents=[common], help="serve the tools over stdio to an MCP client (needs the [mcp] extra)")
+    summary = commands.add_parser("summary", parents=[common], help="summarise recent sessions, or one (get_session_summary)")
+    summary.add_argument("--session-id", help="the session to summarise (default: the most recent ones)")
+    summary.add_argument("--limit", help="how many recent sessions, default 5")
+    summary.add_argument("--json", action="store_true", help="print the JSON format")
+    summary.add_argument("--summarizer", choices=("extractive", "openai", "anthropic"), default="extractive",
+                         help="extractive (default, offline) or an LLM configured by ONECLAW_SEARCH_LLM_* variables")
     add_conformance_parser(commands)
     return parser
 
@@ -105,6 +111,10 @@ def main(argv: list[str] | None = None) -> int:
             return run_index(db, time_zone, getattr(args, "index_path", None))
         if args.command == "conformance":
             return run_conformance(args)
+        if args.command == "summary":
+            from oneclaw_search.di.cli.summary_command import run_summary
+
+            return run_summary(db, time_zone, args)
         if args.command == "mcp":
             from oneclaw_search.di.cli.mcp_server import run_mcp
 
@@ -137,11 +147,16 @@ def run_search(db: Path, time_zone: str | None, args: argparse.Namespace) -> int
     if args.now is not None:
         where["clock"] = PinnedClock(_instant_ms(args.now, time_zone))
     engine = create_injector(db, time_zone=time_zone, **where).get(ToolExecutionEngine)
-    result = engine.execute_tool("search_history", {key: value for key, value in arguments.items() if value is not None})
+    return run_tool(engine, "search_history", arguments, args.json)
+
+
+def run_tool(engine: ToolExecutionEngine, name: str, arguments: dict[str, object], as_json: bool) -> int:
+    """Print what the tool returns; exit 0, 2 on a validation_error, 1 on any other error."""
+    result = engine.execute_tool(name, {key: value for key, value in arguments.items() if value is not None})
     code = 0 if result.is_success else 2 if result.error_type == "validation_error" else 1
     if result.is_success:
         print(result.result)
-    elif args.json:  # a host reading JSON gets the error as JSON too, and the same exit code
+    elif as_json:  # a host reading JSON gets the error as JSON too, and the same exit code
         print(json.dumps({"error": {"type": result.error_type, "message": result.error_message}}, ensure_ascii=False))
     else:
         print(f"{PROG}: {result.error_type}: {result.error_message}", file=sys.stderr)

@@ -13,8 +13,8 @@ from oneclaw_search.tools import SearchHistoryTool, ToolRegistry
 def test_search_history_is_registered_in_the_container_registry(container):
     registry = container.get(ToolRegistry)
     assert isinstance(registry.get_tool("search_history"), SearchHistoryTool)
-    # read_session, beyond the spec, follows a hit into its conversation
-    assert [d.name for d in registry.get_all_tool_definitions()] == ["search_history", "read_session"]
+    # beyond the spec: read_session follows a hit into its conversation, get_session_summary orients
+    assert [d.name for d in registry.get_all_tool_definitions()] == ["search_history", "read_session", "get_session_summary"]
     assert registry.get_tool("search_history").definition.timeout_seconds == 30
 
 

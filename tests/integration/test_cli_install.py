@@ -80,9 +80,9 @@ def test_the_distribution_declares_its_licence_and_keeps_model2vec_optional():
     assert "model2vec>=0.10,<0.11" in extras["models"] and "model2vec>=0.10,<0.11" in extras["test"]
 
 
-def test_the_changelog_opens_with_an_empty_unreleased_section_then_0_1_0():
+def test_the_changelog_opens_with_the_unreleased_section_then_the_dated_0_1_0():
     text = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
     headings = [line for line in text.splitlines() if line.startswith("## ")]
     assert headings[:2] == ["## [Unreleased]", "## [0.1.0] - 2026-11-25"]
-    between = text.split("## [Unreleased]")[1].split("## [0.1.0]")[0]
-    assert between.strip() == ""
+    unreleased = text.split("## [Unreleased]")[1].split("## [0.1.0]")[0]
+    assert all(line.startswith(("### ", "- ", "  ")) for line in unreleased.splitlines() if line.strip())

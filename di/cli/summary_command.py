@@ -1,0 +1,17 @@
+"""`oneclaw-search summary`: get_session_summary from the command line, printed as the tool returns it."""
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from oneclaw_search.di import create_injector
+from oneclaw_search.di.cli.main import run_tool
+from oneclaw_search.tools import ToolExecutionEngine
+
+
+def run_summary(db: Path, time_zone: str | None, args: argparse.Namespace) -> int:
+    where = {"index_path": args.index_path} if hasattr(args, "index_path") else {}
+    engine = create_injector(db, time_zone=time_zone, summarizer=args.summarizer, **where).get(ToolExecutionEngine)
+    arguments: dict[str, object] = {"session_id": args.session_id, "limit": args.limit,
+                                    "format": "json" if args.json else None}
+    return run_tool(engine, "get_session_summary", arguments, args.json)
