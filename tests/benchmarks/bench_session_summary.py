@@ -1,0 +1,197 @@
+"""Measures the extractive session summary: ROUGE against LoCoMo's own session summaries, precision and
+recall of decisions and open items on hand-labelled turns, and the time to summarise a long session.
+
+    python tests/benchmarks/bench_session_summary.py [--json FILE]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import re
+import statistics
+import sys
+import time
+from collections import Counter
+from collections.abc import Sequence
+from pathlib import Path
+
+from oneclaw_search.data.index.analyzer import stem
+from oneclaw_search.domain.extractive_summary import ExtractiveSummarizer
+from oneclaw_search.domain.search_terms import index_terms
+from oneclaw_search.domain.session_reading import SessionInfo, Turn
+from oneclaw_search.domain.session_summary import Transcript
+
+# CC BY-NC data: read where it lies, never copied into this repository.
+DATASET = Path(__file__).resolve().parents[3] / "shared" / "datasets" / "locomo" / "locomo10-dev.json"
+LABELS = Path(__file__).with_name("session_summary_labels.json")
+RUNS, LONG_SESSION = 7, 1000
+
+
+class HistoryVocabulary:
+    """Document frequencies over one conversation's turns, stemmed as the keyword index stems."""
+
+    def __init__(self, texts: Sequence[str]) -> None:
+        self.rows = len(texts)
+        self._held = Counter(term for text in texts for term in set(index_terms(text, stem)))
+
+    def stem(self, word: str) -> str:
+        return stem(word)
+
+    def frequency(self, term: str) -> int:
+        return self._held[term]
+
+    def frequencies(self, terms: Sequence[str]) -> dict[str, int]:
+        return {term: self._held[term] for term in terms}
+
+    def spellings_near(self, word: str) -> set[str]:
+        return set()
+
+
+def sessions(sample: dict) -> dict[int, Transcript]:
+    conv = sample["conversation"]
+    found = {}
+    for n in sorted(int(m[1]) for key in conv if (m := re.fullmatch(r"session_(\d+)", key))):
+        turns = tuple(Turn(t["dia_id"], "USER" if t["speaker"] == conv["speaker_a"] else "AI_RESPONSE", t["text"], i)
+                      for i, t in enumerate(conv[f"session_{n}"]))
+        found[n] = Transcript(SessionInfo(f"{sample['sample_id']}:S{n}", f"Session {n}", 0, len(turns)), turns)
+    return found
+
+
+def words(text: str) -> list[str]:
+    return re.findall(r"[a-z0-9]+", text.lower())
+
+
+def rouge_1(candidate: list[str], reference: list[str]) -> float:
+    overlap = sum((Counter(candidate) & Counter(reference)).values())
+    return 2 * overlap / (len(candidate) + len(reference)) if overlap else 0.0
+
+
+def rouge_l(candidate: list[str], reference: list[str]) -> float:
+    row = [0] * (len(reference) + 1)
+    for word in candidate:
+        diagonal = 0
+        for j, other in enumerate(reference, start=1):
+            diagonal, row[j] = row[j], diagonal + 1 if word == other else max(row[j], row[j - 1])
+    lcs = row[-1]
+    return 2 * lcs / (len(candidate) + len(reference)) if lcs else 0.0
+
+
+def rouge(samples: list[dict]) -> dict[str, dict[str, float]]:
+    scores: dict[str, list[tuple[float, float]]] = {"extractive": [], "extractive+vocabulary": [], "lead (same length)": []}
+    for sample in samples:
+        transcripts = sessions(sample)
+        vocabulary = HistoryVocabulary([t.content for s in transcripts.values() for t in s.turns])
+        methods = {"extractive": ExtractiveSummarizer(), "extractive+vocabulary": ExtractiveSummarizer(vocabulary, vocabulary.rows)}
+        for n, transcript in transcripts.items():
+            reference = words(sample["session_summary"].get(f"session_{n}_summary", ""))
+            if not reference:
+                continue
+            for name, summarizer in methods.items():
+                digest = summarizer.summarize(transcript)
+                said = words(" ".join(digest.key_topics + digest.key_decisions))
+                scores[name].append((rouge_1(said, reference), rouge_l(said, reference)))
+            lead = words(" ".join(t.content for t in transcript.turns))[: len(said)]
+            scores["lead (same length)"].append((rouge_1(lead, reference), rouge_l(lead, reference)))
+    return {name: {"sessions": len(pairs),
+                   "rouge1_mean": statistics.mean(p[0] for p in pairs), "rouge1_median": statistics.median(p[0] for p in pairs),
+                   "rougeL_mean": statistics.mean(p[1] for p in pairs), "rougeL_median": statistics.median(p[1] for p in pairs)}
+            for name, pairs in scores.items()}
+
+
+def labelled(samples: list[dict]) -> dict[str, dict[str, float]]:
+    """Micro-averaged precision and recall of the turns items come from, against hand-labelled turns."""
+    by_id = {sample["sample_id"]: sample for sample in samples}
+    hits = {kind: Counter[str]() for kind in ("decisions", "open")}
+    for label in json.loads(LABELS.read_text())["sessions"]:
+        sample = by_id[label["sample_id"]]
+        transcripts = sessions(sample)
+        vocabulary = HistoryVocabulary([t.content for s in transcripts.values() for t in s.turns])
+        traced = ExtractiveSummarizer(vocabulary, vocabulary.rows).traced(transcripts[label["session"]])
+        for kind, items in (("decisions", traced.key_decisions), ("open", traced.unresolved)):
+            found, gold = {item.turn_id for item in items}, set(label[kind])
+            hits[kind].update(found=len(found), gold=len(gold), right=len(found & gold))
+    return {kind: {"labelled": c["gold"], "found": c["found"], "precision": c["right"] / c["found"] if c["found"] else 0.0,
+                   "recall": c["right"] / c["gold"] if c["gold"] else 0.0} for kind, c in hits.items()}
+
+
+def long_session(seed: int, count: int = LONG_SESSION) -> Transcript:
+    """Synthetic turns of about forty words from a two-thousand-word lexicon, some questions and decisions."""
+    chance = random.Random(seed)
+    lexicon = [f"{chance.choice('bcdfgklmnprst')}{chance.choice('aeiou')}{chance.choice('lnrst')}{n}x" for n in range(2000)]
+    glue = ["the", "and", "we", "it", "is", "to", "of", "for"]
+    turns = []
+    for i in range(count):
+        text = " ".join(chance.choice(lexicon if chance.random() < 0.6 else glue) for _ in range(40))
+        tail = chance.choice(["?", ".", ". Let's use " + chance.choice(lexicon) + " for now.", ". TODO: check it."])
+        turns.append(Turn(f"t{i}", "USER" if i % 2 == 0 else "AI_RESPONSE", text.capitalize() + tail, i))
+    return Transcript(SessionInfo("long", "Long", 0, count), tuple(turns))
+
+
+def timing() -> dict[str, float]:
+    """Each run summarises a session never seen before, so no cache of words or sentences helps it."""
+    runs: dict[str, list[float]] = {"no vocabulary": [], "vocabulary": []}
+    for seed in range(RUNS):
+        for name in runs:
+            transcript = long_session(seed * 2 + (name == "vocabulary"))
+            vocabulary = HistoryVocabulary([t.content for t in transcript.turns])
+            summarizer = ExtractiveSummarizer(vocabulary, vocabulary.rows) if name == "vocabulary" else ExtractiveSummarizer()
+            start = time.perf_counter()
+            summarizer.summarize(transcript)
+            runs[name].append(time.perf_counter() - start)
+    return {name: statistics.median(times) * 1000 for name, times in runs.items()}
+
+
+def through_the_tool() -> dict[str, float]:
+    """get_session_summary on a history holding one 1,000-turn session: the first call summarises and
+    stores, later calls read the side index's cache (median of the later calls)."""
+    import tempfile
+
+    from oneclaw_search.data.history.history_writer import HistoryWriter, NewMessage, NewSession
+    from oneclaw_search.data.history.schema import open_writable
+    from oneclaw_search.di import create_injector
+    from oneclaw_search.tools import ToolExecutionEngine
+
+    transcript = long_session(99)
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "long.db"
+        database = open_writable(path)
+        HistoryWriter(database, None).write([NewSession("long", "Long", 0)],
+                                            [NewMessage(t.id, "long", t.role, t.content, t.created_at) for t in transcript.turns], [])
+        database.close()
+        engine = create_injector(path, embedder=None).get(ToolExecutionEngine)
+        times = []
+        for _ in range(RUNS + 1):
+            start = time.perf_counter()
+            engine.execute_tool("get_session_summary", {"session_id": "long"})
+            times.append(time.perf_counter() - start)
+    return {"first call": times[0] * 1000, "cached": statistics.median(times[1:]) * 1000}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--json", type=Path, help="also write the figures to this file")
+    args = parser.parse_args()
+    if not DATASET.exists():
+        print(f"LoCoMo dev split not found at {DATASET}; see ../shared/README.md", file=sys.stderr)
+        return 2
+    samples = json.loads(DATASET.read_text())
+    figures = {"rouge": rouge(samples), "labelled": labelled(samples), "ms_per_1000_turns": timing(),
+               "tool_ms_1000_turns": through_the_tool()}
+    print(f"{'method':<24}{'sessions':>9}{'R-1 mean':>10}{'R-1 med':>9}{'R-L mean':>10}{'R-L med':>9}")
+    for name, row in figures["rouge"].items():
+        print(f"{name:<24}{row['sessions']:>9}{row['rouge1_mean']:>10.3f}{row['rouge1_median']:>9.3f}"
+              f"{row['rougeL_mean']:>10.3f}{row['rougeL_median']:>9.3f}")
+    print(f"\n{'items':<12}{'labelled':>9}{'found':>7}{'precision':>11}{'recall':>8}")
+    for kind, row in figures["labelled"].items():
+        print(f"{kind:<12}{row['labelled']:>9}{row['found']:>7}{row['precision']:>11.2f}{row['recall']:>8.2f}")
+    print(f"\n{LONG_SESSION}-turn session, median of {RUNS}: "
+          + ", ".join(f"{name} {ms:.1f} ms" for name, ms in figures["ms_per_1000_turns"].items()))
+    print("through get_session_summary: " + ", ".join(f"{name} {ms:.1f} ms" for name, ms in figures["tool_ms_1000_turns"].items()))
+    if args.json:
+        args.json.write_text(json.dumps(figures, indent=2) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
