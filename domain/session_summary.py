@@ -25,7 +25,7 @@ class Transcript:
 @dataclass(frozen=True, slots=True)
 class SessionVersion:
     """What a summary of a session depends on, read without reading the turns themselves: a
-    fingerprint that changes whenever the title or any turn's text changes, is added or removed."""
+    fingerprint that changes whenever any turn's text changes, is added or removed."""
 
     fingerprint: str
     turn_count: int

@@ -7,11 +7,12 @@ again next time.
 """
 from __future__ import annotations
 
-import re
+import hashlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from oneclaw_search.domain.redaction import redact
+from oneclaw_search.domain.search_request import as_integer
 from oneclaw_search.domain.session_reading import SessionInfo, SessionNotFound, SessionReader
 from oneclaw_search.domain.session_summary import (
     SessionDirectory,
@@ -25,7 +26,6 @@ DEFAULT_LIMIT = 5
 MAX_LIMIT = 50  # as max_results
 BAD_SESSION_ID = "Parameter 'session_id' must be a non-empty string: {value}"
 BAD_LIMIT = "Parameter 'limit' must be an integer: {value}"
-_INTEGER = re.compile(r"[+-]?[0-9]+")
 
 
 class InvalidSummaryRequest(ValueError):
@@ -50,16 +50,10 @@ def parse_summary_request(parameters: Mapping[str, object]) -> SummaryRequest:
 def _limit(value: object) -> int:
     if value is None:
         return DEFAULT_LIMIT
-    if isinstance(value, bool):
+    number = as_integer(value)
+    if number is None:
         raise InvalidSummaryRequest(BAD_LIMIT.format(value=value))
-    if isinstance(value, float) and value.is_integer():
-        value = int(value)
-    if isinstance(value, str) and _INTEGER.fullmatch(value.strip()):
-        value = int(value.strip())
-    if not isinstance(value, int):
-        raise InvalidSummaryRequest(BAD_LIMIT.format(value=value))
-    return DEFAULT_LIMIT if value <= 0 else min(value, MAX_LIMIT)
-
+    return DEFAULT_LIMIT if number <= 0 else min(number, MAX_LIMIT)
 
 class GetSessionSummaryUseCase:
     def __init__(self, reader: SessionReader, directory: SessionDirectory, summarizer: Summarizer, cache: SummaryCache,
@@ -85,7 +79,9 @@ class GetSessionSummaryUseCase:
 
     def _summary(self, info: SessionInfo) -> SessionSummary:
         version = self._directory.version(info.id)  # the turns are read only when no summary is kept
-        key = f"{self._method_key}:{version.fingerprint}"
+        # The title is read already, with the session: it joins the key here rather than being read again.
+        title = hashlib.sha256(info.title.encode()).hexdigest()[:16]
+        key = f"{self._method_key}:{version.fingerprint}:{title}"
         digest = self._cache.get(key)
         if digest is None:
             turns = self._directory.all_turns(info.id)

@@ -6,19 +6,17 @@ each session's `title` and the `method` that made it; the text format reads like
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
 from datetime import datetime, tzinfo
 
-from oneclaw_search.domain.input_text import InvalidText, clean_parameters, failure_text
-from oneclaw_search.domain.search_request import InvalidSearchRequest
-from oneclaw_search.domain.session_reading import SessionNotFound
 from oneclaw_search.domain.session_summary import SessionSummary
 from oneclaw_search.domain.session_summary_use_case import (
     GetSessionSummaryUseCase,
     InvalidSummaryRequest,
+    SummaryRequest,
     parse_summary_request,
 )
-from oneclaw_search.tools.result_formatter import OutputFormat, parse_output_format
+from oneclaw_search.tools.result_formatter import OutputFormat
+from oneclaw_search.tools.session_tool_call import run_session_tool
 from oneclaw_search.tools.tool import ToolDefinition, ToolResult
 
 GET_SESSION_SUMMARY_DEFINITION = ToolDefinition(
@@ -46,24 +44,14 @@ class GetSessionSummaryTool:
         return GET_SESSION_SUMMARY_DEFINITION
 
     def execute(self, parameters: object) -> ToolResult:
-        """Any JSON value may arrive from a model; one that is not an object is a validation error."""
-        if not isinstance(parameters, Mapping):
-            return ToolResult.error("validation_error", "Tool parameters must be a JSON object")
-        try:
-            parameters = clean_parameters(parameters)
-            request = parse_summary_request(parameters)
-            output_format = parse_output_format(parameters.get("format"))
-        except (InvalidSummaryRequest, InvalidSearchRequest, InvalidText) as problem:
-            return ToolResult.error("validation_error", str(problem))
-        try:
-            summaries = self._use_case.summarize(request)
-        except SessionNotFound as missing:
-            return ToolResult.error("not_found", str(missing.args[0]))
-        except Exception as failure:  # noqa: BLE001 - any failure is reported to the model, never raised
-            return ToolResult.error("summary_error", f"Summarising failed: {failure_text(failure)}")
+        return run_session_tool(parameters, parse_summary_request, InvalidSummaryRequest, self._render,
+                                ("summary_error", "Summarising failed"))
+
+    def _render(self, request: SummaryRequest, output_format: OutputFormat) -> str:
+        summaries = self._use_case.summarize(request)
         if output_format is OutputFormat.JSON:
-            return ToolResult.success(json.dumps({"sessions": [self._object(s) for s in summaries]}, ensure_ascii=False))
-        return ToolResult.success(self._text(summaries))
+            return json.dumps({"sessions": [self._object(s) for s in summaries]}, ensure_ascii=False)
+        return self._text(summaries)
 
     def _iso(self, epoch_ms: int) -> str:
         return datetime.fromtimestamp(epoch_ms / 1000, self._zone).isoformat(timespec="seconds")

@@ -8,22 +8,19 @@ Unknown sessions and messages are `not_found` errors, bad parameters `validation
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
 from typing import Protocol
 
-from oneclaw_search.domain.input_text import InvalidText, clean_parameters, failure_text
 from oneclaw_search.domain.models import MessageType
-from oneclaw_search.domain.search_request import InvalidSearchRequest
 from oneclaw_search.domain.session_reading import (
     DEFAULT_SPAN,
     MAX_SPAN,
     InvalidReadRequest,
     ReadSessionRequest,
-    SessionNotFound,
     SessionWindow,
     parse_read_session_request,
 )
-from oneclaw_search.tools.result_formatter import OutputFormat, parse_output_format
+from oneclaw_search.tools.result_formatter import OutputFormat
+from oneclaw_search.tools.session_tool_call import run_session_tool
 from oneclaw_search.tools.tool import ToolDefinition, ToolResult
 
 _SPAN = f"an integer from 0 to {MAX_SPAN}, default {DEFAULT_SPAN}"
@@ -62,23 +59,12 @@ class ReadSessionTool:
         return READ_SESSION_DEFINITION
 
     def execute(self, parameters: object) -> ToolResult:
-        """Any JSON value may arrive from a model; one that is not an object is a validation error."""
-        if not isinstance(parameters, Mapping):
-            return ToolResult.error("validation_error", "Tool parameters must be a JSON object")
-        try:
-            parameters = clean_parameters(parameters)
-            request = parse_read_session_request(parameters)
-            output_format = parse_output_format(parameters.get("format"))
-        except (InvalidReadRequest, InvalidSearchRequest, InvalidText) as problem:
-            return ToolResult.error("validation_error", str(problem))
-        try:
-            window = self._use_case.read(request)
-        except SessionNotFound as missing:
-            return ToolResult.error("not_found", str(missing.args[0]))
-        except Exception as failure:  # noqa: BLE001 - any failure is reported to the model, never raised
-            return ToolResult.error("read_error", f"Reading the session failed: {failure_text(failure)}")
-        return ToolResult.success(format_json(window) if output_format is OutputFormat.JSON else format_text(window))
+        return run_session_tool(parameters, parse_read_session_request, InvalidReadRequest, self._render,
+                                ("read_error", "Reading the session failed"))
 
+    def _render(self, request: ReadSessionRequest, output_format: OutputFormat) -> str:
+        window = self._use_case.read(request)
+        return format_json(window) if output_format is OutputFormat.JSON else format_text(window)
 
 def format_text(window: SessionWindow) -> str:
     session, last = window.session, window.first + len(window.turns) - 1

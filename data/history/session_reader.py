@@ -64,9 +64,8 @@ class PeeweeSessionReader:
                f"(SELECT id, type, content, created_at FROM messages WHERE session_id = ? AND type IN ({_MARKS}) "
                "ORDER BY created_at, rowid)")
         with self._database.connected() as database:
-            title = execute_sql(database, "SELECT CAST(title AS BLOB) FROM sessions WHERE id = ?", [session_id]).fetchone()
             count, first, last, joined = execute_sql(database, sql, [session_id, *_TURN_TYPES]).fetchone()
-        digest = hashlib.sha256(session_id.encode() + b"\0" + (title[0] if title else b"") + b"\0" + (joined or b""))
+        digest = hashlib.sha256(session_id.encode() + b"\0" + (joined or b""))
         return SessionVersion(digest.hexdigest(), count, first, last)
 
     def recent(self, limit: int) -> list[SessionInfo]:

@@ -14,7 +14,9 @@ import sys
 import time
 from collections import Counter
 from collections.abc import Sequence
+from importlib.util import find_spec
 from pathlib import Path
+from typing import Any
 
 from oneclaw_search.data.index.analyzer import stem
 from oneclaw_search.domain.extractive_summary import ExtractiveSummarizer
@@ -58,41 +60,31 @@ def sessions(sample: dict) -> dict[int, Transcript]:
     return found
 
 
-def words(text: str) -> list[str]:
-    return re.findall(r"[a-z0-9]+", text.lower())
-
-
-def rouge_1(candidate: list[str], reference: list[str]) -> float:
-    overlap = sum((Counter(candidate) & Counter(reference)).values())
-    return 2 * overlap / (len(candidate) + len(reference)) if overlap else 0.0
-
-
-def rouge_l(candidate: list[str], reference: list[str]) -> float:
-    row = [0] * (len(reference) + 1)
-    for word in candidate:
-        diagonal = 0
-        for j, other in enumerate(reference, start=1):
-            diagonal, row[j] = row[j], diagonal + 1 if word == other else max(row[j], row[j - 1])
-    lcs = row[-1]
-    return 2 * lcs / (len(candidate) + len(reference)) if lcs else 0.0
+def rouge_pair(scorer: Any, said: str, reference: str) -> tuple[float, float]:
+    """ROUGE-1 and ROUGE-L F1 by Google's reference implementation (rouge-score)."""
+    scores = scorer.score(reference, said)
+    return scores["rouge1"].fmeasure, scores["rougeL"].fmeasure
 
 
 def rouge(samples: list[dict]) -> dict[str, dict[str, float]]:
+    from rouge_score import rouge_scorer  # benchmark-only: pip install rouge-score
+
+    scorer = rouge_scorer.RougeScorer(["rouge1", "rougeL"])
     scores: dict[str, list[tuple[float, float]]] = {"extractive": [], "extractive+vocabulary": [], "lead (same length)": []}
     for sample in samples:
         transcripts = sessions(sample)
         vocabulary = HistoryVocabulary([t.content for s in transcripts.values() for t in s.turns])
         methods = {"extractive": ExtractiveSummarizer(), "extractive+vocabulary": ExtractiveSummarizer(vocabulary, vocabulary.rows)}
         for n, transcript in transcripts.items():
-            reference = words(sample["session_summary"].get(f"session_{n}_summary", ""))
-            if not reference:
+            reference = sample["session_summary"].get(f"session_{n}_summary", "")
+            if not reference.strip():
                 continue
             for name, summarizer in methods.items():
                 digest = summarizer.summarize(transcript)
-                said = words(" ".join(digest.key_topics + digest.key_decisions))
-                scores[name].append((rouge_1(said, reference), rouge_l(said, reference)))
-            lead = words(" ".join(t.content for t in transcript.turns))[: len(said)]
-            scores["lead (same length)"].append((rouge_1(lead, reference), rouge_l(lead, reference)))
+                said = " ".join(digest.key_topics + digest.key_decisions)
+                scores[name].append(rouge_pair(scorer, said, reference))
+            lead = " ".join(" ".join(t.content for t in transcript.turns).split()[: len(said.split())])
+            scores["lead (same length)"].append(rouge_pair(scorer, lead, reference))
     return {name: {"sessions": len(pairs),
                    "rouge1_mean": statistics.mean(p[0] for p in pairs), "rouge1_median": statistics.median(p[0] for p in pairs),
                    "rougeL_mean": statistics.mean(p[1] for p in pairs), "rougeL_median": statistics.median(p[1] for p in pairs)}
@@ -172,6 +164,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
     args = parser.parse_args()
+    if find_spec("rouge_score") is None:
+        print("the ROUGE figures need rouge-score: pip install rouge-score", file=sys.stderr)
+        return 2
     if not DATASET.exists():
         print(f"LoCoMo dev split not found at {DATASET}; see ../shared/README.md", file=sys.stderr)
         return 2

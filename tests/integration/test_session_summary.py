@@ -111,3 +111,11 @@ def test_a_stand_in_for_an_llm_that_failed_is_not_kept_so_the_llm_is_asked_again
 def test_an_unknown_summarizer_setting_is_refused_naming_it(tmp_path):
     with pytest.raises(ValueError, match="Unknown summarizer 'gpt'"):
         create_injector(history(tmp_path), summarizer="gpt")
+
+
+def test_a_renamed_session_is_summarised_anew(tmp_path):
+    path, counting = history(tmp_path), Counting()
+    call(path, counting, session_id="s-old")
+    write_history(path, [new_session("s-old", "Kyoto by train", "2026-02-01T09:00")])
+    reply = json.loads(call(path, counting, session_id="s-old", format="json").result)
+    assert len(counting.seen) == 2 and reply["sessions"][0]["key_topics"] == ["Kyoto by train"]
