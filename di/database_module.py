@@ -18,6 +18,7 @@ from oneclaw_search.di.index_module import HistoryRows, IndexParts
 from oneclaw_search.domain.focused_search import FocusedSearch
 from oneclaw_search.domain.ports import MemoryIndexDao, MessageDao, SessionDao
 from oneclaw_search.domain.session_reading import SessionReader
+from oneclaw_search.domain.session_summary import SessionDirectory
 
 
 class DatabaseModule(Module):
@@ -52,6 +53,11 @@ class DatabaseModule(Module):
     @singleton
     @provider
     def provide_session_reader(self, database: HistoryDatabase) -> SessionReader:
+        return PeeweeSessionReader(database)
+
+    @singleton
+    @provider
+    def provide_session_directory(self, database: HistoryDatabase) -> SessionDirectory:
         return PeeweeSessionReader(database)
 
     @singleton

@@ -20,12 +20,16 @@ from oneclaw_search.data.index.background import build_command
 from oneclaw_search.data.index.indexed_search import IndexedMessageSearch, IndexedSessionSearch
 from oneclaw_search.data.index.lookup import KeywordLookup
 from oneclaw_search.data.index.side_index import SUFFIX, SideIndex, default_index_path, user_cache
+from oneclaw_search.data.index.summary_cache import MemorySummaryCache, SideSummaryCache
 from oneclaw_search.data.index.vectors import MessageVectors
 from oneclaw_search.data.index.vocabulary import KeywordVocabulary
+from oneclaw_search.data.memory.snapshot_store import SnapshotStore
 from oneclaw_search.di.core_module import chosen_embedder
+from oneclaw_search.di.memory_module import MemoryStorage
 from oneclaw_search.di.settings import AUTO_INDEX, DEFAULT_EMBEDDER, Settings
 from oneclaw_search.domain.literal_search import LiteralMessageSearch, LiteralSessionSearch
 from oneclaw_search.domain.ports import NO_UPPER_BOUND, IndexProgress, MessageDao, MessageSearch, SessionDao, SessionSearch, Vocabulary
+from oneclaw_search.domain.session_summary import SummaryCache
 
 
 @dataclass(frozen=True)
@@ -103,6 +107,17 @@ class IndexModule(Module):
             ),
             parts.lookup,
         )
+
+    @singleton
+    @provider
+    def provide_memory_storage(self, database: HistoryDatabase, parts: IndexParts) -> MemoryStorage:
+        """Memory's snapshot is kept in the side index, when there is one, for the next process."""
+        return MemoryStorage(database.info.embedder, SnapshotStore(parts.side) if parts.side is not None else None)
+
+    @singleton
+    @provider
+    def provide_summary_cache(self, parts: IndexParts) -> SummaryCache:
+        return SideSummaryCache(parts.side) if parts.side is not None else MemorySummaryCache()
 
     @singleton
     @provider

@@ -6,29 +6,35 @@ snapshot there for the next process.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import tzinfo
 
 from injector import Module, provider, singleton
 
-from oneclaw_search.data.history.database import HistoryDatabase
 from oneclaw_search.data.memory.hybrid_search_engine import HybridSearchEngine
 from oneclaw_search.data.memory.snapshot_store import SnapshotStore
 from oneclaw_search.di.core_module import chosen_embedder
-from oneclaw_search.di.index_module import IndexParts
 from oneclaw_search.di.settings import Settings
 from oneclaw_search.domain.clock import Clock
 from oneclaw_search.domain.ports import MemoryIndexDao, MemorySearchEngine
+
+
+@dataclass(frozen=True)
+class MemoryStorage:
+    """What the history backend tells the memory engine: which embedder made the stored vectors, and
+    where a snapshot may be kept between processes (None: rebuilt in each)."""
+
+    stored_embedder: str | None
+    snapshots: SnapshotStore | None
 
 
 class MemoryModule(Module):
     @singleton
     @provider
     def provide_hybrid_search_engine(
-        self, dao: MemoryIndexDao, database: HistoryDatabase, settings: Settings, clock: Clock, zone: tzinfo,
-        index: IndexParts,
+        self, dao: MemoryIndexDao, storage: MemoryStorage, settings: Settings, clock: Clock, zone: tzinfo,
     ) -> HybridSearchEngine:
-        store = SnapshotStore(index.side) if index.side is not None else None
-        return HybridSearchEngine(dao, clock, zone, chosen_embedder(settings), database.info.embedder, store)
+        return HybridSearchEngine(dao, clock, zone, chosen_embedder(settings), storage.stored_embedder, storage.snapshots)
 
     @singleton
     @provider

@@ -9,6 +9,7 @@ from datetime import tzinfo
 from pathlib import Path
 from typing import Any
 
+from oneclaw_search.data.postgres.location import checked_tenant, is_postgres_url
 from oneclaw_search.domain.clock import Clock
 from oneclaw_search.domain.local_time import resolve_zone
 from oneclaw_search.domain.ports import Embedder
@@ -26,9 +27,12 @@ class Settings:
     `index_path`: "auto" (beside the history, else the user cache), a file path, or None for the
     spec's literal scans with no side index. The keyword index reads the history itself, so a host
     that binds a MessageDao or SessionDao of its own in `modules` sets None to have them searched.
+
+    `database_path` is a file, or a postgresql:// URL (kept as text) for the PostgreSQL backend,
+    where `tenant` names whose rows every read and write sees (default "default").
     """
 
-    database_path: Path
+    database_path: Path | str
     time_zone: str | tzinfo | None = None
     search_budget_seconds: float = DEFAULT_BUDGET_SECONDS
     candidate_limit: int = DEFAULT_CANDIDATE_LIMIT
@@ -39,6 +43,7 @@ class Settings:
     modules: tuple[Any, ...] = ()
     redact_secrets: bool = True  # API keys, tokens, private keys and passwords masked in every reply
     summarizer: str | object = "extractive"  # or "openai", "anthropic", or a Summarizer (di/summary_module.py)
+    tenant: str | None = None
 
     @classmethod
     def build(cls, database_path: str | Path, **settings: Any) -> Settings:
@@ -48,9 +53,14 @@ class Settings:
             raise TypeError(f"Unknown setting(s): {', '.join(unknown)}. Known: {', '.join(sorted(known))}")
         if "modules" in settings:
             settings["modules"] = tuple(settings["modules"])
-        built = cls(Path(database_path).expanduser(), **settings)
+        location = str(database_path).strip() if is_postgres_url(database_path) else Path(database_path).expanduser()
+        built = cls(location, **settings)
         built._check()
         return built
+
+    @property
+    def on_postgres(self) -> bool:
+        return is_postgres_url(self.database_path)
 
     def search_settings(self) -> SearchSettings:
         return SearchSettings(self.search_budget_seconds, self.candidate_limit, self.recent_message_buffer_ms,
@@ -71,5 +81,9 @@ class Settings:
             raise ValueError(f"Unknown summarizer {self.summarizer!r}: pass 'extractive', 'openai', 'anthropic' or a Summarizer")
         if not isinstance(self.summarizer, str) and not callable(getattr(self.summarizer, "summarize", None)):
             raise TypeError(f"summarizer must be a name or have summarize(): {self.summarizer!r}")
+        if self.tenant is not None:
+            if not self.on_postgres:
+                raise ValueError(f"tenant applies to PostgreSQL histories (a postgresql:// URL), not {self.database_path}")
+            checked_tenant(self.tenant)
         if isinstance(self.embedder, str) and self.embedder != DEFAULT_EMBEDDER:
             raise ValueError(f"Unknown embedder {self.embedder!r}: pass 'default', None or an Embedder")

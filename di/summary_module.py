@@ -12,11 +12,8 @@ from datetime import tzinfo
 
 from injector import Module, provider, singleton
 
-from oneclaw_search.data.history.database import HistoryDatabase
-from oneclaw_search.data.history.session_reader import PeeweeSessionReader
-from oneclaw_search.data.index.summary_cache import MemorySummaryCache, SideSummaryCache
 from oneclaw_search.data.summaries.llm_summarizer import AnthropicSummarizer, OpenAICompatibleSummarizer
-from oneclaw_search.di.index_module import IndexParts, SearchBackends
+from oneclaw_search.di.index_module import SearchBackends
 from oneclaw_search.di.settings import Settings
 from oneclaw_search.domain.extractive_summary import ExtractiveSummarizer
 from oneclaw_search.domain.session_reading import SessionReader
@@ -61,16 +58,6 @@ class SummaryModule(Module):
         if chosen in (OPENAI, ANTHROPIC):
             return llm_summarizer(str(chosen), extractive)
         return chosen  # type: ignore[return-value]  # Settings checked that it has summarize()
-
-    @singleton
-    @provider
-    def provide_summary_cache(self, index: IndexParts) -> SummaryCache:
-        return SideSummaryCache(index.side) if index.side is not None else MemorySummaryCache()
-
-    @singleton
-    @provider
-    def provide_session_directory(self, database: HistoryDatabase) -> SessionDirectory:
-        return PeeweeSessionReader(database)
 
     @singleton
     @provider

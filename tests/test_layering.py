@@ -16,7 +16,7 @@ RULES = {
     "data": (
         {"oneclaw_search.domain", "oneclaw_search.data"},
         # the LLM summarizers' official SDKs are imported only inside their adapters, when asked
-        {"peewee", "numpy", "rank_bm25", "model2vec", "tokenizers", "tantivy", "Stemmer", "openai", "anthropic"},
+        {"peewee", "playhouse", "psycopg", "numpy", "rank_bm25", "model2vec", "tokenizers", "tantivy", "Stemmer", "openai", "anthropic"},
     ),
     "tools": ({"oneclaw_search.domain", "oneclaw_search.tools"}, set()),
     "di": (

@@ -45,8 +45,8 @@ class PeeweeFilteredHistory:
         if not origins:  # an empty table too: nothing imported kept a project, so no answer would be right
             raise FilterUnavailable(NO_ORIGINS.format(name="project" if message_filter.project else "agent_type"))
         return frozenset(session for session, project, agent in origins
-                         if session in ids and _project_matches(project, message_filter.project)
-                         and _agent_matches(agent, message_filter.agent_type))
+                         if session in ids and project_matches(project, message_filter.project)
+                         and agent_matches(agent, message_filter.agent_type))
 
     def messages(self, types: frozenset[str], session_ids: frozenset[str] | None, after: int, before: int,
                  ) -> Iterator[list[MessageHit]]:
@@ -59,10 +59,10 @@ class PeeweeFilteredHistory:
         with self._database.connected() as database:
             cursor = execute_sql(database, sql + " ORDER BY m.created_at DESC, m.id", params)
             while rows := cursor.fetchmany(BATCH_ROWS):
-                yield [MessageHit(row[0], row[1], row[2], row[3], _searchable_text(row), row[5]) for row in rows]
+                yield [MessageHit(row[0], row[1], row[2], row[3], searchable_text(row), row[5]) for row in rows]
 
 
-def _searchable_text(row: Row) -> str:
+def searchable_text(row: Row) -> str:
     """A tool row's words live beside its content: the call's name and input, the result's output."""
     kind, content, name, tool_input, tool_output = row[3], row[4] or "", row[6], row[7], row[8]
     if kind == MessageType.TOOL_CALL.value:
@@ -74,7 +74,7 @@ def _searchable_text(row: Row) -> str:
     return content
 
 
-def _project_matches(path: str | None, wanted: str | None) -> bool:
+def project_matches(path: str | None, wanted: str | None) -> bool:
     """The project's path, a folder above it, or the repository's folder name (claude-history's rule)."""
     if wanted is None:
         return True
@@ -86,5 +86,5 @@ def _project_matches(path: str | None, wanted: str | None) -> bool:
     return path == wanted or path.startswith(wanted if wanted.endswith("/") else wanted + "/")
 
 
-def _agent_matches(agent: str | None, wanted: str | None) -> bool:
+def agent_matches(agent: str | None, wanted: str | None) -> bool:
     return wanted is None or (agent is not None and agent.casefold() == wanted.casefold())

@@ -1,0 +1,105 @@
+"""MessageDao, SessionDao and MemoryIndexDao over PostgreSQL, as one tenant.
+
+The spec's `LIKE '%query%'` is ILIKE with `%`, `_` and `\\` escaped (so they match only themselves),
+answered from the pg_trgm indexes; each row it finds is checked again with the domain's Unicode
+folding, which decides. Messages of soft-deleted sessions are left out, as everywhere.
+"""
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Sequence
+
+from oneclaw_search.data.postgres.database import PostgresHistory
+from oneclaw_search.data.postgres.writer import PostgresHistoryWriter, storable_text
+from oneclaw_search.domain.clock import Deadline
+from oneclaw_search.domain.message_filter import Within
+from oneclaw_search.domain.models import SEARCHABLE_MESSAGE_TYPES, MemoryChunk, MessageHit, SessionHit
+from oneclaw_search.domain.ports import NO_UPPER_BOUND
+from oneclaw_search.domain.text import fold
+
+TURN_TYPES = [kind.value for kind in SEARCHABLE_MESSAGE_TYPES]
+MESSAGE_COLUMNS = "m.id, m.session_id, s.title, m.type, m.content, m.created_at"
+SESSION_COLUMNS = "s.id, s.title, s.message_count, s.last_message_preview, s.created_at, s.updated_at"
+_OVERFETCH = 2  # rows ILIKE admits that Unicode folding then refuses are dropped after the read
+
+
+def like_pattern(query: str) -> str:
+    """'%query%' in which the query's own `%`, `_` and `\\` are literal (ESCAPE '\\')."""
+    escaped = storable_text(unicodedata.normalize("NFC", query)).replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    return f"%{escaped}%"
+
+
+def message_conditions(within: Within | None) -> tuple[str, list[object]]:
+    """SQL (and its parameters) for the live messages a search may return: types, sessions."""
+    types = sorted(within.types) if within is not None and within.types is not None else TURN_TYPES
+    sql, params = " AND m.type = ANY(%s) AND s.deleted_at IS NULL", list[object]([types])
+    if within is not None and within.sessions is not None:
+        sql, params = sql + " AND m.session_id = ANY(%s)", [*params, sorted(within.sessions)]
+    return sql, params
+
+
+class PostgresMessageDao:
+    def __init__(self, history: PostgresHistory) -> None:
+        self._history = history
+
+    def search_content(self, query: str, created_after: int = 0, created_before: int = NO_UPPER_BOUND, limit: int = 50,
+                       *, deadline: Deadline | None = None, within: Within | None = None) -> list[MessageHit]:
+        if created_after > created_before or limit <= 0:
+            return []
+        narrowed, params = message_conditions(within)
+        rows = self._history.rows(
+            f"SELECT {MESSAGE_COLUMNS} FROM messages m JOIN sessions s ON s.tenant = m.tenant AND s.id = m.session_id "
+            f"WHERE m.content ILIKE %s ESCAPE '\\' AND m.created_at BETWEEN %s AND %s{narrowed} "
+            "ORDER BY m.created_at DESC, m.id LIMIT %s",
+            [like_pattern(query), created_after, created_before, *params, limit * _OVERFETCH], deadline)
+        needle = fold(query)
+        return [MessageHit(*row) for row in rows if needle in fold(row[4])][:limit]
+
+
+class PostgresSessionDao:
+    def __init__(self, history: PostgresHistory) -> None:
+        self._history = history
+
+    def search_by_title_or_preview(self, query: str, updated_after: int = 0, updated_before: int = NO_UPPER_BOUND,
+                                   limit: int = 20, *, deadline: Deadline | None = None,
+                                   within: Within | None = None) -> list[SessionHit]:
+        if updated_after > updated_before or limit <= 0:
+            return []
+        sql, pattern = "", like_pattern(query)
+        params: list[object] = [pattern, pattern, updated_after, updated_before]
+        if within is not None and within.sessions is not None:
+            sql, params = " AND s.id = ANY(%s)", [*params, sorted(within.sessions)]
+        rows = self._history.rows(
+            f"SELECT {SESSION_COLUMNS} FROM sessions s WHERE (s.title ILIKE %s ESCAPE '\\' "
+            "OR s.last_message_preview ILIKE %s ESCAPE '\\') AND s.deleted_at IS NULL "
+            f"AND s.updated_at BETWEEN %s AND %s{sql} ORDER BY s.updated_at DESC, s.id LIMIT %s",
+            [*params, limit * _OVERFETCH], deadline)
+        needle = fold(query)
+        return [SessionHit(*row) for row in rows if needle in fold(row[1]) or needle in fold(row[3] or "")][:limit]
+
+
+class PostgresMemoryIndexDao:
+    _COLUMNS = "id, source_type, source_date, chunk_text, embedding, created_at, updated_at"
+
+    def __init__(self, history: PostgresHistory, writer: PostgresHistoryWriter) -> None:
+        self._history = history
+        self._writer = writer
+
+    def get_all(self, *, deadline: Deadline | None = None) -> list[MemoryChunk]:
+        return self._read("", [], deadline)
+
+    def get_by_source_type(self, source_type: str) -> list[MemoryChunk]:
+        return self._read(" WHERE source_type = %s", [source_type], None)
+
+    def version(self, *, deadline: Deadline | None = None) -> tuple[object, ...]:
+        """Changes whenever a row is added, removed or updated: the memory engine's cache key."""
+        rows = self._history.rows("SELECT count(*), max(seq), max(updated_at), sum(updated_at) FROM memory_index", (), deadline)
+        return tuple(rows[0])
+
+    def insert_all(self, chunks: Sequence[MemoryChunk]) -> None:
+        self._writer.write([], [], chunks)
+
+    def _read(self, where: str, params: list[object], deadline: Deadline | None) -> list[MemoryChunk]:
+        rows = self._history.rows(f"SELECT {self._COLUMNS} FROM memory_index{where} ORDER BY seq", params, deadline)
+        return [MemoryChunk(row[0], row[1], row[2], row[3], bytes(row[4]) if row[4] is not None else None, row[5], row[6])
+                for row in rows]

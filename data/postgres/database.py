@@ -1,0 +1,112 @@
+"""PostgresHistory: peewee's PostgreSQL database over psycopg, every connection bound to one tenant.
+
+The tenant is part of each connection's startup options (the `oneclaw.tenant` setting and the
+tenant role), so row-level security applies to every statement, ours or a host's, from the first.
+"""
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any, cast
+
+import peewee as pw
+import psycopg
+from playhouse.pool import MaxConnectionsExceeded, PooledPostgresqlDatabase
+
+from oneclaw_search.data.postgres.location import checked_tenant, shown
+from oneclaw_search.domain.clock import Deadline, SearchTimedOut
+from oneclaw_search.domain.errors import HistoryUnavailable
+
+TENANT_ROLE = "oneclaw_search_tenant"  # holds no rights past its own rows: the policies' subject
+TENANT_SETTING = "oneclaw.tenant"
+Rows = list[tuple[Any, ...]]
+MAX_CONNECTIONS = 32  # per history object: a thread holds one only for a unit of work
+POOL_WAIT_SECONDS = 10  # how long a unit of work waits for a free connection when all are lent
+IDLE_SECONDS = 300  # a pooled connection unused this long is closed rather than reused
+
+
+def execute(database: pw.Database, sql: str, params: Sequence[object] = ()) -> psycopg.Cursor[Any]:
+    """`database.execute_sql`, typed as the psycopg cursor it returns."""
+    cursor = database.execute_sql(sql, tuple(params))  # type: ignore[no-untyped-call]  # unannotated in peewee
+    return cast("psycopg.Cursor[Any]", cursor)
+
+
+def cursor_of(database: pw.Database) -> psycopg.Cursor[Any]:
+    """A new cursor on this thread's connection, for executemany."""
+    return cast("psycopg.Cursor[Any]", database.cursor())  # type: ignore[no-untyped-call]
+
+
+class PostgresHistory:
+    """One server database seen as one tenant (or, with `admin`, as the URL's own user, for setup)."""
+
+    def __init__(self, url: str, tenant: str | None = None, *, admin: bool = False) -> None:
+        self.url = url.replace("postgres://", "postgresql://", 1) if url.startswith("postgres://") else url
+        self.tenant = checked_tenant(tenant)
+        options = "" if admin else f"-c role={TENANT_ROLE} -c {TENANT_SETTING}={self.tenant}"
+        # Pooled: a unit of work borrows a connection and hands it back, so threads and containers that
+        # come and go do not each keep one open on the server.
+        pooling = {"max_connections": MAX_CONNECTIONS, "stale_timeout": IDLE_SECONDS, "timeout": POOL_WAIT_SECONDS}
+        self.peewee = PooledPostgresqlDatabase(self.url, prefer_psycopg3=True, **pooling,
+                                               **({"options": options} if options else {}))
+        self.admin = admin
+        self._depth = threading.local()  # units of work open in this thread: the outermost one connects
+
+    @property
+    def name(self) -> str:
+        """The URL without its password, and the tenant: how messages name this history."""
+        return shown(self.url) if self.admin else f"{shown(self.url)} (tenant {self.tenant})"
+
+    @contextmanager
+    def connected(self, deadline: Deadline | None = None) -> Iterator[pw.PostgresqlDatabase]:
+        """This thread's connection for one unit of work; an expired deadline cancels the statement
+        running (the server's statement_timeout), and any failure names this history."""
+        depth = getattr(self._depth, "value", 0)
+        try:
+            if depth == 0 and self.peewee.is_closed():
+                self.peewee.connect()
+            self._depth.value = depth + 1
+            if deadline is not None:
+                deadline.check()
+                timeout = max(int(deadline.remaining() * 1000), 1)
+                execute(self.peewee, "SELECT set_config('statement_timeout', %s, false)", (str(timeout),))
+            try:
+                yield self.peewee
+            finally:
+                if deadline is not None and not self.peewee.is_closed():
+                    self._reset_timeout()
+                self._depth.value = depth
+                if depth == 0 and not self.peewee.is_closed():
+                    self.peewee.close()  # back to the pool
+        except (psycopg.errors.QueryCanceled, pw.OperationalError) as error:
+            if deadline is not None and deadline.expired():
+                raise SearchTimedOut() from error
+            raise HistoryUnavailable(f"{self.name}: {_first_line(error)}") from error
+        except (psycopg.Error, pw.DatabaseError, pw.InterfaceError, MaxConnectionsExceeded) as error:
+            raise HistoryUnavailable(f"{self.name}: {_first_line(error)}") from error
+
+    def rows(self, sql: str, params: Sequence[object] = (), deadline: Deadline | None = None) -> Rows:
+        with self.connected(deadline) as database:
+            return list(execute(database, sql, tuple(params)).fetchall())
+
+    def run(self, sql: str, params: Sequence[object] = ()) -> int:
+        """A statement that returns no rows; how many rows it touched."""
+        with self.connected() as database:
+            return int(execute(database, sql, tuple(params)).rowcount)
+
+    def close(self) -> None:
+        """Close this thread's connection and every idle one in the pool."""
+        if not self.peewee.is_closed():
+            self.peewee.close()
+        self.peewee.close_all()
+
+    def _reset_timeout(self) -> None:
+        try:
+            execute(self.peewee, "SELECT set_config('statement_timeout', '0', false)")
+        except (psycopg.Error, pw.DatabaseError):  # a broken connection is dropped; the next unit opens another
+            self.peewee.close()
+
+
+def _first_line(error: BaseException) -> str:
+    text = str(error).strip() or type(error).__name__
+    return text.splitlines()[0]

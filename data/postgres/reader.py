@@ -1,0 +1,90 @@
+"""read_session's and get_session_summary's reads (SessionReader, SessionDirectory) and the filtered
+search's rows (FilteredHistory) over PostgreSQL, as one tenant.
+
+The same rules as the SQLite readers: only live sessions, turns in the order written (created_at,
+then the row's sequence), tool rows searchable by their name, input and output.
+"""
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterator, Sequence
+
+from oneclaw_search.data.history.filtered_history import BATCH_ROWS, NO_ORIGINS, agent_matches, project_matches, searchable_text
+from oneclaw_search.data.postgres.daos import TURN_TYPES
+from oneclaw_search.data.postgres.database import PostgresHistory
+from oneclaw_search.domain.focused_search import FilterUnavailable
+from oneclaw_search.domain.message_filter import MessageFilter
+from oneclaw_search.domain.models import MessageHit
+from oneclaw_search.domain.session_reading import SessionInfo, Turn
+from oneclaw_search.domain.session_summary import SessionVersion
+
+_TURNS = "FROM messages WHERE session_id = %s AND type = ANY(%s) ORDER BY created_at, seq"
+_INFO = "SELECT id, title, created_at, updated_at FROM sessions WHERE deleted_at IS NULL"
+
+
+class PostgresSessionReader:
+    def __init__(self, history: PostgresHistory) -> None:
+        self._history = history
+
+    def session(self, session_id: str) -> SessionInfo | None:
+        rows = self._history.rows(f"{_INFO} AND id = %s", (session_id,))
+        return SessionInfo(*rows[0]) if rows else None
+
+    def turn_ids(self, session_id: str) -> list[str]:
+        return [row[0] for row in self._history.rows(f"SELECT id {_TURNS}", (session_id, TURN_TYPES))]
+
+    def turns(self, ids: Sequence[str]) -> list[Turn]:
+        rows = self._history.rows("SELECT id, type, content, created_at FROM messages WHERE id = ANY(%s)", (list(ids),))
+        found = {row[0]: Turn(*row) for row in rows}
+        return [found[turn_id] for turn_id in ids if turn_id in found]
+
+    def all_turns(self, session_id: str) -> list[Turn]:
+        return [Turn(*row) for row in self._history.rows(f"SELECT id, type, content, created_at {_TURNS}",
+                                                         (session_id, TURN_TYPES))]
+
+    def version(self, session_id: str) -> SessionVersion:
+        """The turns hashed in the order written, so any edit, addition or removal changes it."""
+        digest = hashlib.sha256(session_id.encode() + b"\0")
+        first = last = None
+        count = 0
+        for turn in self.all_turns(session_id):
+            digest.update(f"{turn.id}\0{turn.role}\0{turn.content}\1".encode("utf-8", "surrogatepass"))
+            first = turn.created_at if first is None else first
+            last, count = turn.created_at, count + 1
+        return SessionVersion(digest.hexdigest(), count, first, last)
+
+    def recent(self, limit: int) -> list[SessionInfo]:
+        return [SessionInfo(*row) for row in self._history.rows(f"{_INFO} ORDER BY updated_at DESC, id LIMIT %s", (limit,))]
+
+
+class PostgresFilteredHistory:
+    def __init__(self, history: PostgresHistory) -> None:
+        self._history = history
+
+    def session_ids(self, message_filter: MessageFilter) -> frozenset[str] | None:
+        if not message_filter.narrows_sessions:
+            return None
+        sql, params = "SELECT id FROM sessions WHERE deleted_at IS NULL", []
+        if message_filter.session_id is not None:
+            sql, params = sql + " AND id = %s", [message_filter.session_id]
+        ids = {row[0] for row in self._history.rows(sql, params)}
+        if message_filter.project is None and message_filter.agent_type is None:
+            return frozenset(ids)
+        origins = self._history.rows("SELECT session_id, project_path, agent_type FROM oneclaw_search_origins")
+        if not origins:
+            raise FilterUnavailable(NO_ORIGINS.format(name="project" if message_filter.project else "agent_type"))
+        return frozenset(session for session, project, agent in origins
+                         if session in ids and project_matches(project, message_filter.project)
+                         and agent_matches(agent, message_filter.agent_type))
+
+    def messages(self, types: frozenset[str], session_ids: frozenset[str] | None, after: int, before: int,
+                 ) -> Iterator[list[MessageHit]]:
+        sql = ("SELECT m.id, m.session_id, s.title, m.type, m.content, m.created_at, m.tool_name, m.tool_input,"
+               " m.tool_output FROM messages m JOIN sessions s ON s.tenant = m.tenant AND s.id = m.session_id"
+               " WHERE s.deleted_at IS NULL AND m.type = ANY(%s) AND m.created_at BETWEEN %s AND %s")
+        params: list[object] = [sorted(types), after, before]
+        if session_ids is not None:
+            sql, params = sql + " AND m.session_id = ANY(%s)", [*params, sorted(session_ids)]
+        rows = self._history.rows(sql + " ORDER BY m.created_at DESC, m.id", params)
+        for start in range(0, len(rows), BATCH_ROWS):
+            yield [MessageHit(r[0], r[1], r[2], r[3], searchable_text(r), r[5]) for r in rows[start:start + BATCH_ROWS]]

@@ -1,0 +1,160 @@
+"""The PostgreSQL schema: OneClaw's tables and columns with a tenant column on each, the generated
+tsvector and trigram indexes search runs on, message vectors (pgvector where the server has it,
+else float arrays), row-level security by tenant, and the tenant list.
+
+Every statement is idempotent: `ensure_schema` runs on an empty database or an up-to-date one alike.
+"""
+from __future__ import annotations
+
+import time
+import unicodedata
+
+from oneclaw_search.data.postgres.database import TENANT_ROLE, TENANT_SETTING, PostgresHistory, execute
+from oneclaw_search.domain.errors import HistoryUnavailable
+
+CURRENT = f"current_setting('{TENANT_SETTING}', true)"  # NULL when unset: no row matches, nothing is written
+TENANT_COLUMN = f"tenant text NOT NULL DEFAULT {CURRENT} REFERENCES oneclaw_tenants (name) ON DELETE CASCADE"
+# A message's words past this many characters are found by the literal reading only: a tsvector
+# holds at most 1 MB, and one pasted log must not make its row unwritable.
+TSV_CHARS = 200_000
+VECTOR_DIMENSION = 384  # the shipped embedder's; an embedder of another dimension stores no message vectors there
+
+
+
+def _accent_table() -> tuple[str, str]:
+    """Latin letters with accents and the plain letters they fold to, as translate() takes them."""
+    accented, plain = [], []
+    for code in range(0xC0, 0x250):
+        base = unicodedata.normalize("NFKD", chr(code))[0]
+        if base != chr(code) and base.isascii() and base.isalpha():
+            accented.append(chr(code))
+            plain.append(base)
+    return "".join(accented), "".join(plain)
+
+
+ACCENTED, PLAIN = _accent_table()
+# The words the keyword search indexes and queries: accents folded (the server may lack unaccent)
+# and camelCase identifiers also split into their parts, so getUserName is found as typed and by
+# "user name". Immutable, so a generated column can use it; a query goes through it too.
+WORDS_FUNCTION = f"""CREATE OR REPLACE FUNCTION oneclaw_search_words(value text) RETURNS text
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE RETURN
+    translate(value, '{ACCENTED}', '{PLAIN}') || ' ' ||
+    regexp_replace(translate(value, '{ACCENTED}', '{PLAIN}'), '([[:lower:][:digit:]])([[:upper:]])', '\\1 \\2', 'g')"""
+
+TABLES = [
+    "CREATE TABLE IF NOT EXISTS oneclaw_tenants (name text PRIMARY KEY, created_at bigint NOT NULL)",
+    f"""CREATE TABLE IF NOT EXISTS sessions ({TENANT_COLUMN}, id text NOT NULL, title text NOT NULL,
+        current_agent_id text NOT NULL, message_count integer NOT NULL, last_message_preview text,
+        is_active integer NOT NULL, deleted_at bigint, created_at bigint NOT NULL, updated_at bigint NOT NULL,
+        compacted_summary text, compact_boundary_timestamp bigint, last_logged_message_id text,
+        search_tsv tsvector GENERATED ALWAYS AS
+            (setweight(to_tsvector('english', oneclaw_search_words(left(title, {TSV_CHARS}))), 'A')
+            || setweight(to_tsvector('english', oneclaw_search_words(coalesce(last_message_preview, ''))), 'B')) STORED,
+        PRIMARY KEY (tenant, id))""",
+    f"""CREATE TABLE IF NOT EXISTS messages ({TENANT_COLUMN}, id text NOT NULL, session_id text NOT NULL,
+        type text NOT NULL, content text NOT NULL, thinking_content text, tool_call_id text, tool_name text,
+        tool_input text, tool_output text, tool_status text, tool_duration_ms bigint, token_count_input bigint,
+        token_count_output bigint, model_id text, provider_id text, created_at bigint NOT NULL, citations text,
+        seq bigserial NOT NULL,
+        content_tsv tsvector GENERATED ALWAYS AS
+            (to_tsvector('english', oneclaw_search_words(left(content, {TSV_CHARS})))) STORED,
+        PRIMARY KEY (tenant, id),
+        FOREIGN KEY (tenant, session_id) REFERENCES sessions (tenant, id) ON DELETE CASCADE)""",
+    f"""CREATE TABLE IF NOT EXISTS memory_index ({TENANT_COLUMN}, id text NOT NULL, source_type text NOT NULL,
+        source_date text, chunk_text text NOT NULL, embedding bytea, created_at bigint NOT NULL,
+        updated_at bigint NOT NULL, seq bigserial NOT NULL, PRIMARY KEY (tenant, id))""",
+    f"""CREATE TABLE IF NOT EXISTS oneclaw_search_origins ({TENANT_COLUMN}, session_id text NOT NULL,
+        source_kind text NOT NULL, project_path text, agent_type text, parent_session_id text, source_file text,
+        PRIMARY KEY (tenant, session_id))""",
+    f"""CREATE TABLE IF NOT EXISTS oneclaw_search_meta ({TENANT_COLUMN}, key text NOT NULL, value text NOT NULL,
+        PRIMARY KEY (tenant, key))""",
+]
+INDEXES = [
+    "CREATE INDEX IF NOT EXISTS index_sessions_updated_at ON sessions (tenant, updated_at)",
+    "CREATE INDEX IF NOT EXISTS index_messages_session_id ON messages (tenant, session_id, created_at)",
+    "CREATE INDEX IF NOT EXISTS index_messages_created_at ON messages (tenant, created_at)",
+    "CREATE INDEX IF NOT EXISTS messages_content_tsv ON messages USING gin (content_tsv)",
+    "CREATE INDEX IF NOT EXISTS messages_content_trgm ON messages USING gin (content gin_trgm_ops)",
+    "CREATE INDEX IF NOT EXISTS sessions_search_tsv ON sessions USING gin (search_tsv)",
+    "CREATE INDEX IF NOT EXISTS sessions_title_trgm ON sessions USING gin (title gin_trgm_ops)",
+    "CREATE INDEX IF NOT EXISTS sessions_preview_trgm ON sessions USING gin (last_message_preview gin_trgm_ops)",
+]
+TENANT_TABLES = ("sessions", "messages", "memory_index", "oneclaw_search_origins", "oneclaw_search_meta",
+                 "oneclaw_search_message_vectors")
+
+
+def vectors_table(pgvector: bool) -> str:
+    column = f"vector({VECTOR_DIMENSION})" if pgvector else "real[]"
+    return f"""CREATE TABLE IF NOT EXISTS oneclaw_search_message_vectors ({TENANT_COLUMN}, message_id text NOT NULL,
+        embedder text NOT NULL, embedding {column} NOT NULL, PRIMARY KEY (tenant, message_id),
+        FOREIGN KEY (tenant, message_id) REFERENCES messages (tenant, id) ON DELETE CASCADE)"""
+
+
+def security() -> list[str]:
+    """Row-level security on every tenant table, forced on the owner too, and the tenant role's rights."""
+    statements = [
+        f"DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = '{TENANT_ROLE}') THEN "
+        f"CREATE ROLE {TENANT_ROLE} NOLOGIN NOBYPASSRLS; END IF; END $$",
+        f"GRANT {TENANT_ROLE} TO CURRENT_USER",
+        "ALTER TABLE oneclaw_tenants ENABLE ROW LEVEL SECURITY",
+        "DROP POLICY IF EXISTS own_tenant ON oneclaw_tenants",
+        f"CREATE POLICY own_tenant ON oneclaw_tenants FOR SELECT TO {TENANT_ROLE} USING (name = {CURRENT})",
+        f"GRANT SELECT ON oneclaw_tenants TO {TENANT_ROLE}",
+    ]
+    for table in TENANT_TABLES:
+        statements += [
+            f"ALTER TABLE {table} ENABLE ROW LEVEL SECURITY",
+            f"ALTER TABLE {table} FORCE ROW LEVEL SECURITY",
+            f"DROP POLICY IF EXISTS own_tenant ON {table}",
+            f"CREATE POLICY own_tenant ON {table} USING (tenant = {CURRENT}) WITH CHECK (tenant = {CURRENT})",
+            f"GRANT SELECT, INSERT, UPDATE, DELETE ON {table} TO {TENANT_ROLE}",
+        ]
+    return [*statements, f"GRANT USAGE ON ALL SEQUENCES IN SCHEMA public TO {TENANT_ROLE}"]
+
+
+def ensure_schema(admin: PostgresHistory) -> bool:
+    """Create whatever is missing; True when the server has pgvector (vectors then use it)."""
+    with admin.connected() as database, database.atomic():
+        execute(database, "SELECT pg_advisory_xact_lock(hashtext('oneclaw_search_schema'))")  # one creator at a time
+        execute(database, "CREATE EXTENSION IF NOT EXISTS pg_trgm")
+        available = execute(database, "SELECT 1 FROM pg_available_extensions WHERE name = 'vector'").fetchone()
+        if available:
+            execute(database, "CREATE EXTENSION IF NOT EXISTS vector")
+        for statement in [WORDS_FUNCTION, *TABLES, vectors_table(bool(available)), *INDEXES, *security()]:
+            execute(database, statement)
+    return bool(available)
+
+
+def add_tenant(admin: PostgresHistory, name: str) -> bool:
+    """Add a tenant; False when it was already there."""
+    added = admin.rows("INSERT INTO oneclaw_tenants (name, created_at) VALUES (%s, %s) ON CONFLICT DO NOTHING RETURNING name",
+                       (name, int(time.time() * 1000)))
+    return bool(added)
+
+
+def tenants(admin: PostgresHistory) -> list[str]:
+    return [row[0] for row in admin.rows("SELECT name FROM oneclaw_tenants ORDER BY name")]
+
+
+def check_tenant(history: PostgresHistory) -> None:
+    """HistoryUnavailable naming the fix when the schema, the tenant role or the tenant is missing."""
+    try:
+        history.rows("SELECT 1 FROM oneclaw_tenants LIMIT 0")
+    except HistoryUnavailable as problem:
+        text = str(problem)
+        if f'role "{TENANT_ROLE}" does not exist' in text or "oneclaw_tenants" in text:
+            raise HistoryUnavailable(f"{history.name}: no oneclaw-search schema here; create it and the tenant with "
+                                     f"`oneclaw-search tenants add {history.tenant} --db URL`") from problem
+        if "permission denied to set role" in text:
+            raise HistoryUnavailable(f"{history.name}: this user may not act as a tenant; as the schema's owner run "
+                                     f"GRANT {TENANT_ROLE} TO <user>") from problem
+        raise
+    if not history.rows("SELECT 1 FROM oneclaw_tenants WHERE name = %s", (history.tenant,)):
+        raise HistoryUnavailable(f"{history.name}: tenant {history.tenant!r} does not exist; add it with "
+                                 f"`oneclaw-search tenants add {history.tenant} --db URL`")
+
+
+def stored_embedder(history: PostgresHistory) -> str | None:
+    """The embedder the tenant's memory vectors came from (HistoryWriter records it), if any."""
+    rows = history.rows("SELECT value FROM oneclaw_search_meta WHERE key = 'embedder'")
+    return rows[0][0] if rows else None

@@ -1,0 +1,131 @@
+"""Message and session search on the server's own machinery (the MessageSearch and SessionSearch ports).
+
+The spec's literal reading comes from the DAOs (ILIKE over pg_trgm, re-checked with Unicode
+folding); keywords in any order from a generated tsvector and its GIN index, ranked by ts_rank_cd;
+meaning, for messages, from stored vectors that re-rank what the words found.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, Generic, TypeVar
+
+from oneclaw_search.data.postgres.daos import (
+    MESSAGE_COLUMNS,
+    SESSION_COLUMNS,
+    PostgresMessageDao,
+    PostgresSessionDao,
+    message_conditions,
+)
+from oneclaw_search.data.postgres.database import PostgresHistory
+from oneclaw_search.data.postgres.schema import ACCENTED, PLAIN
+from oneclaw_search.data.postgres.vectors import MessageVectorStore
+from oneclaw_search.data.postgres.writer import storable_text
+from oneclaw_search.domain.clock import Deadline
+from oneclaw_search.domain.history_query import HistoryQuery
+from oneclaw_search.domain.literal_search import LiteralMessageSearch, LiteralSessionSearch
+from oneclaw_search.domain.message_filter import Within
+from oneclaw_search.domain.models import MessageHit, Relevance, ScoredMessage, ScoredSession, SessionHit
+
+RETRIEVERS = ("keyword (PostgreSQL full-text, ts_rank_cd)", "phrase (pg_trgm)")
+# Any of the query's words, as the keyword index reads a query: each whitespace-separated token is
+# a phrase (user_id is user then id, memorySearch also memory then search), and the phrases are ORed.
+# phraseto_tsquery parses and stems any text safely.
+_TOKEN = "phraseto_tsquery('english', translate(%s, '{a}', '{p}')) || phraseto_tsquery('english', {camel})"
+
+
+def any_word(query: str) -> tuple[str, list[object]]:
+    """SQL for a tsquery matching any of the query's tokens, and its parameters."""
+    tokens = list(dict.fromkeys(storable_text(query).split()))[:MAX_TOKENS] or [""]
+    camel = f"regexp_replace(translate(%s, '{ACCENTED}', '{PLAIN}'), '([[:lower:][:digit:]])([[:upper:]])', '\\1 \\2', 'g')"
+    one = _TOKEN.format(a=ACCENTED, p=PLAIN, camel=camel)
+    return "(" + " || ".join([one] * len(tokens)) + ")", [value for token in tokens for value in (token, token)]
+# Normalisation 32 maps a rank r to r / (r + 1); 1 adds a division by the log of the row's length.
+RANK_FLAGS = 1 | 32
+MAX_TOKENS = 64  # a pasted paragraph as a query: its first words decide
+MIN_OF_BEST = 0.1  # a keyword-only hit ranking below this share of the best is noise (a common word)
+_KEYWORD_OVERFETCH = 2
+H = TypeVar("H", MessageHit, SessionHit)
+S = TypeVar("S", ScoredMessage, ScoredSession)
+
+
+class _ServerSearch(Generic[H, S]):
+    scored: Callable[[H, Relevance], S]
+
+    def __init__(self, history: PostgresHistory, literal: Any, text_of: Callable[[H], str]) -> None:
+        self._text_of: Callable[[H], str]
+        self._history = history
+        self._literal = literal
+        self._text_of = text_of
+
+    def _keyword(self, query: HistoryQuery, after: int, before: int, limit: int, deadline: Deadline | None,
+                 within: Within | None) -> list[tuple[H, float]]:
+        raise NotImplementedError
+
+    def _semantic(self, query: HistoryQuery, ids: Sequence[str]) -> dict[str, float]:
+        return {}
+
+    def search(self, query: HistoryQuery, after: int, before: int, limit: int, *, deadline: Deadline | None = None,
+               within: Within | None = None) -> list[S]:
+        literal = self._literal.search(query, after, before, limit, deadline=deadline, within=within)
+        keyword = self._keyword(query, after, before, limit * _KEYWORD_OVERFETCH, deadline, within)
+        best = max((rank for _, rank in keyword), default=0.0)
+        ranks = {hit.id: rank / best for hit, rank in keyword} if best > 0 else {}
+        hits: dict[str, H] = {hit.id: hit for hit, _ in keyword}
+        found: dict[str, S] = {item.hit.id: item for item in literal}
+        semantic = self._semantic(query, list({*hits, *found}))
+        # item.hit is this search's H: mypy reads a constrained type variable's attribute as either constraint
+        scored = [self.scored(item.hit, Relevance(ranks.get(hit_id, 0.0), item.relevance.literal,  # type: ignore[arg-type]
+                                                  semantic.get(hit_id)))
+                  for hit_id, item in found.items()]
+        for hit_id, hit in hits.items():
+            if hit_id not in found and ranks[hit_id] >= MIN_OF_BEST and query.admits(self._text_of(hit)):
+                scored.append(self.scored(hit, Relevance(ranks[hit_id], 0.0, semantic.get(hit_id))))
+        # Whole-query hits first, then by keyword rank: the order the merge will rank them in.
+        return sorted(scored, key=lambda item: (item.relevance.literal <= 0, -item.relevance.keyword))[:limit]
+
+
+class PostgresMessageSearch(_ServerSearch[MessageHit, ScoredMessage]):
+    scored = ScoredMessage
+
+    def __init__(self, history: PostgresHistory, dao: PostgresMessageDao, vectors: MessageVectorStore | None) -> None:
+        super().__init__(history, LiteralMessageSearch(dao), lambda hit: hit.content)
+        self._vectors = vectors
+        self.retrievers = RETRIEVERS + (() if vectors is None else (f"semantic ({vectors.name})",))
+
+    def _keyword(self, query: HistoryQuery, after: int, before: int, limit: int, deadline: Deadline | None,
+                 within: Within | None) -> list[tuple[MessageHit, float]]:
+        narrowed, params = message_conditions(within)
+        words, word_params = any_word(query.raw)
+        rows = self._history.rows(
+            f"SELECT {MESSAGE_COLUMNS}, ts_rank_cd(m.content_tsv, w.q, {RANK_FLAGS}) AS rank "
+            f"FROM (SELECT {words} AS q) AS w, messages m JOIN sessions s ON s.tenant = m.tenant AND s.id = m.session_id "
+            f"WHERE m.content_tsv @@ w.q AND m.created_at BETWEEN %s AND %s{narrowed} "
+            "ORDER BY rank DESC, m.created_at DESC, m.id LIMIT %s",
+            [*word_params, after, before, *params, limit], deadline)
+        return [(MessageHit(*row[:6]), float(row[6])) for row in rows]
+
+    def _semantic(self, query: HistoryQuery, ids: Sequence[str]) -> dict[str, float]:
+        if self._vectors is None:
+            return {}
+        return {key: max(score, 0.0) for key, score in self._vectors.similarity(ids, query.raw).items()}
+
+
+class PostgresSessionSearch(_ServerSearch[SessionHit, ScoredSession]):
+    scored = ScoredSession
+    retrievers = RETRIEVERS
+
+    def __init__(self, history: PostgresHistory, dao: PostgresSessionDao) -> None:
+        super().__init__(history, LiteralSessionSearch(dao), lambda hit: f"{hit.title}\n{hit.last_message_preview or ''}")
+
+    def _keyword(self, query: HistoryQuery, after: int, before: int, limit: int, deadline: Deadline | None,
+                 within: Within | None) -> list[tuple[SessionHit, float]]:
+        narrowed, params = "", []
+        if within is not None and within.sessions is not None:
+            narrowed, params = " AND s.id = ANY(%s)", [sorted(within.sessions)]
+        words, word_params = any_word(query.raw)
+        rows = self._history.rows(
+            f"SELECT {SESSION_COLUMNS}, ts_rank_cd(s.search_tsv, w.q, {RANK_FLAGS}) AS rank FROM (SELECT {words} AS q) AS w, sessions s "
+            f"WHERE s.search_tsv @@ w.q AND s.deleted_at IS NULL AND s.updated_at BETWEEN %s AND %s{narrowed} "
+            "ORDER BY rank DESC, s.updated_at DESC, s.id LIMIT %s",
+            [*word_params, after, before, *params, limit], deadline)
+        return [(SessionHit(*row[:6]), float(row[6])) for row in rows]

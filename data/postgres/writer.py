@@ -1,0 +1,146 @@
+"""PostgresHistoryWriter: HistoryWriter's three methods over the PostgreSQL tables, as one tenant.
+
+Keeps OneClaw's derived session columns as HistoryWriter does, writes each message's vector beside
+it (so a committed row is searchable at once, words and meaning), and never names the tenant: the
+column's default and the row-level policies take it from the connection.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+import peewee as pw
+
+from oneclaw_search.data.embedding.vectors import encode_embedding
+from oneclaw_search.data.history.memory_index_dao import chunk_row
+from oneclaw_search.data.history.new_rows import NewMessage, NewSession, message_row, origin_row, session_row
+from oneclaw_search.data.postgres.database import PostgresHistory, cursor_of, execute
+from oneclaw_search.data.postgres.vectors import MessageVectorStore
+from oneclaw_search.domain.models import SEARCHABLE_MESSAGE_TYPES, MemoryChunk
+from oneclaw_search.domain.ports import Embedder
+
+PREVIEW_LENGTH = 100
+_TURN_TYPES = [kind.value for kind in SEARCHABLE_MESSAGE_TYPES]
+
+
+class PostgresHistoryWriter:
+    def __init__(self, history: PostgresHistory, embedder: Embedder | None) -> None:
+        self._history = history
+        self._embedder = embedder
+        self._vectors = MessageVectorStore(history, embedder) if embedder is not None else None
+
+    def write(self, sessions: Sequence[NewSession], messages: Sequence[NewMessage], chunks: Sequence[MemoryChunk],
+              *, keep_existing: bool = False) -> int:
+        """Insert or replace every row by id in one transaction; returns how many of `messages` were
+        already there (left as they are with `keep_existing`)."""
+        latest = {message.id: message for message in messages}  # an id twice: the last row wins
+        with self._history.connected() as database, database.atomic():
+            _upsert(database, "sessions", ["id"], [session_row(session) for session in sessions])
+            _upsert(database, "oneclaw_search_origins", ["session_id"],
+                    [origin_row(session) for session in sessions if session.origin is not None])
+            present = _present(database, "messages", "id", list(latest))
+            written = [latest[key] for key in latest if not (keep_existing and key in present)]
+            _upsert(database, "messages", ["id"], [message_row(message) for message in written])
+            if self._vectors is not None:
+                self._vectors.put(database, [(m.id, m.content) for m in written if m.type in _TURN_TYPES])
+            if chunks:
+                self._adopt_vector_space(database)
+            _upsert(database, "memory_index", ["id"], [chunk_row(chunk) for chunk in self._embedded(chunks)])
+            touched = sorted({session.id for session in sessions} | {message.session_id for message in messages})
+            _refresh_session_stats(database, touched)
+        return len(present)
+
+    def sync_chunks(self, prefix: str, chunks: Sequence[MemoryChunk]) -> tuple[int, int]:
+        """Make the chunks whose ids start with `prefix` exactly `chunks`; returns (added, removed)."""
+        with self._history.connected() as database, database.atomic():
+            present = {row[0] for row in execute(database,
+                "SELECT id FROM memory_index WHERE left(id, %s) = %s", (len(prefix), prefix)).fetchall()}
+            wanted = {chunk.id for chunk in chunks}
+            stale = sorted(present - wanted)
+            if stale:
+                execute(database, "DELETE FROM memory_index WHERE id = ANY(%s)", (stale,))
+            new = [chunk for chunk in chunks if chunk.id not in present]
+            if new:
+                self._adopt_vector_space(database)
+            _upsert(database, "memory_index", ["id"], [chunk_row(chunk) for chunk in self._embedded(new)])
+        return len(new), len(stale)
+
+    def existing_session_ids(self, ids: set[str]) -> set[str]:
+        with self._history.connected() as database:
+            return _present(database, "sessions", "id", sorted(ids))
+
+    def _adopt_vector_space(self, database: pw.Database) -> None:
+        """Memory vectors from another embedder cannot be compared with ours: embed them again, once."""
+        if self._embedder is None:
+            return
+        meta = execute(database, "SELECT value FROM oneclaw_search_meta WHERE key = 'embedder'").fetchone()
+        if meta is not None and meta[0] == self._embedder.name:
+            return
+        stale = execute(database, "SELECT id, chunk_text FROM memory_index WHERE embedding IS NOT NULL").fetchall()
+        vectors = self._embedder.embed([text for _, text in stale]) if stale else []
+        with cursor_of(database) as cursor:
+            cursor.executemany("UPDATE memory_index SET embedding = %s WHERE id = %s",
+                               [(encode_embedding(vectors[i]), chunk_id) for i, (chunk_id, _) in enumerate(stale)])
+        _upsert(database, "oneclaw_search_meta", ["key"], [{"key": "embedder", "value": self._embedder.name}])
+
+    def _embedded(self, chunks: Sequence[MemoryChunk]) -> list[MemoryChunk]:
+        if self._embedder is None:
+            return list(chunks)
+        missing = [chunk for chunk in chunks if chunk.embedding is None]
+        vectors = iter(self._embedder.embed([chunk.chunk_text for chunk in missing]))
+        return [replace(chunk, embedding=encode_embedding(next(vectors))) if chunk.embedding is None else chunk
+                for chunk in chunks]
+
+
+def storable(value: object) -> object:
+    """A column value as PostgreSQL can hold it (storable_text for text, anything else as it is)."""
+    return storable_text(value) if isinstance(value, str) else value
+
+
+def storable_text(value: str) -> str:
+    """Text as PostgreSQL can hold it: NUL, which a text column refuses, and lone surrogates (bytes
+    that were not UTF-8 in the source file) become U+FFFD."""
+    if "\x00" in value:
+        value = value.replace("\x00", "\ufffd")
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        value = "".join("\ufffd" if 0xD800 <= ord(char) <= 0xDFFF else char for char in value)
+    return value
+
+
+def _upsert(database: pw.Database, table: str, key: list[str], rows: Sequence[dict[str, object]]) -> None:
+    if not rows:
+        return
+    columns = list(rows[0])
+    listed = ", ".join(f'"{column}"' for column in columns)
+    updates = ", ".join(f'"{column}" = excluded."{column}"' for column in columns if column not in key)
+    conflict = ", ".join(["tenant", *key])
+    sql = (f'INSERT INTO "{table}" ({listed}) VALUES ({", ".join(["%s"] * len(columns))}) '
+           f"ON CONFLICT ({conflict}) DO UPDATE SET {updates}")
+    with cursor_of(database) as cursor:
+        cursor.executemany(sql, [tuple(storable(value) for value in row.values()) for row in rows])
+
+
+def _present(database: pw.Database, table: str, column: str, ids: list[str]) -> set[str]:
+    if not ids:
+        return set()
+    found = execute(database, f'SELECT "{column}" FROM "{table}" WHERE "{column}" = ANY(%s)',
+                                 ([storable(i) for i in ids],)).fetchall()
+    return {row[0] for row in found}
+
+
+def _refresh_session_stats(database: pw.Database, session_ids: list[str]) -> None:
+    if not session_ids:
+        return
+    execute(database,
+        f"""UPDATE sessions s SET
+            message_count = (SELECT count(*) FROM messages m WHERE m.tenant = s.tenant AND m.session_id = s.id),
+            last_message_preview = COALESCE((SELECT left(m.content, {PREVIEW_LENGTH}) FROM messages m
+                WHERE m.tenant = s.tenant AND m.session_id = s.id AND m.type = ANY(%s) AND m.content <> ''
+                ORDER BY m.created_at DESC, m.seq DESC LIMIT 1), s.last_message_preview),
+            updated_at = GREATEST(s.updated_at, COALESCE((SELECT max(m.created_at) FROM messages m
+                WHERE m.tenant = s.tenant AND m.session_id = s.id), 0))
+        WHERE s.id = ANY(%s)""",
+        (_TURN_TYPES, [storable(i) for i in session_ids]),
+    )
