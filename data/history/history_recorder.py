@@ -16,8 +16,10 @@ from pathlib import Path
 
 from oneclaw_search.data.history.database import HistoryDatabase
 from oneclaw_search.data.history.history_writer import HistoryWriter, NewMessage, NewSession
+from oneclaw_search.data.history.new_rows import HistoryWrites
 from oneclaw_search.data.history.schema import open_writable
 from oneclaw_search.data.importers.bundle_importer import ROLES
+from oneclaw_search.data.postgres.location import is_postgres_url
 from oneclaw_search.domain.clock import Clock, SystemClock
 from oneclaw_search.domain.ports import Embedder
 
@@ -26,9 +28,10 @@ Turns = queue.Queue[tuple[NewMessage, str | None]]  # turns and their session ti
 
 
 class HistoryRecorder:
-    def __init__(self, database: HistoryDatabase, clock: Clock, embedder: Embedder | None = None, *, background: bool = False) -> None:
-        self._database = database
-        self._writer = HistoryWriter(database, embedder)
+    def __init__(self, database: HistoryDatabase, clock: Clock, embedder: Embedder | None = None, *, background: bool = False,
+                 writer: HistoryWrites | None = None) -> None:
+        self._database = database  # closed by close(); `writer`, when given, writes through it instead
+        self._writer = writer or HistoryWriter(database, embedder)
         self._clock = clock
         self._known: set[str] = set()  # sessions seen to exist: their titles and creation times stay as they are
         self._lock = threading.Lock()
@@ -39,8 +42,19 @@ class HistoryRecorder:
             threading.Thread(target=self._drain, args=(self._queue,), name="history_recorder", daemon=True).start()
 
     @classmethod
-    def open(cls, path: str | Path, clock: Clock | None = None, *, background: bool = False) -> HistoryRecorder:
-        """A recorder over `path`, created if missing; OneClaw's own database is refused, unchanged."""
+    def open(cls, path: str | Path, clock: Clock | None = None, *, background: bool = False,
+             tenant: str | None = None, embedder: Embedder | None = None) -> HistoryRecorder:
+        """A recorder over `path`, created if missing; OneClaw's own database is refused, unchanged.
+        A postgresql:// URL records into that server as `tenant` (which must exist)."""
+        if is_postgres_url(path):
+            from oneclaw_search.data.postgres.database import PostgresHistory
+            from oneclaw_search.data.postgres.schema import check_tenant
+            from oneclaw_search.data.postgres.writer import PostgresHistoryWriter
+
+            history = PostgresHistory(str(path), tenant)
+            check_tenant(history)
+            return cls(history, clock or SystemClock(), background=background,  # type: ignore[arg-type]
+                       writer=PostgresHistoryWriter(history, embedder))
         return cls(open_writable(path), clock or SystemClock(), background=background)
 
     def record(self, session_id: str, role: str, content: str, *, title: str | None = None, tool_name: str | None = None,

@@ -5,7 +5,11 @@ the facts about an imported session that go to our own side table.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Protocol
+
+from oneclaw_search.domain.models import MemoryChunk
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,3 +70,14 @@ def message_row(message: NewMessage) -> dict[str, object]:
         "content": message.content, "created_at": message.created_at, "tool_name": message.tool_name,
         "tool_input": message.tool_input, "tool_output": message.tool_output,
     }
+
+
+class HistoryWrites(Protocol):
+    """What importers and the recorder write through: HistoryWriter (SQLite) or PostgresHistoryWriter."""
+
+    def write(self, sessions: Sequence[NewSession], messages: Sequence[NewMessage], chunks: Sequence[MemoryChunk],
+              *, keep_existing: bool = False) -> int: ...
+
+    def sync_chunks(self, prefix: str, chunks: Sequence[MemoryChunk]) -> tuple[int, int]: ...
+
+    def existing_session_ids(self, ids: set[str]) -> set[str]: ...

@@ -11,7 +11,8 @@ from datetime import tzinfo
 from pathlib import Path
 from typing import IO, Any, TypeVar, cast
 
-from oneclaw_search.data.history.history_writer import HistoryWriter, NewMessage, NewSession
+from oneclaw_search.data.history.history_writer import NewMessage, NewSession
+from oneclaw_search.data.history.new_rows import HistoryWrites
 from oneclaw_search.domain.local_time import content_time_ms, iso_time_ms, parse_iso_day
 from oneclaw_search.domain.models import DAILY_LOG_TYPE, LONG_TERM_TYPE, MemoryChunk, MessageType
 
@@ -78,7 +79,7 @@ class _Parsed:
 
 
 class BundleImporter:
-    def __init__(self, writer: HistoryWriter, zone: tzinfo, now_ms: int,
+    def __init__(self, writer: HistoryWrites, zone: tzinfo, now_ms: int,
                  progress: Callable[[int], None] | None = None) -> None:
         self._writer, self._zone, self._now_ms, self._progress = writer, zone, now_ms, progress
 

@@ -12,7 +12,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from oneclaw_search.data.history.history_writer import HistoryWriter, NewSession, SessionOrigin
+from oneclaw_search.data.history.history_writer import NewSession, SessionOrigin
+from oneclaw_search.data.history.new_rows import HistoryWrites
 from oneclaw_search.data.importers.bundle_importer import count_lines
 from oneclaw_search.data.importers.claude_code_transcripts import Spawn, Transcript, read_transcript
 from oneclaw_search.domain.errors import HistoryUnavailable
@@ -39,7 +40,7 @@ class ClaudeCodeSummary:
 
 
 class ClaudeCodeImporter:
-    def __init__(self, writer: HistoryWriter, progress: Callable[[int], None] | None = None,
+    def __init__(self, writer: HistoryWrites, progress: Callable[[int], None] | None = None,
                  expect: Callable[[int], None] | None = None) -> None:
         self._writer, self._progress = writer, progress
         self._expect = expect  # hears how many lines the transcripts hold, before they are read

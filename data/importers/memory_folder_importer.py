@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 
-from oneclaw_search.data.history.history_writer import HistoryWriter
+from oneclaw_search.data.history.new_rows import HistoryWrites
 from oneclaw_search.domain.errors import HistoryUnavailable
 from oneclaw_search.domain.memory_markdown import markdown_chunks
 from oneclaw_search.domain.models import DAILY_LOG_TYPE, LONG_TERM_TYPE, MemoryChunk
@@ -36,7 +36,7 @@ class MemoryImportSummary:
 
 
 class MemoryFolderImporter:
-    def __init__(self, writer: HistoryWriter, progress: Callable[[int], None] | None = None,
+    def __init__(self, writer: HistoryWrites, progress: Callable[[int], None] | None = None,
                  expect: Callable[[int], None] | None = None) -> None:
         self._writer, self._progress = writer, progress  # progress hears the files read so far
         self._expect = expect  # hears how many files there are, before they are read

@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from oneclaw_search.data.history.database import HistoryDatabase
-from oneclaw_search.data.history.history_writer import HistoryWriter, NewMessage, NewSession
+from oneclaw_search.data.history.history_writer import NewMessage, NewSession
+from oneclaw_search.data.history.new_rows import HistoryWrites
 from oneclaw_search.data.history.raw_sql import Row, execute_sql
 from oneclaw_search.data.importers.backup_archive import history_in
 from oneclaw_search.domain.models import MemoryChunk
@@ -34,7 +35,7 @@ class OneClawImportSummary:
 
 
 class OneClawImporter:
-    def __init__(self, writer: HistoryWriter, progress: Callable[[int], None] | None = None,
+    def __init__(self, writer: HistoryWrites, progress: Callable[[int], None] | None = None,
                  expect: Callable[[int], None] | None = None) -> None:
         self._writer, self._progress = writer, progress  # progress hears the rows copied so far, a page at a time
         self._expect = expect  # hears how many rows there are, before they are copied

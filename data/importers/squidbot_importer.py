@@ -17,7 +17,8 @@ from dataclasses import dataclass, field
 from datetime import tzinfo
 from pathlib import Path
 
-from oneclaw_search.data.history.history_writer import HistoryWriter, NewMessage, NewSession
+from oneclaw_search.data.history.history_writer import NewMessage, NewSession
+from oneclaw_search.data.history.new_rows import HistoryWrites
 from oneclaw_search.data.importers.bundle_importer import BadLine, JsonObject, bounded_lines, count_lines, json_object
 from oneclaw_search.domain.errors import HistoryUnavailable
 from oneclaw_search.domain.local_time import iso_time_ms
@@ -46,7 +47,7 @@ class _Read:
 
 
 class SquidbotImporter:
-    def __init__(self, writer: HistoryWriter, zone: tzinfo, progress: Callable[[int], None] | None = None,
+    def __init__(self, writer: HistoryWrites, zone: tzinfo, progress: Callable[[int], None] | None = None,
                  expect: Callable[[int], None] | None = None) -> None:
         self._writer, self._zone, self._progress = writer, zone, progress
         self._expect = expect  # hears how many lines there are, before they are read

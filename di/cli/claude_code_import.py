@@ -5,9 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from oneclaw_search.data.importers.claude_code_importer import ClaudeCodeSummary
+from oneclaw_search.di.cli.history_location import History
 
 
-def describe_claude_code_summary(summary: ClaudeCodeSummary, path: Path, db: Path) -> str:
+def describe_claude_code_summary(summary: ClaudeCodeSummary, path: Path, db: History) -> str:
     lines = [(f"Imported {summary.messages} new messages in {summary.sessions} sessions ({summary.subagents} of them"
               f" sub-agents) from {summary.files} transcript files of {path} into {db} ({summary.already} already there)")]
     if summary.skipped:

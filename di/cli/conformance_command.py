@@ -15,13 +15,14 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from oneclaw_search.di.conformance.runner import Adapter
 
-ADAPTERS = ("in-process", "cli", "process")
+ADAPTERS = ("in-process", "cli", "process", "postgres")
 
 
 def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     run = commands.add_parser("conformance", help="run the FEAT-032 conformance suite against this package or another program")
     run.add_argument("--adapter", choices=ADAPTERS, default="in-process", help="how the implementation is driven (default in-process)")
     run.add_argument("--command", dest="adapter_command", help="with --adapter process: the program to run, e.g. 'java -jar adapter.jar'")
+    run.add_argument("--db", dest="postgres_url", help="with --adapter postgres: the server's postgresql:// URL (a tenant per case)")
     run.add_argument("--cases", type=Path, help="folder of case files (default: the suite shipped with this package)")
     run.add_argument("--group", action="append", help="run only this group (repeatable): feat-032, extended, package")
     run.add_argument("--json", action="store_true", help="print the report as JSON")
@@ -46,7 +47,8 @@ def run_conformance(args: argparse.Namespace) -> int:
         if unknown:
             raise ValueError(f"unknown group(s) {', '.join(unknown)}; the cases hold {', '.join(g.name for g in groups)}")
         groups = [group for group in groups if group.name in args.group]
-    adapter = open_adapter(args.adapter, shlex.split(args.adapter_command) if args.adapter_command else None)
+    adapter = open_adapter(args.adapter, shlex.split(args.adapter_command) if args.adapter_command else None,
+                           getattr(args, "postgres_url", None))
     try:
         runner = Runner(adapter)
         outcomes = runner.run(groups)
@@ -56,7 +58,12 @@ def run_conformance(args: argparse.Namespace) -> int:
     return 0 if verdicts(groups, outcomes)["passed"] else 1
 
 
-def open_adapter(name: str, command: list[str] | None = None) -> Adapter:
+def open_adapter(name: str, command: list[str] | None = None, url: str | None = None) -> Adapter:
+    if name == "postgres":
+        if not url:
+            raise ValueError("--adapter postgres needs --db postgresql://...")
+        from oneclaw_search.di.conformance.postgres_adapter import PostgresAdapter
+        return PostgresAdapter(url)
     if name == "cli":
         from oneclaw_search.di.conformance.cli_adapter import CliAdapter
         return CliAdapter(command)

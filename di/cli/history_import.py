@@ -9,6 +9,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from oneclaw_search.data.history.history_writer import HistoryWriter
+from oneclaw_search.data.history.new_rows import HistoryWrites
 from oneclaw_search.data.history.schema import open_writable
 from oneclaw_search.data.importers.bundle_importer import BundleImporter, ImportSummary, bounded_lines, count_lines
 from oneclaw_search.data.importers.claude_code_importer import DEFAULT_PROJECTS, ClaudeCodeImporter
@@ -16,6 +17,7 @@ from oneclaw_search.data.importers.memory_folder_importer import MemoryFolderImp
 from oneclaw_search.data.importers.oneclaw_importer import OneClawImporter
 from oneclaw_search.data.importers.squidbot_importer import SquidbotImporter, SquidbotSummary
 from oneclaw_search.di.cli.claude_code_import import claude_code_exit_code, describe_claude_code_summary
+from oneclaw_search.di.cli.history_location import History, PostgresLocation
 from oneclaw_search.di.cli.progress import CountBar, progress_bars
 from oneclaw_search.di.core_module import default_embedder
 from oneclaw_search.domain.clock import SystemClock
@@ -27,9 +29,14 @@ KINDS = ("bundle", "memory", "squidbot", "oneclaw", "claude-code")
 
 
 @contextmanager
-def _writer(db: Path) -> Iterator[HistoryWriter]:
+def _writer(db: History) -> Iterator[HistoryWrites]:
     """A writer over `db` (created if missing, never OneClaw's own file), closed afterwards; a
-    file it created for an import that then failed is removed, so no empty history is left."""
+    file it created for an import that then failed is removed, so no empty history is left. On a
+    server, the tenant's rows, each write one transaction."""
+    if isinstance(db, PostgresLocation):
+        with _server_writer(db) as writer:
+            yield writer
+        return
     created = not db.exists()
     database = open_writable(db)
     try:
@@ -43,7 +50,21 @@ def _writer(db: Path) -> Iterator[HistoryWriter]:
     database.close()
 
 
-def run_import_kind(db: Path, what: list[str], time_zone: str | None) -> int:
+@contextmanager
+def _server_writer(db: PostgresLocation) -> Iterator[HistoryWrites]:
+    from oneclaw_search.data.postgres.database import PostgresHistory
+    from oneclaw_search.data.postgres.schema import check_tenant
+    from oneclaw_search.data.postgres.writer import PostgresHistoryWriter
+
+    history = PostgresHistory(db.url, db.tenant)
+    try:
+        check_tenant(history)
+        yield PostgresHistoryWriter(history, default_embedder())
+    finally:
+        history.close()
+
+
+def run_import_kind(db: History, what: list[str], time_zone: str | None) -> int:
     """`import PATH` (a bundle) or `import KIND PATH`."""
     if len(what) == 1 and not (what[0] in KINDS and not Path(what[0]).exists()):  # a kind alone lacks its PATH
         return run_import(db, Path(what[0]), time_zone)
@@ -59,7 +80,7 @@ def run_import_kind(db: Path, what: list[str], time_zone: str | None) -> int:
     return run_import(db, path, time_zone) if kind == "bundle" else run_memory_import(db, path)
 
 
-def run_oneclaw_import(db: Path, path: Path) -> int:
+def run_oneclaw_import(db: History, path: Path) -> int:
     with progress_bars() as bars, _writer(db) as writer:
         summary = OneClawImporter(writer, *_hooks(bars.count("copying rows", "rows"))).import_history(path)
     print(f"Imported {summary.messages} new messages, {summary.sessions} sessions and {summary.chunks} memory chunks"
@@ -67,14 +88,14 @@ def run_oneclaw_import(db: Path, path: Path) -> int:
     return 0
 
 
-def run_claude_code_import(db: Path, path: Path | None) -> int:
+def run_claude_code_import(db: History, path: Path | None) -> int:
     with progress_bars() as bars, _writer(db) as writer:
         summary = ClaudeCodeImporter(writer, *_hooks(bars.count("reading transcripts", "lines"))).import_path(path)
     print(describe_claude_code_summary(summary, path or DEFAULT_PROJECTS, db))
     return claude_code_exit_code(summary)
 
 
-def run_squidbot_import(db: Path, path: Path, time_zone: str | None) -> int:
+def run_squidbot_import(db: History, path: Path, time_zone: str | None) -> int:
     with progress_bars() as bars, _writer(db) as writer:
         bar = bars.count("reading squidbot lines", "lines", then="writing messages")
         summary = SquidbotImporter(writer, resolve_zone(time_zone), *_hooks(bar)).import_path(path)
@@ -82,7 +103,7 @@ def run_squidbot_import(db: Path, path: Path, time_zone: str | None) -> int:
     return 0 if summary.files and (summary.messages or summary.already or not summary.skipped) else 1
 
 
-def describe_squidbot_summary(summary: SquidbotSummary, path: Path, db: Path) -> str:
+def describe_squidbot_summary(summary: SquidbotSummary, path: Path, db: History) -> str:
     headline = (f"Imported {summary.messages} new messages in {summary.sessions} sessions from {summary.files} files of"
                 f" {path} into {db} ({summary.already} already there)")
     return _with_skips(headline, "line(s)", [f"{count} × {reason}" for reason, count in summary.skipped.most_common()])
@@ -93,7 +114,7 @@ def _hooks(bar: CountBar | None) -> tuple[Callable[[int], None] | None, Callable
     return (bar, bar.expect) if bar is not None else (None, None)
 
 
-def run_memory_import(db: Path, folder: Path) -> int:
+def run_memory_import(db: History, folder: Path) -> int:
     with progress_bars() as bars, _writer(db) as writer:
         bar = bars.count("reading memory files", "files", then="embedding and writing chunks")
         summary = MemoryFolderImporter(writer, *_hooks(bar)).import_folder(folder)
@@ -101,13 +122,13 @@ def run_memory_import(db: Path, folder: Path) -> int:
     return 0 if summary.files or not summary.skipped else 1
 
 
-def describe_memory_summary(summary: MemoryImportSummary, folder: Path, db: Path) -> str:
+def describe_memory_summary(summary: MemoryImportSummary, folder: Path, db: History) -> str:
     headline = (f"Imported memory from {folder} into {db}: {summary.files} files, {summary.added} chunks added,"
                 f" {summary.removed} removed, {summary.unchanged} unchanged")
     return _with_skips(headline, "file(s)", [f"{path}: {reason}" for path, reason in summary.skipped])
 
 
-def run_import(db: Path, bundle: Path, time_zone: str | None) -> int:
+def run_import(db: History, bundle: Path, time_zone: str | None) -> int:
     if not bundle.is_file():
         raise HistoryUnavailable(f"bundle not found: {bundle}")
     zone = resolve_zone(time_zone)
@@ -124,7 +145,7 @@ def run_import(db: Path, bundle: Path, time_zone: str | None) -> int:
     return 0 if imported or not summary.skipped else 1
 
 
-def describe_summary(summary: ImportSummary, db: Path) -> str:
+def describe_summary(summary: ImportSummary, db: History) -> str:
     headline = f"Imported {summary.sessions} sessions, {summary.messages} messages, {summary.chunks} memory chunks into {db}"
     return _with_skips(headline, "line(s)", [f"line {number}: {reason}" for number, reason in summary.skipped])
 

@@ -13,13 +13,17 @@ from oneclaw_search.data.index.keyword_index import WriterBusy
 from oneclaw_search.data.index.schema import MESSAGES, SESSIONS
 from oneclaw_search.data.index.sync import KEYWORDS, VECTORS, IndexSync
 from oneclaw_search.di import create_injector
+from oneclaw_search.di.cli.history_location import PostgresLocation
 from oneclaw_search.di.cli.progress import CountBar, progress_bars
 from oneclaw_search.di.index_module import IndexParts
 
 STAGES = {KEYWORDS: "indexing messages", VECTORS: "embedding messages"}
 
 
-def run_index(db: Path, time_zone: str | None, index_path: str | None) -> int:
+def run_index(db: Path | PostgresLocation, time_zone: str | None, index_path: str | None) -> int:
+    if isinstance(db, PostgresLocation):
+        print(f"Nothing to index: {db} is searched on the server, and a committed row is searchable at once")
+        return 0
     settings = {"time_zone": time_zone} if index_path is None else {"time_zone": time_zone, "index_path": index_path}
     parts = create_injector(db, **settings).get(IndexParts)
     if parts.lookup is None or parts.side is None:

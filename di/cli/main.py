@@ -14,10 +14,11 @@ import os
 import sys
 from pathlib import Path
 
-from oneclaw_search.di import create_injector
+from oneclaw_search.data.postgres.location import checked_tenant, is_postgres_url
 from oneclaw_search.di.cli.conformance_command import add_parser as add_conformance_parser
 from oneclaw_search.di.cli.conformance_command import run_conformance
 from oneclaw_search.di.cli.demo import DEFAULT_DEMO_PATH, run_demo
+from oneclaw_search.di.cli.history_location import History, PostgresLocation, open_container
 from oneclaw_search.domain.clock import PinnedClock
 from oneclaw_search.domain.errors import HistoryUnavailable
 from oneclaw_search.domain.local_time import iso_time_ms, resolve_zone
@@ -25,6 +26,7 @@ from oneclaw_search.tools import ToolExecutionEngine
 
 PROG = "oneclaw-search"
 DB_VARIABLE = "ONECLAW_SEARCH_DB"  # the history when --db is not given (demo keeps its own default)
+TENANT_VARIABLE = "ONECLAW_SEARCH_TENANT"  # a PostgreSQL history's tenant when --tenant is not given
 DISTRIBUTION = "oneclaw-search-history"
 
 
@@ -47,7 +49,9 @@ class _Version(argparse.Action):
 
 def build_parser() -> argparse.ArgumentParser:
     common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--db", type=Path, default=argparse.SUPPRESS, help="the history database (SQLite)")
+    common.add_argument("--db", default=argparse.SUPPRESS, help="the history: a SQLite file, or a postgresql:// URL")
+    common.add_argument("--tenant", default=argparse.SUPPRESS,
+                        help=f"with a postgresql:// history: whose rows to read and write (default ${TENANT_VARIABLE}, else 'default')")
     common.add_argument("--time-zone", default=argparse.SUPPRESS, help="zone for dates (default: TZ or the host's)")
     common.add_argument(
         "--index-path",
@@ -83,6 +87,10 @@ def build_parser() -> argparse.ArgumentParser:
     commands.add_parser("demo", parents=[common], help=f"build a sample history (default {DEFAULT_DEMO_PATH}) and search it")
     commands.add_parser("index", parents=[common], help="build or catch up the side index now")
     commands.add_parser("mcp", parents=[common], help="serve the tools over stdio to an MCP client (needs the [mcp] extra)")
+    tenants = commands.add_parser("tenants", parents=[common],
+                                  help="a PostgreSQL history's tenants: add one (creating the schema) or list them")
+    tenants.add_argument("action", choices=("add", "list"))
+    tenants.add_argument("name", nargs="?", help="the tenant to add")
     summary = commands.add_parser("summary", parents=[common], help="summarise recent sessions, or one (get_session_summary)")
     summary.add_argument("--session-id", help="the session to summarise (default: the most recent ones)")
     summary.add_argument("--limit", help="how many recent sessions, default 5")
@@ -96,10 +104,15 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    db, time_zone = _history(parser, args), getattr(args, "time_zone", None)
+    time_zone = getattr(args, "time_zone", None)
     try:
+        db = _located(_history(parser, args), args)
+        if args.command == "tenants":
+            from oneclaw_search.di.cli.tenants_command import run_tenants
+
+            return run_tenants(db, args.action, args.name)
         if args.command == "demo":
-            return run_demo(db, time_zone)
+            return run_demo(DEFAULT_DEMO_PATH if isinstance(db, PostgresLocation) else db, time_zone)
         # Each command imports what only it needs: a one-shot search skips the importers and MCP.
         if args.command == "import":
             from oneclaw_search.di.cli.history_import import run_import_kind
@@ -128,7 +141,7 @@ def main(argv: list[str] | None = None) -> int:
         return _fail(f"unexpected error: {type(problem).__name__}: {problem}")
 
 
-def run_search(db: Path, time_zone: str | None, args: argparse.Namespace) -> int:
+def run_search(db: History, time_zone: str | None, args: argparse.Namespace) -> int:
     arguments = {
         "query": args.query,
         "scope": args.scope,
@@ -146,7 +159,7 @@ def run_search(db: Path, time_zone: str | None, args: argparse.Namespace) -> int
     where = {"index_path": args.index_path} if hasattr(args, "index_path") else {}
     if args.now is not None:
         where["clock"] = PinnedClock(_instant_ms(args.now, time_zone))
-    engine = create_injector(db, time_zone=time_zone, **where).get(ToolExecutionEngine)
+    engine = open_container(db, time_zone=time_zone, **where).get(ToolExecutionEngine)
     return run_tool(engine, "search_history", arguments, args.json)
 
 
@@ -163,15 +176,28 @@ def run_tool(engine: ToolExecutionEngine, name: str, arguments: dict[str, object
     return code
 
 
-def _history(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Path:
-    """--db, else $ONECLAW_SEARCH_DB; the demo's own file for `demo` (conformance reads none)."""
-    given: Path | None = getattr(args, "db", None)
+def _history(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Path | str:
+    """--db, else $ONECLAW_SEARCH_DB: a file, or a postgresql:// URL kept as text; the demo's own
+    file for `demo` (conformance reads none)."""
+    given: str | None = getattr(args, "db", None)
     if args.command in ("demo", "conformance"):
-        return given or DEFAULT_DEMO_PATH
-    value = os.environ.get(DB_VARIABLE, "").strip()
-    if given is None and not value:
+        if args.command == "demo" and is_postgres_url(given):
+            parser.error("demo builds a SQLite file: give it a file path, or none")
+        return Path(given).expanduser() if given else DEFAULT_DEMO_PATH
+    value = given or os.environ.get(DB_VARIABLE, "").strip()
+    if not value:
         parser.error(f"{args.command} needs --db PATH or {DB_VARIABLE}")
-    return given or Path(value).expanduser()
+    return value.strip() if is_postgres_url(value) else Path(value).expanduser()
+
+
+def _located(location: Path | str, args: argparse.Namespace) -> History:
+    """A file as it is; a URL with its tenant: --tenant, else $ONECLAW_SEARCH_TENANT, else the default."""
+    tenant = getattr(args, "tenant", None) or os.environ.get(TENANT_VARIABLE, "").strip() or None
+    if isinstance(location, Path):
+        if getattr(args, "tenant", None):
+            raise ValueError("--tenant goes with a postgresql:// history")
+        return location
+    return PostgresLocation(location, checked_tenant(tenant))
 
 
 def _instant_ms(value: str, time_zone: str | None) -> int:

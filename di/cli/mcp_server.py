@@ -9,10 +9,9 @@ from __future__ import annotations
 
 import json
 from importlib import metadata
-from pathlib import Path
 from typing import Any
 
-from oneclaw_search.di import create_injector
+from oneclaw_search.di.cli.history_location import History, open_container
 from oneclaw_search.tools import ToolExecutionEngine, ToolRegistry
 from oneclaw_search.tools.tool import ToolResult
 
@@ -20,7 +19,7 @@ SERVER_NAME = "oneclaw-search"
 INSTALL_HINT = "the MCP server needs the MCP SDK: pip install '.[mcp]' in the checkout (or 'PATH/TO/CHECKOUT[mcp]')"
 
 
-def run_mcp(db: Path, time_zone: str | None, index_path: str | None) -> int:
+def run_mcp(db: History, time_zone: str | None, index_path: str | None) -> int:
     """Open the history first (a bad --db fails here, before any protocol starts), then serve until
     the client closes stdin."""
     try:
@@ -29,7 +28,7 @@ def run_mcp(db: Path, time_zone: str | None, index_path: str | None) -> int:
     except ImportError as missing:
         raise OSError(f"{INSTALL_HINT} ({missing})") from missing
     settings = {"time_zone": time_zone} | ({} if index_path is None else {"index_path": index_path})
-    container = create_injector(db, **settings)
+    container = open_container(db, **settings)
     anyio.run(serve_stdio, container.get(ToolRegistry), container.get(ToolExecutionEngine))
     return 0
 

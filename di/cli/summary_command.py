@@ -2,16 +2,15 @@
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
-from oneclaw_search.di import create_injector
+from oneclaw_search.di.cli.history_location import History, open_container
 from oneclaw_search.di.cli.main import run_tool
 from oneclaw_search.tools import ToolExecutionEngine
 
 
-def run_summary(db: Path, time_zone: str | None, args: argparse.Namespace) -> int:
+def run_summary(db: History, time_zone: str | None, args: argparse.Namespace) -> int:
     where = {"index_path": args.index_path} if hasattr(args, "index_path") else {}
-    engine = create_injector(db, time_zone=time_zone, summarizer=args.summarizer, **where).get(ToolExecutionEngine)
+    engine = open_container(db, time_zone=time_zone, summarizer=args.summarizer, **where).get(ToolExecutionEngine)
     arguments: dict[str, object] = {"session_id": args.session_id, "limit": args.limit,
                                     "format": "json" if args.json else None}
     return run_tool(engine, "get_session_summary", arguments, args.json)
