@@ -17,19 +17,27 @@ from oneclaw_search.domain.models import MemoryChunk
 TABLES = ("sessions", "messages", "memory_index")
 
 
-def write_fixture(path: Path, fixture: dict[str, list[dict[str, Any]]]) -> None:
+Fixture = dict[str, list[dict[str, Any]]]
+
+
+def write_fixture(path: Path, fixture: Fixture) -> None:
     """Add the rows to the history at `path` (made when missing) the way `oneclaw-search import` writes."""
+    database = open_writable(path)
+    try:
+        HistoryWriter(database, default_embedder()).write(*fixture_rows(fixture))
+    finally:
+        database.close()
+
+
+def fixture_rows(fixture: Fixture) -> tuple[list[NewSession], list[NewMessage], list[MemoryChunk]]:
+    """A fixture's sessions, messages and memory chunks as the writers take them."""
     sessions = [NewSession(s["id"], s["title"], s["created_at"], s.get("updated_at"), s.get("deleted_at"))
                 for s in fixture.get("sessions", [])]
     messages = [NewMessage(m["id"], m["session_id"], m["type"], m["content"], m["created_at"], m.get("tool_name"),
                            m.get("tool_input"), m.get("tool_output")) for m in fixture.get("messages", [])]
     chunks = [MemoryChunk(c["id"], c["source_type"], c.get("source_date"), c["chunk_text"], None, c["created_at"],
-                          c.get("updated_at", c["created_at"])) for c in fixture.get("memory_index", [])]
-    database = open_writable(path)
-    try:
-        HistoryWriter(database, default_embedder()).write(sessions, messages, chunks)
-    finally:
-        database.close()
+                          c["updated_at"] if "updated_at" in c else c["created_at"]) for c in fixture.get("memory_index", [])]
+    return sessions, messages, chunks
 
 
 def file_checksum(database: Path) -> str:
