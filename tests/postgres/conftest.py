@@ -2,7 +2,6 @@
 inside, no system install), with the schema created and removed with its data folder at the end."""
 from __future__ import annotations
 
-import json
 import uuid
 
 import pytest
