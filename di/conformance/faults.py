@@ -17,7 +17,9 @@ from oneclaw_search.di.index_module import HistoryRows, IndexModule, IndexParts,
 from oneclaw_search.domain.ports import MemorySearchEngine, MessageDao, SessionDao
 
 SOURCES = ("memory", "messages", "sessions")
-OVERRUN_BUDGET_SECONDS = 1.0  # the budget while a source is made to overrun it: a suite cannot wait 30 s, and a busy machine needs a second for the other sources
+# The budget while a source is made to overrun it: a suite cannot wait 30 s, and the sources it does
+# not delay need a second on a busy machine.
+OVERRUN_BUDGET_SECONDS = 1.0
 
 
 @dataclass
