@@ -15,8 +15,10 @@ RULES = {
     "domain": ({"oneclaw_search.domain"}, set()),
     "data": (
         {"oneclaw_search.domain", "oneclaw_search.data"},
-        # the LLM summarizers' official SDKs are imported only inside their adapters, when asked
-        {"peewee", "playhouse", "psycopg", "numpy", "rank_bm25", "model2vec", "tokenizers", "tantivy", "Stemmer", "openai", "anthropic"},
+        # the LLM summarizers' official SDKs are imported only inside their adapters, when asked; the
+        # PostgreSQL drivers only in data/postgres, which nothing imports unless a URL asks for it
+        {"peewee", "playhouse", "psycopg", "pgvector", "numpy", "rank_bm25", "model2vec", "tokenizers", "tantivy", "Stemmer",
+         "openai", "anthropic"},
     ),
     "tools": ({"oneclaw_search.domain", "oneclaw_search.tools"}, set()),
     "di": (

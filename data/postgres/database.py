@@ -46,7 +46,10 @@ class PostgresHistory:
         options = "" if admin else f"-c role={TENANT_ROLE} -c {TENANT_SETTING}={self.tenant}"
         # Pooled: a unit of work borrows a connection and hands it back, so threads and containers that
         # come and go do not each keep one open on the server.
-        pooling = {"max_connections": MAX_CONNECTIONS, "stale_timeout": IDLE_SECONDS, "timeout": POOL_WAIT_SECONDS}
+        pooling = {"max_connections": MAX_CONNECTIONS, "stale_timeout": IDLE_SECONDS, "timeout": POOL_WAIT_SECONDS,
+                   # never prepared: a prepared statement may get a generic plan, blind to the query's
+                   # pattern and tsquery, which scans where the trigram and text indexes would serve
+                   "prepare_threshold": None}
         self.peewee = PooledPostgresqlDatabase(self.url, prefer_psycopg3=True, **pooling,
                                                **({"options": options} if options else {}))
         self.admin = admin

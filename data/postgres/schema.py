@@ -7,7 +7,6 @@ Every statement is idempotent: `ensure_schema` runs on an empty database or an u
 from __future__ import annotations
 
 import time
-import unicodedata
 
 from oneclaw_search.data.postgres.database import TENANT_ROLE, TENANT_SETTING, PostgresHistory, execute
 from oneclaw_search.domain.errors import HistoryUnavailable
@@ -21,25 +20,20 @@ VECTOR_DIMENSION = 384  # the shipped embedder's; an embedder of another dimensi
 
 
 
-def _accent_table() -> tuple[str, str]:
-    """Latin letters with accents and the plain letters they fold to, as translate() takes them."""
-    accented, plain = [], []
-    for code in range(0xC0, 0x250):
-        base = unicodedata.normalize("NFKD", chr(code))[0]
-        if base != chr(code) and base.isascii() and base.isalpha():
-            accented.append(chr(code))
-            plain.append(base)
-    return "".join(accented), "".join(plain)
-
-
-ACCENTED, PLAIN = _accent_table()
-# The words the keyword search indexes and queries: accents folded (the server may lack unaccent)
-# and camelCase identifiers also split into their parts, so getUserName is found as typed and by
-# "user name". Immutable, so a generated column can use it; a query goes through it too.
+# The words the keyword search indexes and queries: accents dropped (NFKD, then no combining marks:
+# the server may lack unaccent) and camelCase identifiers also split into their parts, so
+# getUserName is found as typed and by "user name". Immutable, so a generated column can use them;
+# a query goes through them too. Each step runs only on text that needs it: most text is ASCII.
+PLAIN_FUNCTION = """CREATE OR REPLACE FUNCTION oneclaw_search_plain(value text) RETURNS text
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE RETURN
+    CASE WHEN value ~ '[^[:ascii:]]' THEN regexp_replace(normalize(value, NFKD), '[\\u0300-\\u036f]', '', 'g')
+         ELSE value END"""
+CAMEL = "'([[:lower:][:digit:]])([[:upper:]])', '\\1 \\2', 'g'"
 WORDS_FUNCTION = f"""CREATE OR REPLACE FUNCTION oneclaw_search_words(value text) RETURNS text
     LANGUAGE sql IMMUTABLE PARALLEL SAFE RETURN
-    translate(value, '{ACCENTED}', '{PLAIN}') || ' ' ||
-    regexp_replace(translate(value, '{ACCENTED}', '{PLAIN}'), '([[:lower:][:digit:]])([[:upper:]])', '\\1 \\2', 'g')"""
+    CASE WHEN value ~ '[[:lower:][:digit:]][[:upper:]]'
+         THEN oneclaw_search_plain(value) || ' ' || regexp_replace(oneclaw_search_plain(value), {CAMEL})
+         ELSE oneclaw_search_plain(value) END"""
 
 TABLES = [
     "CREATE TABLE IF NOT EXISTS oneclaw_tenants (name text PRIMARY KEY, created_at bigint NOT NULL)",
@@ -120,7 +114,7 @@ def ensure_schema(admin: PostgresHistory) -> bool:
         available = execute(database, "SELECT 1 FROM pg_available_extensions WHERE name = 'vector'").fetchone()
         if available:
             execute(database, "CREATE EXTENSION IF NOT EXISTS vector")
-        for statement in [WORDS_FUNCTION, *TABLES, vectors_table(bool(available)), *INDEXES, *security()]:
+        for statement in [PLAIN_FUNCTION, WORDS_FUNCTION, *TABLES, vectors_table(bool(available)), *INDEXES, *security()]:
             execute(database, statement)
     return bool(available)
 

@@ -17,7 +17,7 @@ from oneclaw_search.data.postgres.daos import (
     message_conditions,
 )
 from oneclaw_search.data.postgres.database import PostgresHistory
-from oneclaw_search.data.postgres.schema import ACCENTED, PLAIN
+from oneclaw_search.data.postgres.schema import CAMEL
 from oneclaw_search.data.postgres.vectors import MessageVectorStore
 from oneclaw_search.data.postgres.writer import storable_text
 from oneclaw_search.domain.clock import Deadline
@@ -30,15 +30,14 @@ RETRIEVERS = ("keyword (PostgreSQL full-text, ts_rank_cd)", "phrase (pg_trgm)")
 # Any of the query's words, as the keyword index reads a query: each whitespace-separated token is
 # a phrase (user_id is user then id, memorySearch also memory then search), and the phrases are ORed.
 # phraseto_tsquery parses and stems any text safely.
-_TOKEN = "phraseto_tsquery('english', translate(%s, '{a}', '{p}')) || phraseto_tsquery('english', {camel})"
+_TOKEN = ("phraseto_tsquery('english', oneclaw_search_plain(%s)) || "
+          f"phraseto_tsquery('english', regexp_replace(oneclaw_search_plain(%s), {CAMEL}))")
 
 
 def any_word(query: str) -> tuple[str, list[object]]:
     """SQL for a tsquery matching any of the query's tokens, and its parameters."""
     tokens = list(dict.fromkeys(storable_text(query).split()))[:MAX_TOKENS] or [""]
-    camel = f"regexp_replace(translate(%s, '{ACCENTED}', '{PLAIN}'), '([[:lower:][:digit:]])([[:upper:]])', '\\1 \\2', 'g')"
-    one = _TOKEN.format(a=ACCENTED, p=PLAIN, camel=camel)
-    return "(" + " || ".join([one] * len(tokens)) + ")", [value for token in tokens for value in (token, token)]
+    return "(" + " || ".join([_TOKEN] * len(tokens)) + ")", [value for token in tokens for value in (token, token)]
 # Normalisation 32 maps a rank r to r / (r + 1); 1 adds a division by the log of the row's length.
 RANK_FLAGS = 1 | 32
 MAX_TOKENS = 64  # a pasted paragraph as a query: its first words decide

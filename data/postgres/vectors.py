@@ -4,10 +4,13 @@ found, as the SQLite backend's vectors do (docs/how-search-works.md says why mea
 """
 from __future__ import annotations
 
+import weakref
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import peewee as pw
+from pgvector.psycopg import register_vector
 
 from oneclaw_search.data.postgres.database import PostgresHistory, cursor_of, execute
 from oneclaw_search.domain.ports import Embedder
@@ -21,6 +24,7 @@ class MessageVectorStore:
         self._history = history
         self._embedder = embedder
         self._column: str | None = None  # "vector(384)" or "real[]", read once
+        self._adapted: weakref.WeakSet[Any] = weakref.WeakSet()  # connections that send numpy arrays as vectors
 
     @property
     def name(self) -> str:
@@ -41,11 +45,10 @@ class MessageVectorStore:
         if not rows or not self._fits(database):
             return
         vectors = self._embedder.embed([text for _, text in rows])
-        cast = "::vector" if self.column(database).startswith("vector") else "::real[]"
-        values = [(message_id, self.name, _literal(vectors[i], cast)) for i, (message_id, _) in enumerate(rows)]
-        with cursor_of(database) as cursor:
+        values = [(message_id, self.name, self._value(database, vectors[i])) for i, (message_id, _) in enumerate(rows)]
+        with cursor_of(database) as cursor:  # one row a statement: arrays of vectors travel as text, slower
             cursor.executemany(
-                f"INSERT INTO oneclaw_search_message_vectors (message_id, embedder, embedding) VALUES (%s, %s, %s{cast}) "
+                "INSERT INTO oneclaw_search_message_vectors (message_id, embedder, embedding) VALUES (%s, %s, %s) "
                 "ON CONFLICT (tenant, message_id) DO UPDATE SET embedder = excluded.embedder, embedding = excluded.embedding",
                 values)
 
@@ -58,26 +61,31 @@ class MessageVectorStore:
                 return {}
             vector = self._embedder.embed([query])[0]
             if self.column(database).startswith("vector"):
-                rows = execute(database,
-                    "SELECT message_id, 1 - (embedding <=> %s::vector) FROM oneclaw_search_message_vectors "
-                    "WHERE message_id = ANY(%s) AND embedder = %s", (_literal(vector, ""), list(ids), self.name)).fetchall()
+                rows = execute(database, "SELECT message_id, 1 - (embedding <=> %s) FROM oneclaw_search_message_vectors "
+                               "WHERE message_id = ANY(%s) AND embedder = %s",
+                               (self._value(database, vector), list(ids), self.name)).fetchall()
                 return {row[0]: float(row[1]) for row in rows}
-            rows = execute(database,
-                "SELECT message_id, embedding FROM oneclaw_search_message_vectors WHERE message_id = ANY(%s) AND embedder = %s",
-                (list(ids), self.name)).fetchall()
+            rows = execute(database, "SELECT message_id, embedding FROM oneclaw_search_message_vectors "
+                           "WHERE message_id = ANY(%s) AND embedder = %s", (list(ids), self.name)).fetchall()
         if not rows:
             return {}
         matrix = np.asarray([row[1] for row in rows], dtype=np.float32)
         scores = matrix @ np.asarray(vector, dtype=np.float32)
         return {row[0]: float(score) for row, score in zip(rows, scores, strict=True)}
 
+    def _value(self, database: pw.Database, vector: Any) -> Any:
+        """A vector as this column takes it: a numpy array pgvector's adapter sends in binary, or a
+        list of floats for the array column."""
+        if not self.column(database).startswith("vector"):
+            return [float(x) for x in vector]
+        connection = database.connection()  # type: ignore[no-untyped-call]
+        if connection not in self._adapted:
+            register_vector(connection)
+            self._adapted.add(connection)
+        return np.asarray(vector, dtype=np.float32)
+
     def _fits(self, database: pw.Database) -> bool:
         """A pgvector column has one dimension; another embedder's vectors have no place in it."""
         column = self.column(database)
         return not column.startswith("vector") or column == f"vector({self._embedder.dimension})"
 
-
-def _literal(vector: Sequence[float], cast: str) -> str:
-    """pgvector's text form '[1,2,3]', or an array's '{1,2,3}'."""
-    numbers = ",".join(f"{float(x):.7g}" for x in vector)
-    return "{" + numbers + "}" if cast == "::real[]" else "[" + numbers + "]"

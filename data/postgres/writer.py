@@ -20,6 +20,7 @@ from oneclaw_search.domain.models import SEARCHABLE_MESSAGE_TYPES, MemoryChunk
 from oneclaw_search.domain.ports import Embedder
 
 PREVIEW_LENGTH = 100
+UPSERT_ROWS = 2_000  # rows per statement
 _TURN_TYPES = [kind.value for kind in SEARCHABLE_MESSAGE_TYPES]
 
 
@@ -110,16 +111,29 @@ def storable_text(value: str) -> str:
 
 
 def _upsert(database: pw.Database, table: str, key: list[str], rows: Sequence[dict[str, object]]) -> None:
+    """Insert or update rows (dicts with the same keys) by `key`, in statements of UPSERT_ROWS rows
+    passed as one array per column: a statement per row costs the server several times as much."""
     if not rows:
         return
+    latest = {tuple(row[k] for k in key): row for row in rows}  # one statement may touch a row only once
     columns = list(rows[0])
+    types = _column_types(database, table)
     listed = ", ".join(f'"{column}"' for column in columns)
+    arrays = ", ".join(f"%s::{types[column]}[]" for column in columns)
     updates = ", ".join(f'"{column}" = excluded."{column}"' for column in columns if column not in key)
-    conflict = ", ".join(["tenant", *key])
-    sql = (f'INSERT INTO "{table}" ({listed}) VALUES ({", ".join(["%s"] * len(columns))}) '
-           f"ON CONFLICT ({conflict}) DO UPDATE SET {updates}")
-    with cursor_of(database) as cursor:
-        cursor.executemany(sql, [tuple(storable(value) for value in row.values()) for row in rows])
+    sql = (f'INSERT INTO "{table}" ({listed}) SELECT * FROM unnest({arrays}) '
+           f"ON CONFLICT ({', '.join(['tenant', *key])}) DO UPDATE SET {updates}")
+    batch = list(latest.values())
+    for start in range(0, len(batch), UPSERT_ROWS):
+        part = batch[start:start + UPSERT_ROWS]
+        execute(database, sql, [[storable(row[column]) for row in part] for column in columns])
+
+
+def _column_types(database: pw.Database, table: str) -> dict[str, str]:
+    """Each column's type as an array element type ("text", "bigint", ...)."""
+    rows = execute(database, "SELECT attname, format_type(atttypid, NULL) FROM pg_attribute "
+                             "WHERE attrelid = %s::regclass AND attnum > 0 AND NOT attisdropped", (table,)).fetchall()
+    return {name: kind for name, kind in rows}
 
 
 def _present(database: pw.Database, table: str, column: str, ids: list[str]) -> set[str]:
