@@ -84,6 +84,19 @@ def vectors_table(pgvector: bool) -> str:
         FOREIGN KEY (tenant, message_id) REFERENCES messages (tenant, id) ON DELETE CASCADE)"""
 
 
+# Under row-level security the planner may use an index for a condition only when its function is
+# LEAKPROOF, and these are not marked so: without the mark every search reads the whole table. Each
+# returns a boolean computed from its two arguments and raises only on a malformed pattern or query,
+# whatever the row holds, so the mark is true of them; only a superuser may set it.
+SEARCH_FUNCTIONS = ("ts_match_vq(tsvector, tsquery)", "texticlike(text, text)", "word_similarity_op(text, text)")
+_LEAKY = "SELECT count(*) FROM pg_proc WHERE oid = ANY(%s::regprocedure[]) AND NOT proleakproof"
+
+
+def search_functions_marked(history: PostgresHistory) -> bool:
+    """Whether the search's index conditions are LEAKPROOF, so the indexes serve them under RLS."""
+    return history.rows(_LEAKY, ([f.replace(" ", "") for f in SEARCH_FUNCTIONS],))[0][0] == 0
+
+
 def security() -> list[str]:
     """Row-level security on every tenant table, forced on the owner too, and the tenant role's rights."""
     statements = [
@@ -116,6 +129,9 @@ def ensure_schema(admin: PostgresHistory) -> bool:
             execute(database, "CREATE EXTENSION IF NOT EXISTS vector")
         for statement in [PLAIN_FUNCTION, WORDS_FUNCTION, *TABLES, vectors_table(bool(available)), *INDEXES, *security()]:
             execute(database, statement)
+        if execute(database, "SELECT rolsuper FROM pg_roles WHERE rolname = current_user").fetchone()[0]:
+            for function in SEARCH_FUNCTIONS:
+                execute(database, f"ALTER FUNCTION {function} LEAKPROOF")
     return bool(available)
 
 
