@@ -94,7 +94,7 @@ _LEAKY = "SELECT count(*) FROM pg_proc WHERE oid = ANY(%s::regprocedure[]) AND N
 
 def search_functions_marked(history: PostgresHistory) -> bool:
     """Whether the search's index conditions are LEAKPROOF, so the indexes serve them under RLS."""
-    return history.rows(_LEAKY, ([f.replace(" ", "") for f in SEARCH_FUNCTIONS],))[0][0] == 0
+    return bool(history.rows(_LEAKY, ([f.replace(" ", "") for f in SEARCH_FUNCTIONS],))[0][0] == 0)
 
 
 def security() -> list[str]:
@@ -129,7 +129,7 @@ def ensure_schema(admin: PostgresHistory) -> bool:
             execute(database, "CREATE EXTENSION IF NOT EXISTS vector")
         for statement in [PLAIN_FUNCTION, WORDS_FUNCTION, *TABLES, vectors_table(bool(available)), *INDEXES, *security()]:
             execute(database, statement)
-        if execute(database, "SELECT rolsuper FROM pg_roles WHERE rolname = current_user").fetchone()[0]:
+        if execute(database, "SELECT rolsuper FROM pg_roles WHERE rolname = current_user").fetchall() == [(True,)]:
             for function in SEARCH_FUNCTIONS:
                 execute(database, f"ALTER FUNCTION {function} LEAKPROOF")
     return bool(available)

@@ -18,6 +18,7 @@ from oneclaw_search.data.postgres.daos import (
 )
 from oneclaw_search.data.postgres.database import PostgresHistory
 from oneclaw_search.data.postgres.schema import CAMEL
+from oneclaw_search.data.postgres.turns_around import Lent, holding, lent_turns, query_lexemes
 from oneclaw_search.data.postgres.vectors import MessageVectorStore
 from oneclaw_search.data.postgres.writer import storable_text
 from oneclaw_search.domain.clock import Deadline
@@ -57,8 +58,14 @@ class _ServerSearch(Generic[H, S]):
         self._text_of = text_of
 
     def _keyword(self, query: HistoryQuery, after: int, before: int, limit: int, deadline: Deadline | None,
-                 within: Within | None) -> list[tuple[H, float]]:
+                 within: Within | None) -> list[tuple[H, float, frozenset[str]]]:
+        """Rows holding the query's words: each with its ts_rank_cd and the query lexemes it holds."""
         raise NotImplementedError
+
+    def _around(self, query: HistoryQuery, held: Lent, after: int, before: int, within: Within | None,
+                deadline: Deadline | None) -> list[tuple[H, float]]:
+        """Rows the keyword hits around them lend their words (messages only)."""
+        return []
 
     def _semantic(self, query: HistoryQuery, ids: Sequence[str]) -> dict[str, float]:
         return {}
@@ -67,17 +74,24 @@ class _ServerSearch(Generic[H, S]):
                within: Within | None = None) -> list[S]:
         literal = self._literal.search(query, after, before, limit, deadline=deadline, within=within)
         keyword = self._keyword(query, after, before, limit * _KEYWORD_OVERFETCH, deadline, within)
-        best = max((rank for _, rank in keyword), default=0.0)
-        ranks = {hit.id: rank / best for hit, rank in keyword} if best > 0 else {}
-        hits: dict[str, H] = {hit.id: hit for hit, _ in keyword}
+        best = max((rank for _, rank, _ in keyword), default=0.0)
+        ranks = {hit.id: rank / best for hit, rank, _ in keyword} if best > 0 else {}
+        hits: dict[str, H] = {hit.id: hit for hit, _, _ in keyword}
         found: dict[str, S] = {item.hit.id: item for item in literal}
+        lent = self._around(query, {hit.id: (ranks[hit.id], held) for hit, _, held in keyword}, after, before, within, deadline)
+        for hit, score in lent:
+            if hit.id not in found and hit.id not in hits:
+                hits[hit.id], ranks[hit.id] = hit, score
+        lent_ids = {hit.id for hit, _ in lent}
         semantic = self._semantic(query, list({*hits, *found}))
         # item.hit is this search's H: mypy reads a constrained type variable's attribute as either constraint
         scored = [self.scored(item.hit, Relevance(ranks.get(hit_id, 0.0), item.relevance.literal,  # type: ignore[arg-type]
                                                   semantic.get(hit_id)))
                   for hit_id, item in found.items()]
         for hit_id, hit in hits.items():
-            if hit_id not in found and ranks[hit_id] >= MIN_OF_BEST and query.admits(self._text_of(hit)):
+            if hit_id in found or not query.admits(self._text_of(hit)):
+                continue
+            if ranks[hit_id] >= MIN_OF_BEST or hit_id in lent_ids:
                 scored.append(self.scored(hit, Relevance(ranks[hit_id], 0.0, semantic.get(hit_id))))
         # Whole-query hits first, then by keyword rank: the order the merge will rank them in.
         return sorted(scored, key=lambda item: (item.relevance.literal <= 0, -item.relevance.keyword))[:limit]
@@ -92,16 +106,27 @@ class PostgresMessageSearch(_ServerSearch[MessageHit, ScoredMessage]):
         self.retrievers = RETRIEVERS + (() if vectors is None else (f"semantic ({vectors.name})",))
 
     def _keyword(self, query: HistoryQuery, after: int, before: int, limit: int, deadline: Deadline | None,
-                 within: Within | None) -> list[tuple[MessageHit, float]]:
+                 within: Within | None) -> list[tuple[MessageHit, float, frozenset[str]]]:
         narrowed, params = message_conditions(within)
         words, word_params = any_word(query.raw)
+        lexemes = query_lexemes(self._history, query.raw, deadline)
+        flags, flag_params = holding(lexemes)
         rows = self._history.rows(
-            f"SELECT {MESSAGE_COLUMNS}, ts_rank_cd(m.content_tsv, w.q, {RANK_FLAGS}) AS rank "
+            f"SELECT {MESSAGE_COLUMNS}, ts_rank_cd(m.content_tsv, w.q, {RANK_FLAGS}) AS rank, {flags} "
             f"FROM (SELECT {words} AS q) AS w, messages m JOIN sessions s ON s.tenant = m.tenant AND s.id = m.session_id "
             f"WHERE m.content_tsv @@ w.q AND m.created_at BETWEEN %s AND %s{narrowed} "
             "ORDER BY rank DESC, m.created_at DESC, m.id LIMIT %s",
-            [*word_params, after, before, *params, limit], deadline)
-        return [(MessageHit(*row[:6]), float(row[6])) for row in rows]
+            [*flag_params, *word_params, after, before, *params, limit], deadline)
+        return [(MessageHit(*row[:6]), float(row[6]), frozenset(word for word, held in zip(lexemes, row[7], strict=True) if held))
+                for row in rows]
+
+    def _around(self, query: HistoryQuery, held: Lent, after: int, before: int, within: Within | None,
+                deadline: Deadline | None) -> list[tuple[MessageHit, float]]:
+        # One word lends nothing, however many lexemes it parses into (user_id, memorySearch); a quoted
+        # phrase must stand in one row.
+        if query.phrases or len(query.raw.split()) < 2 or len(set().union(*held.values()) if held else ()) < 2:
+            return []
+        return lent_turns(self._history, held, after, before, within, deadline)
 
     def _semantic(self, query: HistoryQuery, ids: Sequence[str]) -> dict[str, float]:
         if self._vectors is None:
@@ -117,14 +142,20 @@ class PostgresSessionSearch(_ServerSearch[SessionHit, ScoredSession]):
         super().__init__(history, LiteralSessionSearch(dao), lambda hit: f"{hit.title}\n{hit.last_message_preview or ''}")
 
     def _keyword(self, query: HistoryQuery, after: int, before: int, limit: int, deadline: Deadline | None,
-                 within: Within | None) -> list[tuple[SessionHit, float]]:
+                 within: Within | None) -> list[tuple[SessionHit, float, frozenset[str]]]:
         narrowed, params = "", []
         if within is not None and within.sessions is not None:
             narrowed, params = " AND s.id = ANY(%s)", [sorted(within.sessions)]
         words, word_params = any_word(query.raw)
+        lexemes = query_lexemes(self._history, query.raw, deadline)
+        flags, flag_params = holding(lexemes, "ts_filter(s.search_tsv, '{b}')")
         rows = self._history.rows(
-            f"SELECT {SESSION_COLUMNS}, ts_rank_cd(s.search_tsv, w.q, {RANK_FLAGS}) AS rank FROM (SELECT {words} AS q) AS w, sessions s "
+            f"SELECT {SESSION_COLUMNS}, ts_rank_cd(s.search_tsv, w.q, {RANK_FLAGS}) AS rank, "
+            f"ts_filter(s.search_tsv, '{{a}}') @@ w.q, {flags} FROM (SELECT {words} AS q) AS w, sessions s "
             f"WHERE s.search_tsv @@ w.q AND s.deleted_at IS NULL AND s.updated_at BETWEEN %s AND %s{narrowed} "
             "ORDER BY rank DESC, s.updated_at DESC, s.id LIMIT %s",
-            [*word_params, after, before, *params, limit], deadline)
-        return [(SessionHit(*row[:6]), float(row[6])) for row in rows]
+            [*flag_params, *word_params, after, before, *params, limit], deadline)
+        # A title names the whole conversation; a preview is one clipped line, whose words are found
+        # through its message too: by its preview alone a session needs most of the query's words.
+        return [(SessionHit(*row[:6]), float(row[6]), frozenset()) for row in rows
+                if row[7] or 2 * sum(row[8]) > len(lexemes)]
