@@ -28,6 +28,13 @@ from oneclaw_search.domain.message_filter import Within
 from oneclaw_search.domain.models import MessageHit, Relevance, ScoredMessage, ScoredSession, SessionHit
 
 RETRIEVERS = ("keyword (PostgreSQL full-text, ts_rank_cd)", "phrase (pg_trgm)")
+# Normalisation 32 maps a rank r to r / (r + 1); 1 adds a division by the log of the row's length.
+RANK_FLAGS = 1 | 32
+MAX_TOKENS = 64  # a pasted paragraph as a query: its first words decide
+MIN_OF_BEST = 0.1  # a keyword-only hit ranking below this share of the best is noise (a common word)
+_KEYWORD_OVERFETCH = 2
+H = TypeVar("H", MessageHit, SessionHit)
+S = TypeVar("S", ScoredMessage, ScoredSession)
 # Any of the query's words, as the keyword index reads a query: each whitespace-separated token is
 # a phrase (user_id is user then id, memorySearch also memory then search), and the phrases are ORed.
 # phraseto_tsquery parses and stems any text safely.
@@ -39,23 +46,16 @@ def any_word(query: str) -> tuple[str, list[object]]:
     """SQL for a tsquery matching any of the query's tokens, and its parameters."""
     tokens = list(dict.fromkeys(storable_text(query).split()))[:MAX_TOKENS] or [""]
     return "(" + " || ".join([_TOKEN] * len(tokens)) + ")", [value for token in tokens for value in (token, token)]
-# Normalisation 32 maps a rank r to r / (r + 1); 1 adds a division by the log of the row's length.
-RANK_FLAGS = 1 | 32
-MAX_TOKENS = 64  # a pasted paragraph as a query: its first words decide
-MIN_OF_BEST = 0.1  # a keyword-only hit ranking below this share of the best is noise (a common word)
-_KEYWORD_OVERFETCH = 2
-H = TypeVar("H", MessageHit, SessionHit)
-S = TypeVar("S", ScoredMessage, ScoredSession)
+
 
 
 class _ServerSearch(Generic[H, S]):
     scored: Callable[[H, Relevance], S]
 
     def __init__(self, history: PostgresHistory, literal: Any, text_of: Callable[[H], str]) -> None:
-        self._text_of: Callable[[H], str]
         self._history = history
         self._literal = literal
-        self._text_of = text_of
+        self._text_of: Callable[[H], str] = text_of
 
     def _keyword(self, query: HistoryQuery, after: int, before: int, limit: int, deadline: Deadline | None,
                  within: Within | None) -> list[tuple[H, float, frozenset[str]]]:
