@@ -20,6 +20,7 @@ from oneclaw_search.data.postgres.database import PostgresHistory
 from oneclaw_search.data.postgres.schema import CAMEL
 from oneclaw_search.data.postgres.turns_around import Lent, holding, lent_turns, query_lexemes
 from oneclaw_search.data.postgres.vectors import MessageVectorStore
+from oneclaw_search.data.postgres.word_weights import WordWeights, coverage
 from oneclaw_search.data.postgres.writer import storable_text
 from oneclaw_search.domain.clock import Deadline
 from oneclaw_search.domain.history_query import HistoryQuery
@@ -31,7 +32,11 @@ RETRIEVERS = ("keyword (PostgreSQL full-text, ts_rank_cd)", "phrase (pg_trgm)")
 # Normalisation 32 maps a rank r to r / (r + 1); 1 adds a division by the log of the row's length.
 RANK_FLAGS = 1 | 32
 MAX_TOKENS = 64  # a pasted paragraph as a query: its first words decide
-MIN_OF_BEST = 0.1  # a keyword-only hit ranking below this share of the best is noise (a common word)
+# A row found by keywords alone needs this share of the query's weight (a common word alone is noise);
+# for messages, only half the best share when every row is weak, as in the keyword index.
+MIN_COVERAGE, MIN_OF_BEST = 0.1, 0.5
+DENSITY_SHARE = 0.1  # how much ts_rank_cd (words close together, a short row) adds within equal coverage
+PREVIEW_WEIGHT = 0.6  # a word in a session's preview, against 1 in its title
 _KEYWORD_OVERFETCH = 2
 H = TypeVar("H", MessageHit, SessionHit)
 S = TypeVar("S", ScoredMessage, ScoredSession)
@@ -40,6 +45,19 @@ S = TypeVar("S", ScoredMessage, ScoredSession)
 # phraseto_tsquery parses and stems any text safely.
 _TOKEN = ("phraseto_tsquery('english', oneclaw_search_plain(%s)) || "
           f"phraseto_tsquery('english', regexp_replace(oneclaw_search_plain(%s), {CAMEL}))")
+
+
+def with_density(share: float, rank: float) -> float:
+    """Coverage, with ts_rank_cd (in [0, 1)) ordering rows of equal coverage."""
+    return share * (1 - DENSITY_SHARE + DENSITY_SHARE * rank)
+
+
+def weighted_sum(lexemes: list[str], weights: dict[str, float]) -> tuple[str, list[object]]:
+    """SQL for the weight of the query's words a message holds, and its parameters."""
+    if not lexemes:
+        return "NULL::int", []
+    terms = " + ".join(["%s * (m.content_tsv @@ %s::tsquery)::int"] * len(lexemes))
+    return f"({terms})", [value for word in lexemes for value in (weights.get(word, 0.0), "'" + word.replace("'", "''") + "'")]
 
 
 def any_word(query: str) -> tuple[str, list[object]]:
@@ -51,6 +69,7 @@ def any_word(query: str) -> tuple[str, list[object]]:
 
 class _ServerSearch(Generic[H, S]):
     scored: Callable[[H, Relevance], S]
+    floor_follows_best = False
 
     def __init__(self, history: PostgresHistory, literal: Any, text_of: Callable[[H], str]) -> None:
         self._history = history
@@ -74,8 +93,9 @@ class _ServerSearch(Generic[H, S]):
                within: Within | None = None) -> list[S]:
         literal = self._literal.search(query, after, before, limit, deadline=deadline, within=within)
         keyword = self._keyword(query, after, before, limit * _KEYWORD_OVERFETCH, deadline, within)
-        best = max((rank for _, rank, _ in keyword), default=0.0)
-        ranks = {hit.id: rank / best for hit, rank, _ in keyword} if best > 0 else {}
+        best = max((score for _, score, _ in keyword), default=0.0)
+        ranks = {hit.id: score for hit, score, _ in keyword}
+        floor = min(MIN_COVERAGE, MIN_OF_BEST * best) if self.floor_follows_best else MIN_COVERAGE
         hits: dict[str, H] = {hit.id: hit for hit, _, _ in keyword}
         found: dict[str, S] = {item.hit.id: item for item in literal}
         lent = self._around(query, {hit.id: (ranks[hit.id], held) for hit, _, held in keyword}, after, before, within, deadline)
@@ -91,7 +111,7 @@ class _ServerSearch(Generic[H, S]):
         for hit_id, hit in hits.items():
             if hit_id in found or not query.admits(self._text_of(hit)):
                 continue
-            if ranks[hit_id] >= MIN_OF_BEST or hit_id in lent_ids:
+            if ranks[hit_id] >= floor or hit_id in lent_ids:
                 scored.append(self.scored(hit, Relevance(ranks[hit_id], 0.0, semantic.get(hit_id))))
         # Whole-query hits first, then by keyword rank: the order the merge will rank them in.
         return sorted(scored, key=lambda item: (item.relevance.literal <= 0, -item.relevance.keyword))[:limit]
@@ -99,9 +119,11 @@ class _ServerSearch(Generic[H, S]):
 
 class PostgresMessageSearch(_ServerSearch[MessageHit, ScoredMessage]):
     scored = ScoredMessage
+    floor_follows_best = True
 
     def __init__(self, history: PostgresHistory, dao: PostgresMessageDao, vectors: MessageVectorStore | None) -> None:
         super().__init__(history, LiteralMessageSearch(dao), lambda hit: hit.content)
+        self._weights = WordWeights(history, "messages", "content_tsv")
         self._vectors = vectors
         self.retrievers = RETRIEVERS + (() if vectors is None else (f"semantic ({vectors.name})",))
 
@@ -110,15 +132,20 @@ class PostgresMessageSearch(_ServerSearch[MessageHit, ScoredMessage]):
         narrowed, params = message_conditions(within)
         words, word_params = any_word(query.raw)
         lexemes = query_lexemes(self._history, query.raw, deadline)
+        weights = self._weights.idf(lexemes, deadline)
         flags, flag_params = holding(lexemes)
+        weighted, weighted_params = weighted_sum(lexemes, weights)
         rows = self._history.rows(
             f"SELECT {MESSAGE_COLUMNS}, ts_rank_cd(m.content_tsv, w.q, {RANK_FLAGS}) AS rank, {flags} "
             f"FROM (SELECT {words} AS q) AS w, messages m JOIN sessions s ON s.tenant = m.tenant AND s.id = m.session_id "
             f"WHERE m.content_tsv @@ w.q AND m.created_at BETWEEN %s AND %s{narrowed} "
-            "ORDER BY rank DESC, m.created_at DESC, m.id LIMIT %s",
-            [*flag_params, *word_params, after, before, *params, limit], deadline)
-        return [(MessageHit(*row[:6]), float(row[6]), frozenset(word for word, held in zip(lexemes, row[7], strict=True) if held))
-                for row in rows]
+            f"ORDER BY {weighted} DESC, rank DESC, m.created_at DESC, m.id LIMIT %s",
+            [*flag_params, *word_params, after, before, *params, *weighted_params, limit], deadline)
+        found = []
+        for row in rows:
+            held = frozenset(word for word, holds in zip(lexemes, row[7], strict=True) if holds)
+            found.append((MessageHit(*row[:6]), with_density(coverage(weights, dict.fromkeys(held, 1.0)), row[6]), held))
+        return found
 
     def _around(self, query: HistoryQuery, held: Lent, after: int, before: int, within: Within | None,
                 deadline: Deadline | None) -> list[tuple[MessageHit, float]]:
@@ -140,6 +167,7 @@ class PostgresSessionSearch(_ServerSearch[SessionHit, ScoredSession]):
 
     def __init__(self, history: PostgresHistory, dao: PostgresSessionDao) -> None:
         super().__init__(history, LiteralSessionSearch(dao), lambda hit: f"{hit.title}\n{hit.last_message_preview or ''}")
+        self._weights = WordWeights(history, "sessions", "search_tsv")
 
     def _keyword(self, query: HistoryQuery, after: int, before: int, limit: int, deadline: Deadline | None,
                  within: Within | None) -> list[tuple[SessionHit, float, frozenset[str]]]:
@@ -148,14 +176,22 @@ class PostgresSessionSearch(_ServerSearch[SessionHit, ScoredSession]):
             narrowed, params = " AND s.id = ANY(%s)", [sorted(within.sessions)]
         words, word_params = any_word(query.raw)
         lexemes = query_lexemes(self._history, query.raw, deadline)
-        flags, flag_params = holding(lexemes, "ts_filter(s.search_tsv, '{b}')")
+        weights = self._weights.idf(lexemes, deadline)
+        in_title, title_params = holding(lexemes, "ts_filter(s.search_tsv, '{a}')")
+        in_preview, preview_params = holding(lexemes, "ts_filter(s.search_tsv, '{b}')")
         rows = self._history.rows(
-            f"SELECT {SESSION_COLUMNS}, ts_rank_cd(s.search_tsv, w.q, {RANK_FLAGS}) AS rank, "
-            f"ts_filter(s.search_tsv, '{{a}}') @@ w.q, {flags} FROM (SELECT {words} AS q) AS w, sessions s "
+            f"SELECT {SESSION_COLUMNS}, ts_rank_cd(s.search_tsv, w.q, {RANK_FLAGS}) AS rank, {in_title}, {in_preview} "
+            f"FROM (SELECT {words} AS q) AS w, sessions s "
             f"WHERE s.search_tsv @@ w.q AND s.deleted_at IS NULL AND s.updated_at BETWEEN %s AND %s{narrowed} "
             "ORDER BY rank DESC, s.updated_at DESC, s.id LIMIT %s",
-            [*flag_params, *word_params, after, before, *params, limit], deadline)
-        # A title names the whole conversation; a preview is one clipped line, whose words are found
-        # through its message too: by its preview alone a session needs most of the query's words.
-        return [(SessionHit(*row[:6]), float(row[6]), frozenset()) for row in rows
-                if row[7] or 2 * sum(row[8]) > len(lexemes)]
+            [*title_params, *preview_params, *word_params, after, before, *params, limit], deadline)
+        found = []
+        for row in rows:
+            title = {word for word, holds in zip(lexemes, row[7], strict=True) if holds}
+            preview = {word for word, holds in zip(lexemes, row[8], strict=True) if holds} - title
+            # A title names the whole conversation; a preview is one clipped line, whose words are
+            # found through its message too: by its preview alone a session needs most of the query.
+            if title or 2 * len(preview) > len(lexemes):
+                held = {**dict.fromkeys(preview, PREVIEW_WEIGHT), **dict.fromkeys(title, 1.0)}
+                found.append((SessionHit(*row[:6]), with_density(coverage(weights, held), row[6]), frozenset()))
+        return found

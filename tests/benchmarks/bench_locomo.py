@@ -2,6 +2,7 @@
 
     python tests/benchmarks/bench_locomo.py                  # all dev conversations, scope "sessions"
     python tests/benchmarks/bench_locomo.py --smoke          # first conversation, first 25 queries
+    python tests/benchmarks/bench_locomo.py --pg-url URL     # the PostgreSQL backend on that server
 """
 from __future__ import annotations
 
@@ -91,19 +92,40 @@ def search(engine: ToolExecutionEngine, query: str, scope: str) -> dict:
     return {"error": False, "results": document["results"], "retrievers": document.get("retrievers"), "ms": elapsed}
 
 
-def run_conversation(sample: dict, queries: list[dict], scope: str, folder: Path) -> tuple[list[dict], dict]:
+def run_conversation(sample: dict, queries: list[dict], scope: str, folder: Path,
+                     pg_url: str | None = None) -> tuple[list[dict], dict]:
     rows = history_rows(sample)
-    path = folder / f"{sample['sample_id']}.db"
-    database = open_writable(path)
-    HistoryWriter(database, default_embedder()).write(*rows)
-    database.close()
     texts = {m.id: m.content for m in rows[1]}
     clock = FixedClock(max(s.created_at for s in rows[0]) + DAY_MS)
-    engine = create_injector(path, clock=clock, time_zone="UTC").get(ToolExecutionEngine)
+    if pg_url is not None:
+        engine = postgres_engine(pg_url, sample["sample_id"], rows, clock)
+    else:
+        path = folder / f"{sample['sample_id']}.db"
+        database = open_writable(path)
+        HistoryWriter(database, default_embedder()).write(*rows)
+        database.close()
+        engine = create_injector(path, clock=clock, time_zone="UTC").get(ToolExecutionEngine)
     if queries:
         search(engine, queries[0]["keyword_query"], scope)  # builds the side index; kept out of the timings
     records = [{"query": q, "field": f, **search(engine, q[f], scope)} for q in queries for f in FIELDS]
     return records, texts
+
+
+def postgres_engine(url: str, sample_id: str, rows: tuple[list, list, list], clock: FixedClock) -> ToolExecutionEngine:
+    """The conversation in a fresh tenant of the server at `url` (the PostgreSQL backend)."""
+    import uuid
+
+    from oneclaw_search.data.postgres.database import PostgresHistory
+    from oneclaw_search.data.postgres.schema import add_tenant, ensure_schema
+    from oneclaw_search.data.postgres.writer import PostgresHistoryWriter
+
+    admin = PostgresHistory(url, admin=True)
+    ensure_schema(admin)
+    tenant = f"locomo-{sample_id}-{uuid.uuid4().hex[:8]}"
+    add_tenant(admin, tenant)
+    admin.close()
+    PostgresHistoryWriter(PostgresHistory(url, tenant), default_embedder()).write(*rows)
+    return create_injector(url, tenant=tenant, clock=clock, time_zone="UTC").get(ToolExecutionEngine)
 
 
 def scores(ids: list[str], gold: list[str]) -> tuple[float, float, float, float]:
@@ -176,6 +198,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--scope", choices=("sessions", "all"), default="sessions")
     parser.add_argument("--smoke", action="store_true", help="first conversation, first 25 queries")
     parser.add_argument("--show-misses", type=int, default=0, metavar="N")
+    parser.add_argument("--pg-url", help="search the PostgreSQL backend on this server (a tenant per conversation)")
     args = parser.parse_args(argv)
     if not (args.dataset / "locomo10-dev.json").is_file():
         parser.error(f"no LoCoMo dev split in {args.dataset} (pass --dataset DIR)")
@@ -190,7 +213,7 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as folder:
         for sample in samples:
             mine = [q for q in queries if q["conversation_id"] == sample["sample_id"]][:25 if args.smoke else None]
-            found, sample_texts = run_conversation(sample, mine, args.scope, Path(folder))
+            found, sample_texts = run_conversation(sample, mine, args.scope, Path(folder), args.pg_url)
             records += found
             texts |= sample_texts
     report(records, args.dataset, args.scope, len(samples))
