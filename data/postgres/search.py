@@ -28,7 +28,7 @@ from oneclaw_search.domain.literal_search import LiteralMessageSearch, LiteralSe
 from oneclaw_search.domain.message_filter import Within
 from oneclaw_search.domain.models import MessageHit, Relevance, ScoredMessage, ScoredSession, SessionHit
 
-RETRIEVERS = ("keyword (PostgreSQL full-text, ts_rank_cd)", "phrase (pg_trgm)")
+RETRIEVERS = ("keyword (PostgreSQL full-text, idf-weighted)", "phrase (pg_trgm)")
 # Normalisation 32 maps a rank r to r / (r + 1); 1 adds a division by the log of the row's length.
 RANK_FLAGS = 1 | 32
 MAX_TOKENS = 64  # a pasted paragraph as a query: its first words decide
