@@ -18,7 +18,7 @@ from oneclaw_search.data.postgres.daos import (
 )
 from oneclaw_search.data.postgres.database import PostgresHistory
 from oneclaw_search.data.postgres.schema import CAMEL
-from oneclaw_search.data.postgres.turns_around import Lent, holding, lent_turns, query_lexemes
+from oneclaw_search.data.postgres.turns_around import holding, lent_turns, query_lexemes, windows
 from oneclaw_search.data.postgres.vectors import MessageVectorStore
 from oneclaw_search.data.postgres.word_weights import WordWeights, coverage
 from oneclaw_search.data.postgres.writer import storable_text
@@ -81,11 +81,6 @@ class _ServerSearch(Generic[H, S]):
         """Rows holding the query's words: each with its ts_rank_cd and the query lexemes it holds."""
         raise NotImplementedError
 
-    def _around(self, query: HistoryQuery, held: Lent, after: int, before: int, within: Within | None,
-                deadline: Deadline | None) -> list[tuple[H, float]]:
-        """Rows the keyword hits around them lend their words (messages only)."""
-        return []
-
     def _semantic(self, query: HistoryQuery, ids: Sequence[str]) -> dict[str, float]:
         return {}
 
@@ -98,11 +93,6 @@ class _ServerSearch(Generic[H, S]):
         floor = min(MIN_COVERAGE, MIN_OF_BEST * best) if self.floor_follows_best else MIN_COVERAGE
         hits: dict[str, H] = {hit.id: hit for hit, _, _ in keyword}
         found: dict[str, S] = {item.hit.id: item for item in literal}
-        lent = self._around(query, {hit.id: (ranks[hit.id], held) for hit, _, held in keyword}, after, before, within, deadline)
-        for hit, score in lent:
-            if hit.id not in found and hit.id not in hits:
-                hits[hit.id], ranks[hit.id] = hit, score
-        lent_ids = {hit.id for hit, _ in lent}
         semantic = self._semantic(query, list({*hits, *found}))
         # item.hit is this search's H: mypy reads a constrained type variable's attribute as either constraint
         scored = [self.scored(item.hit, Relevance(ranks.get(hit_id, 0.0), item.relevance.literal,  # type: ignore[arg-type]
@@ -111,7 +101,7 @@ class _ServerSearch(Generic[H, S]):
         for hit_id, hit in hits.items():
             if hit_id in found or not query.admits(self._text_of(hit)):
                 continue
-            if ranks[hit_id] >= floor or hit_id in lent_ids:
+            if ranks[hit_id] >= floor:
                 scored.append(self.scored(hit, Relevance(ranks[hit_id], 0.0, semantic.get(hit_id))))
         # Whole-query hits first, then by keyword rank: the order the merge will rank them in.
         return sorted(scored, key=lambda item: (item.relevance.literal <= 0, -item.relevance.keyword))[:limit]
@@ -141,19 +131,17 @@ class PostgresMessageSearch(_ServerSearch[MessageHit, ScoredMessage]):
             f"WHERE m.content_tsv @@ w.q AND m.created_at BETWEEN %s AND %s{narrowed} "
             f"ORDER BY {weighted} DESC, rank DESC, m.created_at DESC, m.id LIMIT %s",
             [*flag_params, *word_params, after, before, *params, *weighted_params, limit], deadline)
-        found = []
-        for row in rows:
-            held = frozenset(word for word, holds in zip(lexemes, row[7], strict=True) if holds)
-            found.append((MessageHit(*row[:6]), with_density(coverage(weights, dict.fromkeys(held, 1.0)), row[6]), held))
+        hits = {row[0]: (MessageHit(*row[:6]), float(row[6])) for row in rows}
+        own = {row[0]: frozenset(word for word, holds in zip(lexemes, row[7], strict=True) if holds) for row in rows}
+        # One word lends nothing, however many lexemes it parses into (user_id, memorySearch), and a
+        # quoted phrase must stand in one row: then each row holds only its own words.
+        lends = not query.phrases and len(query.raw.split()) >= 2 and len(set().union(*own.values()) if own else ()) >= 2
+        held = windows(self._history, own, deadline) if lends else {key: dict.fromkeys(words, 1.0) for key, words in own.items()}
+        lent = [key for key, shares in held.items() if key not in hits and len(shares) >= 2]
+        found = [(hit, with_density(coverage(weights, held[key]), rank), own[key]) for key, (hit, rank) in hits.items()]
+        found += [(hit, with_density(coverage(weights, held[hit.id]), 0.0), frozenset())
+                  for hit in lent_turns(self._history, lent, after, before, within, deadline)]
         return found
-
-    def _around(self, query: HistoryQuery, held: Lent, after: int, before: int, within: Within | None,
-                deadline: Deadline | None) -> list[tuple[MessageHit, float]]:
-        # One word lends nothing, however many lexemes it parses into (user_id, memorySearch); a quoted
-        # phrase must stand in one row.
-        if query.phrases or len(query.raw.split()) < 2 or len(set().union(*held.values()) if held else ()) < 2:
-            return []
-        return lent_turns(self._history, held, after, before, within, deadline)
 
     def _semantic(self, query: HistoryQuery, ids: Sequence[str]) -> dict[str, float]:
         if self._vectors is None:

@@ -1,9 +1,10 @@
-"""Turns found through the turns around them, as the SQLite backend's keyword index finds them
+"""Words lent by the turns around a message, as the SQLite backend's keyword index lends them
 through each message's window of neighbouring turns (Q-01).
 
-A turn holding none of the query's words is still a hit when the turns within NEIGHBOURS of it
-hold two or more of them between them (one word alone lends nothing): the answer to a question
-that named the words, the reply after it. It ranks below every turn holding words of its own.
+A turn holds each query word it holds itself at full weight, a word of the turn just before it at
+BEFORE_SHARE and a word of another turn within NEIGHBOURS at AROUND_SHARE. A turn holding none of
+the words itself is a hit only when the turns around it hold two or more of them between them (one
+word lends nothing): the answer to a question that named the words, the reply after it.
 """
 from __future__ import annotations
 
@@ -16,10 +17,11 @@ from oneclaw_search.domain.message_filter import Within
 from oneclaw_search.domain.models import MessageHit
 
 NEIGHBOURS = 3
-LENT_WEIGHT = 0.25  # the most a lent turn scores, against 1 for the best turn holding the words
-BEFORE_WEIGHT = 2.0  # the turn just before counts double, as in the keyword index's window
+# The keyword index repeats a turn 3 times in its window, the one before twice and others once;
+# BM25 saturating those counts (k1 1.2) weighs them about 1 : 0.87 : 0.64.
+BEFORE_SHARE, AROUND_SHARE = 0.85, 0.6
 MAX_LEXEMES = 16
-Lent = Mapping[str, tuple[float, frozenset[str]]]  # hit id -> (keyword rank over the best, query lexemes it holds)
+Held = dict[str, float]  # query lexeme -> the share of its weight a turn holds
 
 _LEXEMES = ("SELECT coalesce(array_agg(DISTINCT l ORDER BY l), '{}') FROM "
             "unnest(tsvector_to_array(to_tsvector('english', oneclaw_search_words(%s)))) AS l")
@@ -44,26 +46,29 @@ def holding(lexemes: list[str], tsvector: str = "m.content_tsv") -> tuple[str, l
     return "ARRAY[" + ", ".join([f"{tsvector} @@ %s::tsquery"] * len(lexemes)) + "]", list(quoted)
 
 
-def lent_turns(history: PostgresHistory, hits: Lent, after: int, before: int, within: Within | None,
-               deadline: Deadline | None) -> list[tuple[MessageHit, float]]:
-    """Live turns in the window (and `within`) that the hits around them lend two or more words."""
-    if not hits:
-        return []
-    ids = list(hits)
-    lent: dict[str, tuple[float, set[str]]] = {}
-    for hit_id, near, distance in history.rows(_AROUND, (ids, TURN_TYPES, ids), deadline):
-        if near in hits:
-            continue
-        rank, words = hits[hit_id]
-        weight = BEFORE_WEIGHT if distance == 1 else 1.0  # the hit is the turn just before `near`
-        score, held = lent.get(near, (0.0, set()))
-        lent[near] = (score + weight * rank, held | words)
-    chosen = {near: min(score / BEFORE_WEIGHT, 1.0) * LENT_WEIGHT for near, (score, held) in lent.items() if len(held) >= 2}
-    if not chosen:
+def windows(history: PostgresHistory, own: Mapping[str, frozenset[str]], deadline: Deadline | None) -> dict[str, Held]:
+    """What each hit, and each turn within NEIGHBOURS of one, holds of the query's words, its own
+    and its neighbours' (a turn that is no hit holds only what they lend it)."""
+    held: dict[str, Held] = {turn: dict.fromkeys(words, 1.0) for turn, words in own.items()}
+    if not own:
+        return held
+    ids = list(own)
+    for hit, near, distance in history.rows(_AROUND, (ids, TURN_TYPES, ids), deadline):
+        share = BEFORE_SHARE if distance == 1 else AROUND_SHARE  # distance 1: `hit` is the turn just before `near`
+        shares = held.setdefault(near, {})
+        for word in own[hit]:
+            shares[word] = max(shares.get(word, 0.0), share)
+    return held
+
+
+def lent_turns(history: PostgresHistory, ids: list[str], after: int, before: int, within: Within | None,
+               deadline: Deadline | None) -> list[MessageHit]:
+    """The live turns among `ids` in the window (and `within`)."""
+    if not ids:
         return []
     narrowed, params = message_conditions(within)
     rows = history.rows(
         f"SELECT {MESSAGE_COLUMNS} FROM messages m JOIN sessions s ON s.tenant = m.tenant AND s.id = m.session_id "
         f"WHERE m.id = ANY(%s) AND m.created_at BETWEEN %s AND %s{narrowed}",
-        [list(chosen), after, before, *params], deadline)
-    return [(MessageHit(*row), chosen[row[0]]) for row in rows]
+        [ids, after, before, *params], deadline)
+    return [MessageHit(*row) for row in rows]
