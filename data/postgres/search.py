@@ -173,7 +173,7 @@ class PostgresSessionSearch(_ServerSearch[SessionHit, ScoredSession]):
             f"WHERE s.search_tsv @@ w.q AND s.deleted_at IS NULL AND s.updated_at BETWEEN %s AND %s{narrowed} "
             "ORDER BY rank DESC, s.updated_at DESC, s.id LIMIT %s",
             [*title_params, *preview_params, *word_params, after, before, *params, limit], deadline)
-        found = []
+        found: list[tuple[SessionHit, float, frozenset[str]]] = []
         for row in rows:
             title = {word for word, holds in zip(lexemes, row[7], strict=True) if holds}
             preview = {word for word, holds in zip(lexemes, row[8], strict=True) if holds} - title

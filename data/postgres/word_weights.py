@@ -32,7 +32,7 @@ class WordWeights:
         """Each lexeme's BM25 idf among the rows this tenant sees."""
         if not lexemes:
             return {}
-        counts = dict(self._history.rows(self._counts, (lexemes,), deadline))
+        counts: dict[str, int] = dict(self._history.rows(self._counts, (lexemes,), deadline))
         total = self._rows(max(counts.values()), deadline)
         return {lexeme: math.log(1 + (total - df + 0.5) / (df + 0.5)) for lexeme, df in counts.items()}
 
