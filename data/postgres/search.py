@@ -12,6 +12,7 @@ from typing import Any, Generic, TypeVar
 from oneclaw_search.data.postgres.daos import (
     MESSAGE_COLUMNS,
     SESSION_COLUMNS,
+    TURN_TYPES,
     PostgresMessageDao,
     PostgresSessionDao,
     message_conditions,
@@ -58,6 +59,26 @@ def weighted_sum(lexemes: list[str], weights: dict[str, float]) -> tuple[str, li
         return "NULL::int", []
     terms = " + ".join(["%s * (m.content_tsv @@ %s::tsquery)::int"] * len(lexemes))
     return f"({terms})", [value for word in lexemes for value in (weights.get(word, 0.0), "'" + word.replace("'", "''") + "'")]
+
+
+def candidate_pool(lexemes: list[str], after: int, before: int, within: Within | None, size: int) -> tuple[str, list[object]]:
+    """SQL for the ids a keyword search ranks, and its parameters: the newest `size` rows holding
+    every word, and the newest `size` holding each word. Ranking every row that holds any word
+    would cost a common word's whole posting list, every search; the best rows hold the rare
+    words, or all of them, and recent ones rank first among equals."""
+    types = sorted(within.types) if within is not None and within.types is not None else TURN_TYPES
+    sessions = "" if within is None or within.sessions is None else " AND p.session_id = ANY(%s)"
+    narrowed: list[object] = [] if not sessions else [sorted(within.sessions)]  # type: ignore[union-attr]
+    queries = [" & ".join(_quoted(word) for word in lexemes)] + ([_quoted(word) for word in lexemes] if len(lexemes) > 1 else [])
+    part = (f"(SELECT p.id FROM messages p WHERE p.content_tsv @@ %s::tsquery AND p.created_at BETWEEN %s AND %s "
+            f"AND p.type = ANY(%s){sessions} ORDER BY p.created_at DESC LIMIT %s)")
+    if not lexemes:
+        return "SELECT NULL::text", []
+    return " UNION ".join([part] * len(queries)), [v for q in queries for v in (q, after, before, types, *narrowed, size)]
+
+
+def _quoted(lexeme: str) -> str:
+    return "'" + lexeme.replace("'", "''") + "'"
 
 
 def any_word(query: str) -> tuple[str, list[object]]:
@@ -125,12 +146,13 @@ class PostgresMessageSearch(_ServerSearch[MessageHit, ScoredMessage]):
         weights = self._weights.idf(lexemes, deadline)
         flags, flag_params = holding(lexemes)
         weighted, weighted_params = weighted_sum(lexemes, weights)
+        pool, pool_params = candidate_pool(lexemes, after, before, within, limit)
         rows = self._history.rows(
             f"SELECT {MESSAGE_COLUMNS}, ts_rank_cd(m.content_tsv, w.q, {RANK_FLAGS}) AS rank, {flags} "
             f"FROM (SELECT {words} AS q) AS w, messages m JOIN sessions s ON s.tenant = m.tenant AND s.id = m.session_id "
-            f"WHERE m.content_tsv @@ w.q AND m.created_at BETWEEN %s AND %s{narrowed} "
+            f"WHERE m.id IN ({pool}) AND m.content_tsv @@ w.q AND m.created_at BETWEEN %s AND %s{narrowed} "
             f"ORDER BY {weighted} DESC, rank DESC, m.created_at DESC, m.id LIMIT %s",
-            [*flag_params, *word_params, after, before, *params, *weighted_params, limit], deadline)
+            [*flag_params, *word_params, *pool_params, after, before, *params, *weighted_params, limit], deadline)
         hits = {row[0]: (MessageHit(*row[:6]), float(row[6])) for row in rows}
         own = {row[0]: frozenset(word for word, holds in zip(lexemes, row[7], strict=True) if holds) for row in rows}
         # One word lends nothing, however many lexemes it parses into (user_id, memorySearch), and a

@@ -14,7 +14,7 @@ import threading
 from oneclaw_search.data.postgres.database import PostgresHistory
 from oneclaw_search.domain.clock import Deadline
 
-DF_CAP = 10_000
+DF_CAP = 2_000
 RECOUNT_AFTER = 200
 _COUNTS = """SELECT l, (SELECT count(*) FROM (SELECT 1 FROM {table} WHERE {column} @@ quote_literal(l)::tsquery LIMIT {cap}) x)
     FROM unnest(%s::text[]) AS l"""
