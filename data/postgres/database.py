@@ -32,6 +32,11 @@ def execute(database: pw.Database, sql: str, params: Sequence[object] = ()) -> p
     return cast("psycopg.Cursor[Any]", cursor)
 
 
+def connection_of(database: pw.Database) -> psycopg.Connection[Any]:
+    """This thread's open psycopg connection (for a server-side cursor)."""
+    return cast("psycopg.Connection[Any]", database.connection())  # type: ignore[no-untyped-call]
+
+
 def cursor_of(database: pw.Database) -> psycopg.Cursor[Any]:
     """A new cursor on this thread's connection, for executemany."""
     return cast("psycopg.Cursor[Any]", database.cursor())  # type: ignore[no-untyped-call]

@@ -11,7 +11,7 @@ from collections.abc import Iterator, Sequence
 
 from oneclaw_search.data.history.filtered_history import BATCH_ROWS, NO_ORIGINS, agent_matches, project_matches, searchable_text
 from oneclaw_search.data.postgres.daos import TURN_TYPES
-from oneclaw_search.data.postgres.database import PostgresHistory
+from oneclaw_search.data.postgres.database import PostgresHistory, connection_of
 from oneclaw_search.domain.focused_search import FilterUnavailable
 from oneclaw_search.domain.message_filter import MessageFilter
 from oneclaw_search.domain.models import MessageHit
@@ -85,6 +85,10 @@ class PostgresFilteredHistory:
         params: list[object] = [sorted(types), after, before]
         if session_ids is not None:
             sql, params = sql + " AND m.session_id = ANY(%s)", [*params, sorted(session_ids)]
-        rows = self._history.rows(sql + " ORDER BY m.created_at DESC, m.id", params)
-        for start in range(0, len(rows), BATCH_ROWS):
-            yield [MessageHit(r[0], r[1], r[2], r[3], searchable_text(r), r[5]) for r in rows[start:start + BATCH_ROWS]]
+        # A server-side cursor: a filter that admits most of a large history streams it in batches
+        # rather than holding it all in memory at once.
+        with self._history.connected() as database, database.atomic(), \
+                connection_of(database).cursor(name="oneclaw_search_filtered") as cursor:
+            cursor.execute(sql + " ORDER BY m.created_at DESC, m.id", params)
+            while rows := cursor.fetchmany(BATCH_ROWS):
+                yield [MessageHit(r[0], r[1], r[2], r[3], searchable_text(r), r[5]) for r in rows]

@@ -67,8 +67,9 @@ def candidate_pool(lexemes: list[str], after: int, before: int, within: Within |
     would cost a common word's whole posting list, every search; the best rows hold the rare
     words, or all of them, and recent ones rank first among equals."""
     types = sorted(within.types) if within is not None and within.types is not None else TURN_TYPES
-    sessions = "" if within is None or within.sessions is None else " AND p.session_id = ANY(%s)"
-    narrowed: list[object] = [] if not sessions else [sorted(within.sessions)]  # type: ignore[union-attr]
+    sessions, narrowed = "", list[object]()
+    if within is not None and within.sessions is not None:
+        sessions, narrowed = " AND p.session_id = ANY(%s)", [sorted(within.sessions)]
     queries = [" & ".join(_quoted(word) for word in lexemes)] + ([_quoted(word) for word in lexemes] if len(lexemes) > 1 else [])
     part = (f"(SELECT p.id FROM messages p WHERE p.content_tsv @@ %s::tsquery AND p.created_at BETWEEN %s AND %s "
             f"AND p.type = ANY(%s){sessions} ORDER BY p.created_at DESC LIMIT %s)")
