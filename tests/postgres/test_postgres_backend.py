@@ -126,7 +126,7 @@ def test_many_threads_search_at_once_without_running_out_of_connections(postgres
 
 def test_the_schema_marks_the_search_functions_leakproof_so_their_indexes_serve_under_rls(postgres_url):
     # Without the mark the planner applies the tenant's policy to every row before any search
-    # condition (a 200K-message tenant: 500 ms a search instead of 16-60 ms, docs/postgresql.md).
+    # condition (docs/postgresql.md has the figures).
     admin = PostgresHistory(postgres_url, admin=True)
     try:
         admin.run("ALTER FUNCTION texticlike(text, text) NOT LEAKPROOF")
