@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import posixpath
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from oneclaw_search.data.history.database import HistoryDatabase
 from oneclaw_search.data.history.entities import SessionOriginEntity
@@ -42,11 +42,7 @@ class PeeweeFilteredHistory:
             has_table = _ORIGINS in database.get_tables()
             listed = f'SELECT session_id, project_path, agent_type FROM "{_ORIGINS}"'
             origins = execute_sql(database, listed).fetchall() if has_table else []
-        if not origins:  # an empty table too: nothing imported kept a project, so no answer would be right
-            raise FilterUnavailable(NO_ORIGINS.format(name="project" if message_filter.project else "agent_type"))
-        return frozenset(session for session, project, agent in origins
-                         if session in ids and project_matches(project, message_filter.project)
-                         and agent_matches(agent, message_filter.agent_type))
+        return sessions_of_origin(message_filter, ids, origins)
 
     def messages(self, types: frozenset[str], session_ids: frozenset[str] | None, after: int, before: int,
                  ) -> Iterator[list[MessageHit]]:
@@ -60,6 +56,16 @@ class PeeweeFilteredHistory:
             cursor = execute_sql(database, sql + " ORDER BY m.created_at DESC, m.id", params)
             while rows := cursor.fetchmany(BATCH_ROWS):
                 yield [MessageHit(row[0], row[1], row[2], row[3], searchable_text(row), row[5]) for row in rows]
+
+
+def sessions_of_origin(message_filter: MessageFilter, live: set[str], origins: Sequence[Row]) -> frozenset[str]:
+    """The live sessions whose origin (session_id, project_path, agent_type) the filter's project
+    and agent_type admit; FilterUnavailable when no import kept origins."""
+    if not origins:  # an empty table too: nothing imported kept a project, so no answer would be right
+        raise FilterUnavailable(NO_ORIGINS.format(name="project" if message_filter.project else "agent_type"))
+    return frozenset(session for session, project, agent in origins
+                     if session in live and project_matches(project, message_filter.project)
+                     and agent_matches(agent, message_filter.agent_type))
 
 
 def searchable_text(row: Row) -> str:

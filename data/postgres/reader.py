@@ -9,10 +9,9 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterator, Sequence
 
-from oneclaw_search.data.history.filtered_history import BATCH_ROWS, NO_ORIGINS, agent_matches, project_matches, searchable_text
+from oneclaw_search.data.history.filtered_history import BATCH_ROWS, searchable_text, sessions_of_origin
 from oneclaw_search.data.postgres.daos import TURN_TYPES
 from oneclaw_search.data.postgres.database import PostgresHistory, connection_of
-from oneclaw_search.domain.focused_search import FilterUnavailable
 from oneclaw_search.domain.message_filter import MessageFilter
 from oneclaw_search.domain.models import MessageHit
 from oneclaw_search.domain.session_reading import SessionInfo, Turn
@@ -71,11 +70,7 @@ class PostgresFilteredHistory:
         if message_filter.project is None and message_filter.agent_type is None:
             return frozenset(ids)
         origins = self._history.rows("SELECT session_id, project_path, agent_type FROM oneclaw_search_origins")
-        if not origins:
-            raise FilterUnavailable(NO_ORIGINS.format(name="project" if message_filter.project else "agent_type"))
-        return frozenset(session for session, project, agent in origins
-                         if session in ids and project_matches(project, message_filter.project)
-                         and agent_matches(agent, message_filter.agent_type))
+        return sessions_of_origin(message_filter, ids, origins)
 
     def messages(self, types: frozenset[str], session_ids: frozenset[str] | None, after: int, before: int,
                  ) -> Iterator[list[MessageHit]]:
