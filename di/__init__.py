@@ -13,7 +13,7 @@ from oneclaw_search.data.history.database import HistoryDatabase
 from oneclaw_search.data.importers.backup_archive import history_in
 from oneclaw_search.di.core_module import CoreModule
 from oneclaw_search.di.database_module import DatabaseModule
-from oneclaw_search.di.index_module import IndexModule
+from oneclaw_search.di.index_module import IndexModule, SearchPortsModule
 from oneclaw_search.di.memory_module import MemoryModule
 from oneclaw_search.di.settings import Settings
 from oneclaw_search.di.summary_module import SummaryModule
@@ -32,7 +32,8 @@ def create_injector(database_path: str | Path, **settings: Any) -> Injector:
     are applied last, so they can add tools or override any binding.
     """
     config = Settings.build(database_path, **settings)
-    modules = [CoreModule(config), *_backend(config), MemoryModule(), SummaryModule(), ToolModule(), *config.modules]
+    modules = [CoreModule(config), *_backend(config), SearchPortsModule(), MemoryModule(), SummaryModule(), ToolModule(),
+               *config.modules]
     return Injector(modules, auto_bind=False)
 
 

@@ -119,6 +119,11 @@ class IndexModule(Module):
     def provide_summary_cache(self, parts: IndexParts) -> SummaryCache:
         return SideSummaryCache(parts.side) if parts.side is not None else MemorySummaryCache()
 
+
+
+class SearchPortsModule(Module):
+    """The MessageSearch and SessionSearch ports, from whichever backend provides SearchBackends."""
+
     @singleton
     @provider
     def provide_message_search(self, backends: SearchBackends) -> MessageSearch:

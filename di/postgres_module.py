@@ -23,7 +23,7 @@ from oneclaw_search.di.index_module import SearchBackends
 from oneclaw_search.di.memory_module import MemoryStorage
 from oneclaw_search.di.settings import Settings
 from oneclaw_search.domain.focused_search import FocusedSearch
-from oneclaw_search.domain.ports import MemoryIndexDao, MessageDao, MessageSearch, SessionDao, SessionSearch
+from oneclaw_search.domain.ports import MemoryIndexDao, MessageDao, SessionDao
 from oneclaw_search.domain.session_reading import SessionReader
 from oneclaw_search.domain.session_summary import SessionDirectory, SummaryCache
 
@@ -72,16 +72,6 @@ class PostgresModule(Module):
         vectors = MessageVectorStore(history, embedder) if embedder is not None else None
         return SearchBackends(PostgresMessageSearch(history, PostgresMessageDao(history), vectors),
                               PostgresSessionSearch(history, PostgresSessionDao(history)), PostgresVocabulary(history))
-
-    @singleton
-    @provider
-    def provide_message_search(self, backends: SearchBackends) -> MessageSearch:
-        return backends.messages
-
-    @singleton
-    @provider
-    def provide_session_search(self, backends: SearchBackends) -> SessionSearch:
-        return backends.sessions
 
     @singleton
     @provider

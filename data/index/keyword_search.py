@@ -124,7 +124,7 @@ def keyword_hits(keyword: KeywordIndex, kind: IndexKind, query: HistoryQuery, af
     if total == 0:
         return {}, {}
     main = kind.own or kind.main_field
-    ideal = kind.ideal_scale * sum(_idf(total, searcher.doc_freq(main, term)) for clause in found for term in clause) or 1.0
+    ideal = kind.ideal_scale * sum(bm25_idf(total, searcher.doc_freq(main, term)) for clause in found for term in clause) or 1.0
     query_ = tantivy.Query.boolean_query([(tantivy.Occur.Must, _keyword_query(kind, found, phrases)),
                                           *_window(kind, after, before), *narrowed_to(kind, within)])
     hits = searcher.search(query_, limit, count=False).hits
@@ -134,7 +134,7 @@ def keyword_hits(keyword: KeywordIndex, kind: IndexKind, query: HistoryQuery, af
             dict(zip(rowids, unsigned_values(searcher, FINGERPRINT, addresses), strict=True)))
 
 
-def _idf(total: int, holding: int) -> float:
+def bm25_idf(total: int, holding: int) -> float:
     """tantivy's BM25 idf, so a row holding each keyword once at average length scores their sum."""
     return math.log(1 + (total - holding + 0.5) / (holding + 0.5))
 

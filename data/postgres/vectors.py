@@ -36,10 +36,6 @@ class MessageVectorStore:
             self._column = row[0] if row else "real[]"
         return self._column
 
-    @property
-    def uses_pgvector(self) -> bool | None:
-        return None if self._column is None else self._column.startswith("vector")
-
     def put(self, database: pw.Database, rows: Sequence[tuple[str, str]]) -> None:
         """Embed and store the vectors of these (message id, text) rows, replacing older ones."""
         if not rows or not self._fits(database):

@@ -7,22 +7,17 @@ similarity, the words themselves read from a few of the rows it matches.
 """
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 from oneclaw_search.data.index.analyzer import stem
 from oneclaw_search.data.postgres.database import PostgresHistory, execute
+from oneclaw_search.data.postgres.word_weights import document_counts
 from oneclaw_search.domain.spelling import one_edit_away
-from oneclaw_search.domain.text import fold
+from oneclaw_search.domain.text import tokens
 
 COUNT_CAP = 1_000  # rows counted per term: enough to rank spellings, cheap for a word in every row
 SIMILARITY = 0.3  # pg_trgm's word similarity a one-edit typo of a short word reaches ('ramne', 'ramen')
 SAMPLE_ROWS = 32  # rows read per source for the words a similar-looking match stands for
-_WORD = re.compile(r"\w+")
-_COUNT = """SELECT (SELECT count(*) FROM (SELECT 1 FROM messages WHERE content_tsv @@ plainto_tsquery('simple', %s)
-                                          LIMIT %s) m)
-             + (SELECT count(*) FROM (SELECT 1 FROM sessions WHERE search_tsv @@ plainto_tsquery('simple', %s)
-                                          LIMIT %s) s)"""
 _SIMILAR = """(SELECT content FROM messages WHERE %s <%% content LIMIT %s)
     UNION ALL (SELECT title || ' ' || coalesce(last_message_preview, '') FROM sessions
                WHERE %s <%% title OR %s <%% last_message_preview LIMIT %s)"""
@@ -36,16 +31,17 @@ class PostgresVocabulary:
         return stem(word)  # Snowball English, as the server's 'english' configuration stems
 
     def frequencies(self, terms: Sequence[str]) -> dict[str, int]:
-        return {term: self.frequency(term) for term in terms}
+        messages = document_counts(self._history, "messages", "content_tsv", terms, cap=COUNT_CAP)
+        sessions = document_counts(self._history, "sessions", "search_tsv", terms, cap=COUNT_CAP)
+        return {term: messages.get(term, 0) + sessions.get(term, 0) for term in terms}
 
     def frequency(self, term: str) -> int:
-        rows = self._history.rows(_COUNT, (term, COUNT_CAP, term, COUNT_CAP))
-        return int(rows[0][0])
+        return self.frequencies([term])[term]
 
     def spellings_near(self, word: str) -> set[str]:
         words, roots = one_edit_away(word), one_edit_away(stem(word))
         with self._history.connected() as database:
             execute(database, "SELECT set_config('pg_trgm.word_similarity_threshold', %s, false)", (str(SIMILARITY),))
             texts = execute(database, _SIMILAR, (word, SAMPLE_ROWS, word, word, SAMPLE_ROWS)).fetchall()
-        return {found for (text,) in texts for found in _WORD.findall(fold(text or ""))
+        return {found for (text,) in texts for found in tokens(text or "")
                 if found in words or stem(found) in roots}

@@ -1,5 +1,7 @@
 """How rare each of a query's words is among a tenant's rows: the inverse document frequencies
 keyword coverage weighs words by, as BM25 does (ts_rank_cd has none), read from the GIN indexes.
+The idf is the keyword index's own (bm25_idf, tantivy's formula): only the counts come from the
+server, where the rows are, so neither tantivy nor rank-bm25 can count them.
 
 Counts stop at DF_CAP rows: past that a word is common whatever its exact count, and counting
 further would cost a search more than the ranking gains. The tenant's row total is counted once
@@ -8,9 +10,10 @@ the weights little, and counting a large tenant's rows costs more than the rest 
 """
 from __future__ import annotations
 
-import math
 import threading
+from collections.abc import Sequence
 
+from oneclaw_search.data.index.keyword_search import bm25_idf
 from oneclaw_search.data.postgres.database import PostgresHistory
 from oneclaw_search.domain.clock import Deadline
 
@@ -20,10 +23,19 @@ _COUNTS = """SELECT l, (SELECT count(*) FROM (SELECT 1 FROM {table} WHERE {colum
     FROM unnest(%s::text[]) AS l"""
 
 
+def document_counts(history: PostgresHistory, table: str, column: str, lexemes: Sequence[str],
+                    deadline: Deadline | None = None, cap: int = DF_CAP) -> dict[str, int]:
+    """How many of the tenant's rows hold each lexeme in `column`, counted up to `cap`, in one statement."""
+    if not lexemes:
+        return {}
+    rows = history.rows(_COUNTS.format(table=table, column=column, cap=int(cap)), (list(lexemes),), deadline)
+    return {lexeme: int(count) for lexeme, count in rows}
+
+
 class WordWeights:
     def __init__(self, history: PostgresHistory, table: str, column: str) -> None:
         self._history = history
-        self._counts = _COUNTS.format(table=table, column=column, cap=DF_CAP)
+        self._table, self._column = table, column
         self._total_sql = f"SELECT count(*) FROM {table}"
         self._total: tuple[int, int] | None = None  # (rows, searches since counted)
         self._lock = threading.Lock()
@@ -32,9 +44,9 @@ class WordWeights:
         """Each lexeme's BM25 idf among the rows this tenant sees."""
         if not lexemes:
             return {}
-        counts: dict[str, int] = dict(self._history.rows(self._counts, (lexemes,), deadline))
+        counts = document_counts(self._history, self._table, self._column, lexemes, deadline)
         total = self._rows(max(counts.values()), deadline)
-        return {lexeme: math.log(1 + (total - df + 0.5) / (df + 0.5)) for lexeme, df in counts.items()}
+        return {lexeme: bm25_idf(total, df) for lexeme, df in counts.items()}
 
     def _rows(self, at_least: int, deadline: Deadline | None) -> int:
         with self._lock:

@@ -83,7 +83,10 @@ class FaultModule(Module):
     @provider
     def provide_backends(self, parts: IndexParts, message_dao: MessageDao, session_dao: SessionDao,
                          rows: HistoryRows) -> SearchBackends:
-        real = IndexModule().provide_backends(parts, message_dao, session_dao, rows)
+        return self.faulty(IndexModule().provide_backends(parts, message_dao, session_dao, rows))
+
+    def faulty(self, real: SearchBackends) -> SearchBackends:
+        """The backends' message and session searches, each meeting its fault first."""
         return replace(real, messages=Faulty(real.messages, "messages", self._faults),
                        sessions=Faulty(real.sessions, "sessions", self._faults))
 

@@ -8,44 +8,33 @@ from __future__ import annotations
 
 import hashlib
 import uuid
-from dataclasses import replace
 from typing import Any
 
-from injector import Injector, Module, provider, singleton
+from injector import Injector, provider, singleton
 
-from oneclaw_search.data.memory.hybrid_search_engine import HybridSearchEngine
 from oneclaw_search.data.postgres.database import PostgresHistory
 from oneclaw_search.data.postgres.schema import TENANT_TABLES, add_tenant, ensure_schema
 from oneclaw_search.data.postgres.writer import PostgresHistoryWriter
 from oneclaw_search.di import create_injector
-from oneclaw_search.di.conformance.faults import Faults, Faulty
+from oneclaw_search.di.conformance.faults import FaultModule
 from oneclaw_search.di.conformance.history_file import fixture_rows
 from oneclaw_search.di.conformance.in_process import InProcessAdapter
 from oneclaw_search.di.core_module import default_embedder
 from oneclaw_search.di.index_module import SearchBackends
 from oneclaw_search.di.postgres_module import PostgresModule
 from oneclaw_search.di.settings import Settings
-from oneclaw_search.domain.ports import MemorySearchEngine
 
 CAPABILITIES = ["faults", "checksum", "concurrent_calls"]
 TENANT_PREFIX = "conformance-"
 
 
-class PostgresFaultModule(Module):
-    def __init__(self, faults: Faults) -> None:
-        self._faults = faults
+class PostgresFaultModule(FaultModule):
+    """FaultModule over the PostgreSQL backend's searches."""
 
     @singleton
     @provider
-    def provide_backends(self, history: PostgresHistory, settings: Settings) -> SearchBackends:
-        real = PostgresModule(history).provide_backends(history, settings)
-        return replace(real, messages=Faulty(real.messages, "messages", self._faults),
-                       sessions=Faulty(real.sessions, "sessions", self._faults))
-
-    @singleton
-    @provider
-    def provide_memory_search_engine(self, engine: HybridSearchEngine) -> MemorySearchEngine:
-        return Faulty(engine, "memory", self._faults)
+    def provide_backends(self, history: PostgresHistory, settings: Settings) -> SearchBackends:  # type: ignore[override]
+        return self.faulty(PostgresModule(history).provide_backends(history, settings))
 
 
 class PostgresAdapter(InProcessAdapter):
