@@ -13,22 +13,23 @@ from pathlib import Path
 
 from injector import Module, provider, singleton
 
+from oneclaw_search.data.history.cache_folder import user_cache
 from oneclaw_search.data.history.database import OWN_ORIGIN, HistoryDatabase
 from oneclaw_search.data.history.message_dao import PeeweeMessageDao
 from oneclaw_search.data.history.session_dao import PeeweeSessionDao
-from oneclaw_search.data.index.background import build_command
+from oneclaw_search.data.index.background import build_command, vectors_command
 from oneclaw_search.data.index.indexed_search import IndexedMessageSearch, IndexedSessionSearch
 from oneclaw_search.data.index.lookup import KeywordLookup
-from oneclaw_search.data.index.side_index import SUFFIX, SideIndex, default_index_path, user_cache
+from oneclaw_search.data.index.side_index import SUFFIX, SideIndex, default_index_path
+from oneclaw_search.data.index.snapshot_store import SideSnapshotStore
 from oneclaw_search.data.index.summary_cache import MemorySummaryCache, SideSummaryCache
 from oneclaw_search.data.index.vectors import MessageVectors
-from oneclaw_search.data.index.vocabulary import KeywordVocabulary
-from oneclaw_search.data.memory.snapshot_store import SnapshotStore
+from oneclaw_search.data.index.vocabulary import KeywordVocabulary, unindexed_texts
 from oneclaw_search.di.core_module import chosen_embedder
 from oneclaw_search.di.memory_module import MemoryStorage
 from oneclaw_search.di.settings import AUTO_INDEX, DEFAULT_EMBEDDER, Settings
 from oneclaw_search.domain.literal_search import LiteralMessageSearch, LiteralSessionSearch
-from oneclaw_search.domain.ports import NO_UPPER_BOUND, IndexProgress, MessageDao, MessageSearch, SessionDao, SessionSearch, Vocabulary
+from oneclaw_search.domain.ports import IndexProgress, MessageDao, MessageSearch, SessionDao, SessionSearch, Vocabulary
 from oneclaw_search.domain.session_summary import SummaryCache
 
 
@@ -85,7 +86,8 @@ class IndexModule(Module):
         remade = settings.embedder is None or settings.embedder == DEFAULT_EMBEDDER
         named = None if settings.embedder is None else DEFAULT_EMBEDDER
         command = build_command(database.info.path, location, named) if remade else None
-        return IndexParts(KeywordLookup.open(database, side, vectors, command), vectors, side)
+        alongside = vectors_command(database.info.path, location, named) if remade else None
+        return IndexParts(KeywordLookup.open(database, side, vectors, command, alongside), vectors, side)
 
     @singleton
     @provider
@@ -99,12 +101,8 @@ class IndexModule(Module):
         return SearchBackends(
             IndexedMessageSearch(parts.lookup, message_dao, parts.vectors),
             IndexedSessionSearch(parts.lookup, session_dao),
-            KeywordVocabulary(
-                parts.lookup,
-                lambda rowids: [hit.content for hit in message_dao.hits_by_rowid(rowids, 0, NO_UPPER_BOUND).values()],
-                lambda rowids: [f"{hit.title}\n{hit.last_message_preview or ''}"
-                                for hit in session_dao.hits_by_rowid(rowids, 0, NO_UPPER_BOUND).values()],
-            ),
+            KeywordVocabulary(parts.lookup, message_dao.texts_by_rowid, session_dao.texts_by_rowid,
+                              unindexed_texts(parts.lookup, message_dao, session_dao)),
             parts.lookup,
         )
 
@@ -112,7 +110,7 @@ class IndexModule(Module):
     @provider
     def provide_memory_storage(self, database: HistoryDatabase, parts: IndexParts) -> MemoryStorage:
         """Memory's snapshot is kept in the side index, when there is one, for the next process."""
-        return MemoryStorage(database.info.embedder, SnapshotStore(parts.side) if parts.side is not None else None)
+        return MemoryStorage(database.info.embedder, SideSnapshotStore(parts.side) if parts.side is not None else None)
 
     @singleton
     @provider

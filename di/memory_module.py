@@ -12,7 +12,7 @@ from datetime import tzinfo
 from injector import Module, provider, singleton
 
 from oneclaw_search.data.memory.hybrid_search_engine import HybridSearchEngine
-from oneclaw_search.data.memory.snapshot_store import SnapshotStore
+from oneclaw_search.data.memory.memory_snapshot import SnapshotStore
 from oneclaw_search.di.core_module import chosen_embedder
 from oneclaw_search.di.settings import Settings
 from oneclaw_search.domain.clock import Clock

@@ -9,10 +9,11 @@ from datetime import tzinfo
 from pathlib import Path
 from typing import Any
 
-from oneclaw_search.data.postgres.location import checked_tenant, is_postgres_url
 from oneclaw_search.domain.clock import Clock
+from oneclaw_search.domain.history_location import checked_tenant, is_postgres_url
 from oneclaw_search.domain.local_time import resolve_zone
 from oneclaw_search.domain.ports import Embedder
+from oneclaw_search.domain.relevance import RankingSettings
 from oneclaw_search.domain.search_settings import DEFAULT_BUDGET_SECONDS, DEFAULT_CANDIDATE_LIMIT, SearchSettings
 from oneclaw_search.domain.search_window import RECENT_MESSAGE_BUFFER_MS
 
@@ -44,6 +45,7 @@ class Settings:
     redact_secrets: bool = True  # API keys, tokens, private keys and passwords masked in every reply
     summarizer: str | object = "extractive"  # or "openai", "anthropic", or a Summarizer (di/summary_module.py)
     tenant: str | None = None
+    ranking: RankingSettings = RankingSettings()  # the ranking model's constants (domain/relevance.py)
 
     @classmethod
     def build(cls, database_path: str | Path, **settings: Any) -> Settings:
@@ -64,7 +66,7 @@ class Settings:
 
     def search_settings(self) -> SearchSettings:
         return SearchSettings(self.search_budget_seconds, self.candidate_limit, self.recent_message_buffer_ms,
-                              self.redact_secrets)
+                              self.redact_secrets, self.ranking)
 
     def _check(self) -> None:
         if not self.search_budget_seconds > 0:
@@ -85,5 +87,7 @@ class Settings:
             if not self.on_postgres:
                 raise ValueError(f"tenant applies to PostgreSQL histories (a postgresql:// URL), not {self.database_path}")
             checked_tenant(self.tenant)
+        if not isinstance(self.ranking, RankingSettings):
+            raise TypeError(f"ranking must be a RankingSettings: {self.ranking!r}")
         if isinstance(self.embedder, str) and self.embedder != DEFAULT_EMBEDDER:
             raise ValueError(f"Unknown embedder {self.embedder!r}: pass 'default', None or an Embedder")

@@ -9,14 +9,14 @@ from datetime import tzinfo
 
 from injector import Module, multiprovider, provider, singleton
 
-from oneclaw_search.data.index.analyzer import stem
 from oneclaw_search.data.memory.hybrid_search_engine import HybridSearchEngine
+from oneclaw_search.data.text.analyzer import stem
 from oneclaw_search.di.index_module import SearchBackends
 from oneclaw_search.di.settings import Settings
 from oneclaw_search.domain.clock import Clock
 from oneclaw_search.domain.focused_search import FocusedSearch
 from oneclaw_search.domain.local_time import local_date
-from oneclaw_search.domain.ports import MemorySearchEngine
+from oneclaw_search.domain.ports import MemorySearchEngine, MessageSearch, SessionSearch
 from oneclaw_search.domain.search_history_use_case import SearchAids, SearchHistoryUseCase, SearchSources
 from oneclaw_search.domain.session_reading import ReadSessionUseCase, SessionReader
 from oneclaw_search.domain.spelling import SummedVocabulary
@@ -28,12 +28,12 @@ class ToolModule(Module):
     @singleton
     @provider
     def provide_search_history_use_case(
-        self, engine: MemorySearchEngine, memory_words: HybridSearchEngine, backends: SearchBackends, clock: Clock,
-        zone: tzinfo, settings: Settings, focused: FocusedSearch, turns: SessionReader,
+        self, engine: MemorySearchEngine, memory_words: HybridSearchEngine, messages: MessageSearch, sessions: SessionSearch,
+        backends: SearchBackends, clock: Clock, zone: tzinfo, settings: Settings, focused: FocusedSearch, turns: SessionReader,
     ) -> SearchHistoryUseCase:
         vocabulary = SummedVocabulary([memory_words, backends.vocabulary])
         return SearchHistoryUseCase(
-            SearchSources(engine, backends.messages, backends.sessions), clock, zone, settings.search_settings(),
+            SearchSources(engine, messages, sessions), clock, zone, settings.search_settings(),
             SearchAids(vocabulary, focused, turns, backends.progress),
         )
 

@@ -1,7 +1,8 @@
 """Entities the search works with: stored rows, their scored forms and one search's outcome.
 
 Mirrors MemorySearchResult.kt and the Room entities' enums (FEAT-032); the scope enum lives in
-search_scope.py and the merged result in unified_search_result.py.
+search_scope.py, the merged result in unified_search_result.py and a candidate's features in
+relevance.py.
 """
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from oneclaw_search.domain.explanations import SourceReport
+from oneclaw_search.domain.relevance import Evidence
 from oneclaw_search.domain.search_scope import DAILY_LOG_TYPE, LONG_TERM_TYPE, SearchScope, SearchSource
 from oneclaw_search.domain.unified_search_result import SourceType, UnifiedSearchResult
 
@@ -66,28 +68,17 @@ class SessionHit:
 
 
 @dataclass(frozen=True, slots=True)
-class Relevance:
-    """How one row matched: BM25 over index terms, the spec's phrase score, cosine similarity.
-
-    `literal` is above zero only when the row contains the whole query (the spec's LIKE test);
-    `semantic` is None when no vector was compared.
-    """
-
-    keyword: float = 0.0
-    literal: float = 0.0
-    semantic: float | None = None
-
-
-@dataclass(frozen=True, slots=True)
 class ScoredMessage:
+    """A candidate message and its raw features, which the ranking model (relevance.py) scores."""
+
     hit: MessageHit
-    relevance: Relevance
+    evidence: Evidence
 
 
 @dataclass(frozen=True, slots=True)
 class ScoredSession:
     hit: SessionHit
-    relevance: Relevance
+    evidence: Evidence
 
 
 @dataclass(frozen=True, slots=True)

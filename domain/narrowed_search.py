@@ -60,18 +60,10 @@ def with_context(results: Sequence[UnifiedSearchResult], reader: SessionReader |
     session (a tool row) keeps none."""
     if turns <= 0 or reader is None:
         return list(results)
+    hits = [result.id for result in results if result.source_type is SourceType.MESSAGE and result.session_id is not None]
+    windows = reader.turns_around(hits, turns) if hits else {}
     out = []
-    ids_by_session: dict[str, list[str]] = {}
     for result in results:
-        if result.source_type is not SourceType.MESSAGE or result.session_id is None:
-            out.append(result)
-            continue
-        ids = ids_by_session.setdefault(result.session_id, reader.turn_ids(result.session_id))
-        if result.id not in ids:
-            out.append(result)
-            continue
-        at = ids.index(result.id)
-        window = ids[max(0, at - turns):at + turns + 1]
-        shown = [turn for turn in reader.turns(window) if within is None or within[0] <= turn.created_at <= within[1]]
-        out.append(replace(result, context=tuple(replace(turn, content=clean(turn.content)) for turn in shown)))
+        shown = [turn for turn in windows.get(result.id, []) if within is None or within[0] <= turn.created_at <= within[1]]
+        out.append(replace(result, context=tuple(replace(turn, content=clean(turn.content)) for turn in shown)) if shown else result)
     return out

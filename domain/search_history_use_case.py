@@ -73,6 +73,7 @@ class SearchHistoryUseCase:
         self._turns = aids.turns
         self._index_progress = aids.index_progress
         self._clean = redact if settings.redact_secrets else unchanged
+        self._ranking = settings.ranking
 
     def search(self, request: SearchRequest) -> SearchOutcome:
         """Raises FilterUnavailable when the request's filter names facts this history lacks. A
@@ -142,8 +143,8 @@ class SearchHistoryUseCase:
         focused = self._focused
         if focused is not None and narrowed is not None and narrowed.needs_scan and source is SearchSource.MESSAGES:
             hits = focused.messages(query, narrowed.message_filter, narrowed.sessions, window.after,
-                                          window.message_before, limit, deadline)
-            return message_results(hits, query.raw, self._zone, self._clean)
+                                    window.message_before, limit, deadline)
+            return message_results(hits, query.raw, self._zone, self._ranking, limit, self._clean)
         if source is SearchSource.MEMORY_INDEX:
             found = self._engine.search(query.raw, limit, chunk_filter=window.memory_filter, deadline=deadline)
             return memory_results([item for item in found if query.admits(item.chunk.chunk_text)], query.raw, self._zone,
@@ -151,7 +152,7 @@ class SearchHistoryUseCase:
         if source is SearchSource.MESSAGES:
             narrowed_to = {} if within is None else {"within": within}  # the spec's call, unless narrowed
             hits = self._messages.search(query, window.after, window.message_before, limit, deadline=deadline, **narrowed_to)
-            return message_results(hits, query.raw, self._zone, self._clean)
+            return message_results(hits, query.raw, self._zone, self._ranking, limit, self._clean)
         narrowed_to = {} if within is None or within.sessions is None else {"within": replace(within, types=None)}
         sessions = self._sessions.search(query, window.after, window.session_before, limit, deadline=deadline, **narrowed_to)
-        return session_results(sessions, query.raw, self._zone, self._clean)
+        return session_results(sessions, query.raw, self._zone, self._ranking, limit, self._clean)

@@ -1,12 +1,14 @@
 """SearchSettings: the knobs OneClaw hard-codes for one search, as one value (ERR-5, BR-06, MRG-6).
 
 The 30 s budget, the 5 s buffer that leaves out the message asking, the candidate pool each source
-ranks and whether secrets are masked; hosts change them through di/settings.py.
+ranks, whether secrets are masked and the ranking model's constants; hosts change them through
+di/settings.py.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+from oneclaw_search.domain.relevance import RankingSettings
 from oneclaw_search.domain.search_window import RECENT_MESSAGE_BUFFER_MS
 
 DEFAULT_BUDGET_SECONDS = 30.0
@@ -22,3 +24,4 @@ class SearchSettings:
     candidate_limit: int = DEFAULT_CANDIDATE_LIMIT
     recent_message_buffer_ms: int = RECENT_MESSAGE_BUFFER_MS
     redact_secrets: bool = True  # API keys, tokens and passwords never reach a reply
+    ranking: RankingSettings = field(default_factory=RankingSettings)  # how messages and sessions are scored

@@ -2,7 +2,7 @@
 (Q-05, Q-06, Q-07).
 
 Both sides of a match (stored text and the agent's query) go through `index_terms` with the same
-`stem`, so they agree by construction; the stemmer itself is an adapter's (data/index/analyzer.py),
+`stem`, so they agree by construction; the stemmer itself is an adapter's (data/text/analyzer.py),
 and without one words are compared whole.
 """
 from __future__ import annotations

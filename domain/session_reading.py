@@ -79,6 +79,10 @@ class SessionReader(Protocol):
     def turns(self, ids: Sequence[str]) -> list[Turn]:
         """These messages, in the order of `ids`."""
 
+    def turns_around(self, ids: Sequence[str], span: int) -> dict[str, list[Turn]]:
+        """For each of `ids` that is a turn of its session: that session's turns from `span` before it
+        to `span` after it, in order, itself among them (one read for a whole reply)."""
+
 
 def parse_read_session_request(parameters: Mapping[str, object]) -> ReadSessionRequest:
     session_id = parameters.get("session_id")

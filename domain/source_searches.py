@@ -9,8 +9,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import tzinfo
 from functools import partial
+from typing import TypeVar
 
 from oneclaw_search.domain.explanations import MatchReasons
+from oneclaw_search.domain.literal_search import session_text
 from oneclaw_search.domain.local_time import content_time_ms, local_date, parse_iso_day
 from oneclaw_search.domain.models import (
     DAILY_LOG_TYPE,
@@ -22,8 +24,8 @@ from oneclaw_search.domain.models import (
     SourceType,
     UnifiedSearchResult,
 )
-from oneclaw_search.domain.ranking import relevance_scores
 from oneclaw_search.domain.redaction import unchanged
+from oneclaw_search.domain.relevance import RankingSettings, relevance
 from oneclaw_search.domain.stopwords import STOPWORDS
 from oneclaw_search.domain.text import EXCERPT_LIMIT, excerpt, find_spans, fold, tokens
 
@@ -32,6 +34,7 @@ _ROLE_PREFIX = {MessageType.USER.value: "User: ", MessageType.AI_RESPONSE.value:
                 MessageType.TOOL_CALL.value: "Tool call: ", MessageType.TOOL_RESULT.value: "Tool result: "}
 Rendered = tuple[str, tuple[tuple[int, int], ...]]  # a result's printable text and its highlight spans
 Clean = Callable[[str], str]
+S = TypeVar("S", ScoredMessage, ScoredSession)
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,12 +79,22 @@ def memory_results(found: Sequence[MemorySearchResult], query: str, zone: tzinfo
     return hits
 
 
-def message_results(found: Sequence[ScoredMessage], query: str, zone: tzinfo, clean: Clean = unchanged) -> SourceHits:
+def ranked(found: Sequence[S], ranking: RankingSettings, limit: int) -> list[tuple[S, float]]:
+    """The best `limit` hits among a source's candidates, by the ranking model (0: no hit), with their
+    scores; among equals the newer first, so the cut never depends on the order candidates came in."""
+    scored = [(item, score) for item in found if (score := relevance(item.evidence, ranking)) > 0]
+    scored.sort(key=lambda pair: (-pair[1], -pair[0].hit.at_ms, pair[0].hit.id))
+    return scored[:limit]
+
+
+def message_results(found: Sequence[ScoredMessage], query: str, zone: tzinfo, ranking: RankingSettings, limit: int,
+                    clean: Clean = unchanged) -> SourceHits:
+    """The source's best `limit` candidates as results; `clean` (as for every source) masks what a
+    reply must not show before excerpts are cut."""
     needles = highlight_needles(query)
-    scores = relevance_scores([item.relevance for item in found])
     hits = SourceHits([], clean=clean)
-    for item, score in zip(found, scores, strict=True):
-        hit = item.hit
+    for item, score in ranked(found, ranking, limit):
+        hit, evidence = item.hit, item.evidence
         hits.drafts.append(UnifiedSearchResult(
             id=hit.id,
             source_type=SourceType.MESSAGE,
@@ -92,8 +105,8 @@ def message_results(found: Sequence[ScoredMessage], query: str, zone: tzinfo, cl
             raw_score=score,
             final_score=0.0,
             created_at=hit.created_at,
-            exact=item.relevance.literal > 0,
-            why=MatchReasons(phrase=item.relevance.literal > 0, vector=item.relevance.semantic),
+            exact=evidence.literal,
+            why=MatchReasons(phrase=evidence.literal, vector=evidence.semantic),
         ))
         hits.cutters[hit.id] = partial(_cut, hit.content, needles, _ROLE_PREFIX.get(hit.type, ""), clean)
         hits.texts[hit.id] = hit.content
@@ -108,12 +121,12 @@ def _cut(text: str, needles: list[str], prefix: str, clean: Clean) -> Rendered:
     return prefix + cut.text, cut.place(spans, len(prefix))
 
 
-def session_results(found: Sequence[ScoredSession], query: str, zone: tzinfo, clean: Clean = unchanged) -> SourceHits:
+def session_results(found: Sequence[ScoredSession], query: str, zone: tzinfo, ranking: RankingSettings, limit: int,
+                    clean: Clean = unchanged) -> SourceHits:
     needles = highlight_needles(query)
-    scores = relevance_scores([item.relevance for item in found])
     hits = SourceHits([], clean=clean)
-    for item, score in zip(found, scores, strict=True):
-        hit = item.hit
+    for item, score in ranked(found, ranking, limit):
+        hit, evidence = item.hit, item.evidence
         day = local_date(hit.updated_at, zone).isoformat()
         hits.drafts.append(UnifiedSearchResult(
             id=hit.id,
@@ -125,11 +138,11 @@ def session_results(found: Sequence[ScoredSession], query: str, zone: tzinfo, cl
             raw_score=score,
             final_score=0.0,
             created_at=hit.updated_at,
-            exact=item.relevance.literal > 0,
-            why=MatchReasons(phrase=item.relevance.literal > 0, vector=item.relevance.semantic),
+            exact=evidence.literal,
+            why=MatchReasons(phrase=evidence.literal, vector=evidence.semantic),
         ))
         hits.cutters[hit.id] = partial(_session_text, hit, day, needles, clean)
-        hits.texts[hit.id] = f"{hit.title}\n{hit.last_message_preview or ''}"
+        hits.texts[hit.id] = session_text(hit)
     return hits
 
 

@@ -57,3 +57,14 @@ def session_hit(id: str, title: str, at: str, *, preview: str | None = None, cou
 
 def memory_result(id: str, text: str, relevance: float, date: str | None = None, *, decay: float = 1.0) -> MemorySearchResult:
     return MemorySearchResult(chunk(id, text, date), relevance, None, relevance, decay, relevance * decay)
+
+
+def built(container):
+    """The container with its side index built in the foreground, as `oneclaw-search index` builds it
+    (after any build a search started in the background has ended)."""
+    from oneclaw_search.di.index_module import IndexParts
+
+    lookup = container.get(IndexParts).lookup
+    lookup.builder.wait(120)
+    assert lookup.sync.catch_up()
+    return container

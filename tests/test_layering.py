@@ -28,6 +28,20 @@ RULES = {
 }
 
 
+# data/ is rooms, each importing only those listed (all may import the domain): a DAG, so no cycle
+# between rooms can return. history is the SQLite history file; index its tantivy side index.
+DATA_ROOMS = {
+    "embedding": set(),
+    "text": set(),
+    "summaries": set(),
+    "history": {"embedding"},
+    "importers": {"history"},
+    "memory": {"embedding", "text"},
+    "index": {"embedding", "history", "text"},
+    "postgres": {"embedding", "history", "text"},
+}
+
+
 def imported_modules(source: str) -> set[str]:
     names = set()
     for node in ast.walk(ast.parse(source)):
@@ -62,6 +76,48 @@ def test_each_layer_imports_only_what_it_may(layer):
         if (found := violations(layer, path.read_text(encoding="utf-8")))
     }
     assert offenders == {}
+
+
+def room_violations(room: str, source: str) -> list[str]:
+    """Imports of other data rooms than `room` may use."""
+    allowed = DATA_ROOMS[room] | {room}
+    rooms = (name.split(".")[2] for name in imported_modules(source) if name.startswith("oneclaw_search.data."))
+    return sorted(other for other in set(rooms) if other not in allowed)
+
+
+@pytest.mark.spec("P-14")
+def test_each_data_room_imports_only_the_rooms_below_it():
+    found = {path.name for path in (ROOT / "data").iterdir() if path.is_dir() and path.name != "__pycache__"}
+    assert found == set(DATA_ROOMS)
+    offenders = {
+        str(path.relative_to(ROOT)): bad
+        for room in DATA_ROOMS
+        for path in sorted((ROOT / "data" / room).rglob("*.py"))
+        if (bad := room_violations(room, path.read_text(encoding="utf-8")))
+    }
+    assert offenders == {}
+
+
+def test_the_rooms_of_data_import_each_other_in_no_cycle():
+    done: set[str] = set()
+
+    def walk(room: str, path: tuple[str, ...]) -> None:
+        assert room not in path, " -> ".join([*path, room])
+        if room not in done:
+            for below in DATA_ROOMS[room]:
+                walk(below, (*path, room))
+            done.add(room)
+    for room in DATA_ROOMS:
+        walk(room, ())
+
+
+@pytest.mark.parametrize("room, line", [
+    ("history", "from oneclaw_search.data.index.lookup import KeywordLookup"),
+    ("index", "from oneclaw_search.data.postgres.database import PostgresHistory"),
+    ("memory", "from oneclaw_search.data.index.side_index import SideIndex"),
+])
+def test_the_room_checker_catches_a_planted_import(room, line):
+    assert room_violations(room, line) != []
 
 
 @pytest.mark.parametrize(

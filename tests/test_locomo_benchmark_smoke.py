@@ -13,7 +13,7 @@ import pytest
 
 SCRIPT = Path(__file__).resolve().parent / "benchmarks" / "bench_locomo.py"
 DATASET = Path(__file__).resolve().parents[2] / "shared" / "datasets" / "locomo"
-KEYWORD_ROW = re.compile(r"^ours: keyword_query, all results\s+(\S+)\s+(\S+)\s+(\S+)\s+(\S+)$", re.MULTILINE)
+KEYWORD_ROW = re.compile(r"^ours: keyword_query, turns shown\s+(\S+)\s+(\S+)\s+(\S+)\s+(\S+)$", re.MULTILINE)
 
 
 def test_the_locomo_benchmark_reports_recall_for_keyword_queries():

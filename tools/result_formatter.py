@@ -148,8 +148,13 @@ def _score_parts(result: UnifiedSearchResult) -> dict[str, float] | None:
     parts = result.parts
     if parts is None:
         return None
-    return {"raw": round(result.raw_score, 6), "normalised": round(parts.normalised, 6), "weight": parts.weight,
-            "decay": round(parts.decay, 6), "final": round(result.final_score, 6)}
+    return {"raw": _significant(result.raw_score), "normalised": _significant(parts.normalised), "weight": parts.weight,
+            "decay": round(parts.decay, 6), "final": _significant(result.final_score)}
+
+
+def _significant(value: float) -> float:
+    """Six significant digits: a hit far below the best of its source keeps a readable nonzero score."""
+    return float(f"{value:.6g}")
 
 
 def _turn_object(turn: Turn, hit_id: str) -> dict[str, object]:

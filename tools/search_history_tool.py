@@ -6,6 +6,7 @@ order, delegation to SearchHistoryUseCase, and validation_error / search_error r
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from datetime import date
 from typing import Protocol
 
@@ -15,8 +16,14 @@ from oneclaw_search.domain.input_text import InvalidText, clean_parameters, fail
 from oneclaw_search.domain.models import SearchOutcome
 from oneclaw_search.domain.search_request import InvalidSearchRequest, SearchRequest, parse_search_request
 from oneclaw_search.domain.search_terms import Stem, unchanged
-from oneclaw_search.tools.result_formatter import parse_output_format, render
+from oneclaw_search.tools.result_formatter import OutputFormat, parse_output_format, render
 from oneclaw_search.tools.tool import ToolDefinition, ToolResult
+
+# A hit read alone often lacks what it answers (the question is in the turn before) or what followed:
+# JSON results carry the turn before and after each message hit unless asked otherwise, about 3 × 200
+# words a hit at most. The text reply keeps the spec's exact layout (OUT-2), so it shows turns around
+# a hit only when `context` asks.
+JSON_CONTEXT = 1
 
 SEARCH_HISTORY_DEFINITION = ToolDefinition(
     name="search_history",
@@ -52,7 +59,8 @@ SEARCH_HISTORY_DEFINITION = ToolDefinition(
             "session_id": {"type": "string", "description": "Search only this session (memory is then left out)"},
             "context": {
                 "type": "integer",
-                "description": "Turns to show before and after each message hit, from its own session: 0 (default) to 5",
+                "description": "Turns to show before and after each message hit, from its own session, 0 to 5"
+                               " (default: 1 in JSON; 0 in text, whose layout is the spec's)",
             },
             "project": {
                 "type": "string",
@@ -94,6 +102,8 @@ class SearchHistoryTool:
             today = self._today() if self._today is not None and parameters.get("date_range") is not None else None
             request = parse_search_request(parameters, today)
             output_format = parse_output_format(parameters.get("format"))
+            if output_format is OutputFormat.JSON and parameters.get("context") is None:
+                request = replace(request, context=JSON_CONTEXT)
         except (InvalidSearchRequest, InvalidText) as problem:
             return ToolResult.error("validation_error", str(problem))
         try:

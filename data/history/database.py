@@ -28,6 +28,8 @@ REQUIRED_COLUMNS = {
     "memory_index": {"id", "source_type", "source_date", "chunk_text", "embedding", "created_at", "updated_at"},
 }
 _PROGRESS_STEPS = 10_000  # SQLite VM steps between deadline checks: cheap, yet close enough to stop on time
+# A writer seen committing mid-read (a recorder, an import) usually goes on: reads take locks meanwhile.
+WRITER_ABOUT_SECONDS = 60.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,7 +97,7 @@ class HistoryDatabase:
             if deadline is not None and deadline.expired():
                 raise SearchTimedOut() from error
             raise HistoryUnavailable(f"{self.info.path}: {error}") from error
-        except pw.DatabaseError as error:
+        except (pw.DatabaseError, sqlite3.DatabaseError) as error:  # a page read as a writer changed it: malformed
             self._check_unchanged(immutable)
             raise HistoryUnavailable(f"{self.info.path}: {error}") from error
 
@@ -103,6 +105,8 @@ class HistoryDatabase:
         # only a ReadOnlySqlite keeps an immutable connection
         if immutable and isinstance(self.peewee, ReadOnlySqlite) and not self.peewee.still_current():
             self.peewee.close()
+            if self.info.origin == OWN_ORIGIN:  # our own folder: locks may leave their -shm beside it
+                self.peewee.writer_about(WRITER_ABOUT_SECONDS)
             raise HistoryChanged(f"{self.info.path} was written to while it was read")
 
     def change_token(self) -> tuple[object, ...]:

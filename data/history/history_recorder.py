@@ -16,11 +16,11 @@ from pathlib import Path
 
 from oneclaw_search.data.history.database import HistoryDatabase
 from oneclaw_search.data.history.history_writer import HistoryWriter, NewMessage, NewSession
-from oneclaw_search.data.history.new_rows import HistoryWrites
+from oneclaw_search.data.history.new_rows import ROLES, HistoryWrites
 from oneclaw_search.data.history.schema import open_writable
-from oneclaw_search.data.importers.bundle_importer import ROLES
-from oneclaw_search.data.postgres.location import is_postgres_url
 from oneclaw_search.domain.clock import Clock, SystemClock
+from oneclaw_search.domain.errors import HistoryUnavailable
+from oneclaw_search.domain.history_location import is_postgres_url
 from oneclaw_search.domain.ports import Embedder
 
 TITLE_LENGTH = 60  # a new session without a title is named after its first words
@@ -42,19 +42,11 @@ class HistoryRecorder:
             threading.Thread(target=self._drain, args=(self._queue,), name="history_recorder", daemon=True).start()
 
     @classmethod
-    def open(cls, path: str | Path, clock: Clock | None = None, *, background: bool = False,
-             tenant: str | None = None, embedder: Embedder | None = None) -> HistoryRecorder:
-        """A recorder over `path`, created if missing; OneClaw's own database is refused, unchanged.
-        A postgresql:// URL records into that server as `tenant` (which must exist)."""
+    def open(cls, path: str | Path, clock: Clock | None = None, *, background: bool = False) -> HistoryRecorder:
+        """A recorder over the SQLite history at `path`, created if missing; OneClaw's own database is
+        refused, unchanged. oneclaw_search.di.open_recorder opens a postgresql:// history too."""
         if is_postgres_url(path):
-            from oneclaw_search.data.postgres.database import PostgresHistory
-            from oneclaw_search.data.postgres.schema import check_tenant
-            from oneclaw_search.data.postgres.writer import PostgresHistoryWriter
-
-            history = PostgresHistory(str(path), tenant)
-            check_tenant(history)
-            return cls(history, clock or SystemClock(), background=background,  # type: ignore[arg-type]
-                       writer=PostgresHistoryWriter(history, embedder))
+            raise HistoryUnavailable(f"{path} is a PostgreSQL history: open it with oneclaw_search.di.open_recorder")
         return cls(open_writable(path), clock or SystemClock(), background=background)
 
     def record(self, session_id: str, role: str, content: str, *, title: str | None = None, tool_name: str | None = None,

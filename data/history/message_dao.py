@@ -1,33 +1,65 @@
-"""PeeweeMessageDao.search_content: literal, caseless substring search over message content.
+"""PeeweeMessageDao: literal, caseless substring search over message content, and the reads a keyword
+search makes of its candidates.
 
-Mirrors MessageDao.searchContent (data/local/dao/MessageDao.kt) with its defects fixed. The
-spec's `LIKE '%query%'` becomes instr() over Unicode-folded text: the same substring test, but
-`%`, `_` and `\\` match only themselves, case folding covers all of Unicode, and no pattern
-length limit applies. Messages of soft-deleted sessions are left out.
+Mirrors MessageDao.searchContent (data/local/dao/MessageDao.kt) with its defects fixed. The spec's
+`LIKE '%query%'` becomes instr() over Unicode-folded text: the same substring test, but `%`, `_` and
+`\\` match only themselves, case folding covers all of Unicode, and no pattern length limit applies.
+Messages of soft-deleted sessions are left out. With a LiteralIndex beside the history, its
+candidates are re-read and re-checked, and only the rows it has not taken in are scanned.
 """
 from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-
-import peewee as pw
+from dataclasses import dataclass
 
 from oneclaw_search.data.history.database import HistoryDatabase
-from oneclaw_search.data.history.entities import MessageEntity, RowsById, SessionEntity
-from oneclaw_search.data.history.raw_sql import tuples
-from oneclaw_search.data.index.lookup import KeywordLookup
-from oneclaw_search.data.index.schema import MESSAGES
+from oneclaw_search.data.history.entities import marks, sql_batches
+from oneclaw_search.data.history.literal_index import MESSAGES, LiteralIndex, Unindexed
+from oneclaw_search.data.history.literal_scan import RowSet, verified_newest
+from oneclaw_search.data.history.raw_sql import Row, execute_sql
 from oneclaw_search.domain.clock import Deadline
 from oneclaw_search.domain.message_filter import Within
 from oneclaw_search.domain.models import SEARCHABLE_MESSAGE_TYPES, MessageHit
 from oneclaw_search.domain.ports import NO_UPPER_BOUND
 from oneclaw_search.domain.text import fold
 
+TURN_TYPES = tuple(kind.value for kind in SEARCHABLE_MESSAGE_TYPES)
+_HIT = "m.id, m.session_id, s.title, m.type, m.content, m.created_at"
+_LIVE = ("FROM messages m LEFT JOIN sessions s ON s.id = m.session_id "
+         "WHERE s.deleted_at IS NULL AND m.created_at BETWEEN ? AND ?")
+# The turn just before and just after, in the order written: OneClaw's session_id index keeps a
+# session's rows in rowid order, so each is one short walk of the index.
+_BESIDE = ("(SELECT n.content FROM messages n WHERE n.session_id = m.session_id AND n.rowid {side} m.rowid "
+           f"AND n.type IN ({marks(TURN_TYPES)}) ORDER BY n.rowid {{order}} LIMIT 1)")
+_AROUND = f"{_BESIDE.format(side='<', order='DESC')}, {_BESIDE.format(side='>', order='ASC')}"
+
+
+@dataclass(frozen=True, slots=True)
+class CandidateTurn:
+    """A live message a keyword search may return, with the texts of the turns just before and after
+    it in its session (None where there is none)."""
+
+    rowid: int
+    hit: MessageHit
+    before: str | None
+    after: str | None
+
+
+def _narrowed(within: Within | None) -> tuple[str, list[object]]:
+    """SQL keeping rows of `m` to the spec's user and assistant turns, inside `within`."""
+    types = sorted(set(TURN_TYPES) & within.types) if within is not None and within.types is not None else list(TURN_TYPES)
+    sql, params = f" AND m.type IN ({marks(types)})", list[object](types)
+    if within is not None and within.sessions is not None:
+        sql += " AND m.session_id IN (SELECT value FROM json_each(?))"
+        params.append(json.dumps(sorted(within.sessions)))
+    return sql, params
+
 
 class PeeweeMessageDao:
-    def __init__(self, database: HistoryDatabase, lookup: KeywordLookup | None = None) -> None:
+    def __init__(self, database: HistoryDatabase, index: LiteralIndex | None = None) -> None:
         self._database = database
-        self._lookup = lookup
+        self._index = index
 
     def search_content(
         self,
@@ -42,58 +74,62 @@ class PeeweeMessageDao:
         if created_after > created_before or limit <= 0:
             return []
         needle = fold(query)
-        if self._lookup is not None:
-            hits = self._lookup.verified_literal(
-                MESSAGES, needle, created_after, created_before, limit, deadline,
-                self.hits_by_rowid, lambda hit: needle in fold(hit.content),
-                lambda above, scan_deadline: self._scan(needle, created_after, created_before, limit, scan_deadline,
-                                                        above, within),
-                within,
-            )
-            if hits is not None:
-                return hits
-        return self._scan(needle, created_after, created_before, limit, deadline, within=within)
+        window = (created_after, created_before)
+        return verified_newest(self._index, MESSAGES, needle, window, limit, deadline, within, self._holding)
 
-    def _scan(self, needle: str, created_after: int, created_before: int, limit: int, deadline: Deadline | None,
-              above_rowid: int = 0, within: Within | None = None) -> list[MessageHit]:
-        """The spec's scan, newest first, of the rows above `above_rowid` (and inside `within`)."""
-        matching = pw.fn.instr(pw.fn.oc_fold(pw.Cast(MessageEntity.content, "BLOB")), needle) > 0
-        if above_rowid:
-            matching &= pw.SQL('"t1"."rowid" > ?', (above_rowid,))
-        if within is not None and within.types is not None:
-            matching &= MessageEntity.type.in_(sorted(within.types))
-        if within is not None and within.sessions is not None:
-            matching &= pw.SQL('"t1"."session_id" IN (SELECT value FROM json_each(?))', (json.dumps(sorted(within.sessions)),))
-        select = _live_messages(matching, created_after, created_before).order_by(
-            MessageEntity.created_at.desc(), MessageEntity.id
-        ).limit(limit)
+    def _holding(self, needle: str, window: tuple[int, int], limit: int, deadline: Deadline | None,
+                 within: Within | None, rows: RowSet) -> list[MessageHit]:
+        """The spec's scan, newest first, of `rows` (every row, rowids a literal index named, or the
+        rows it has not taken in)."""
+        narrowed, params = _narrowed(within)
+        among, among_params = _among(rows)
+        sql = (f"SELECT {_HIT} {_LIVE}{narrowed}{among} AND instr(oc_fold(CAST(m.content AS BLOB)), ?) > 0 "
+               "ORDER BY m.created_at DESC, m.id LIMIT ?")
         with self._database.connected(deadline) as database:
-            return [MessageHit(*row) for row in tuples(select.bind(database))]
+            found = execute_sql(database, sql, [*window, *params, *among_params, needle, limit]).fetchall()
+        return [MessageHit(*row) for row in found]
 
-    def hits_by_rowid(
-        self, rowids: Sequence[int], created_after: int, created_before: int, *, deadline: Deadline | None = None
-    ) -> dict[int, MessageHit]:
-        """The messages among `rowids` that search_content could return for some query (index hits)."""
+    def candidates(self, rowids: Sequence[int], ids: Sequence[str], after: int, before: int, within: Within | None = None,
+                   deadline: Deadline | None = None) -> list[CandidateTurn]:
+        """The live messages among `rowids` and `ids` in the window (and `within`), each with the turns
+        beside it: the one read of a keyword search's candidates."""
+        narrowed, params = _narrowed(within)
+        found: dict[int, CandidateTurn] = {}
         with self._database.connected(deadline) as database:
-            return {row[-1]: MessageHit(*row[:-1]) for row in _BY_ROWID.fetch(database, rowids, created_after, created_before)}
+            for which, keys in (("m.rowid", list(rowids)), ("m.id", list(ids))):
+                for chunk in sql_batches(keys):
+                    sql = f"SELECT m.rowid, {_HIT}, {_AROUND} {_LIVE}{narrowed} AND {which} IN ({marks(chunk)})"
+                    rows = execute_sql(database, sql, [*TURN_TYPES, *TURN_TYPES, after, before, *params, *chunk]).fetchall()
+                    found.update((row[0], _candidate(row)) for row in rows)
+        return list(found.values())
+
+    def newest_turns(self, above_rowid: int, limit: int, also_below: int, deadline: Deadline | None = None) -> list[tuple[int, str]]:
+        """(rowid, content) of the newest `limit` user and assistant turns above `above_rowid` (rows a
+        keyword index has not taken in) and of the newest `also_below` at or below it (where a reply
+        streamed in is edited in place), for a search to read itself."""
+        sql = f"SELECT rowid, content FROM messages WHERE rowid {{side}} ? AND type IN ({marks(TURN_TYPES)}) ORDER BY rowid DESC LIMIT ?"
+        with self._database.connected(deadline) as database:
+            rows = execute_sql(database, sql.format(side=">"), [above_rowid, *TURN_TYPES, limit]).fetchall()
+            rows += execute_sql(database, sql.format(side="<="), [above_rowid, *TURN_TYPES, also_below]).fetchall()
+        return [(row[0], row[1]) for row in rows]
+
+    def texts_by_rowid(self, rowids: Sequence[int]) -> list[str]:
+        """The contents of the listed messages (any that exist), for words a vocabulary looks up."""
+        texts: list[str] = []
+        with self._database.connected() as database:
+            for chunk in sql_batches(list(rowids)):
+                rows = execute_sql(database, f"SELECT content FROM messages WHERE rowid IN ({marks(chunk)})", chunk).fetchall()
+                texts += [row[0] for row in rows]
+        return texts
 
 
-def _live_messages(condition: pw.Node, created_after: int, created_before: int, *extra: pw.Node,
-                   ) -> pw.ModelSelect[MessageEntity]:
-    """USER and AI_RESPONSE messages of live sessions, created in the window, meeting `condition`."""
-    message, session = MessageEntity, SessionEntity
-    return (
-        message.select(message.id, message.session_id, session.title, message.type, message.content, message.created_at,
-                       *extra)
-        .join(session, pw.JOIN.LEFT_OUTER, on=(session.id == message.session_id))
-        .where(
-            message.type.in_([kind.value for kind in SEARCHABLE_MESSAGE_TYPES])
-            & session.deleted_at.is_null()
-            & message.created_at.between(created_after, created_before)
-            & condition
-        )
-    )
+def _among(rows: RowSet) -> tuple[str, list[object]]:
+    if rows is None:
+        return "", []
+    if isinstance(rows, Unindexed):
+        return " AND m.rowid > ?", [rows.rowid]
+    return " AND m.rowid IN (SELECT value FROM json_each(?))", [json.dumps(list(rows))]
 
 
-_ROWID = pw.SQL('"t1"."rowid"')
-_BY_ROWID = RowsById(lambda rowids, after, before: _live_messages(pw.NodeList((_ROWID, pw.SQL("IN"), rowids)), after, before, _ROWID))
+def _candidate(row: Row) -> CandidateTurn:
+    return CandidateTurn(row[0], MessageHit(*row[1:7]), row[7], row[8])

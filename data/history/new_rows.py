@@ -9,7 +9,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from oneclaw_search.domain.models import MemoryChunk
+from oneclaw_search.domain.models import MemoryChunk, MessageType
+
+# A turn's role as hosts, bundles and peers name it, and the message type OneClaw stores.
+ROLES = {"user": "USER", "assistant": "AI_RESPONSE", "tool_call": "TOOL_CALL", "tool_result": "TOOL_RESULT",
+         "error": "ERROR", "system": "SYSTEM", **{kind.value.lower(): kind.value for kind in MessageType}}
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,32 +1,54 @@
-"""PeeweeSessionDao.search_by_title_or_preview: caseless substring search over live sessions.
+"""PeeweeSessionDao: caseless substring search over live sessions, and the reads a keyword search makes
+of its candidates.
 
-Mirrors SessionDao.searchByTitleOrPreview (data/local/dao/SessionDao.kt), matching as
-PeeweeMessageDao does; a session is dated by its last activity (updated_at) for filtering, where
-Kotlin filtered on created_at.
+Mirrors SessionDao.searchByTitleOrPreview (data/local/dao/SessionDao.kt), matching as PeeweeMessageDao
+does; a session is dated by its last activity (updated_at) for filtering, where Kotlin filtered on
+created_at.
 """
 from __future__ import annotations
 
 import json
 from collections.abc import Sequence
 
-import peewee as pw
-
 from oneclaw_search.data.history.database import HistoryDatabase
-from oneclaw_search.data.history.entities import RowsById, SessionEntity
-from oneclaw_search.data.history.raw_sql import tuples
-from oneclaw_search.data.index.lookup import KeywordLookup
-from oneclaw_search.data.index.schema import SESSIONS
+from oneclaw_search.data.history.entities import marks, sql_batches
+from oneclaw_search.data.history.literal_index import SESSIONS, LiteralIndex, Unindexed
+from oneclaw_search.data.history.literal_scan import RowSet, verified_newest
+from oneclaw_search.data.history.raw_sql import execute_sql
 from oneclaw_search.domain.clock import Deadline
 from oneclaw_search.domain.message_filter import Within
 from oneclaw_search.domain.models import SessionHit
 from oneclaw_search.domain.ports import NO_UPPER_BOUND
 from oneclaw_search.domain.text import fold
 
+_HIT = "s.id, s.title, s.message_count, s.last_message_preview, s.created_at, s.updated_at"
+# Looking rows up by id, SQLite would still pick OneClaw's deleted_at index and walk every live
+# session for every page of ids; wrapping the column keeps that index out of the plan.
+_LIVE = "FROM sessions s WHERE coalesce(s.deleted_at, NULL) IS NULL AND s.updated_at BETWEEN ? AND ?"
+_HOLDS = ("(instr(oc_fold(CAST(s.title AS BLOB)), ?) > 0 OR "
+          "instr(oc_fold(CAST(s.last_message_preview AS BLOB)), ?) > 0)")
+
+
+def _narrowed(within: Within | None) -> tuple[str, list[object]]:
+    if within is None or within.sessions is None:
+        return "", []
+    return " AND s.id IN (SELECT value FROM json_each(?))", [json.dumps(sorted(within.sessions))]
+
+
+def _among(rows: RowSet) -> tuple[str, list[object]]:
+    if rows is None:
+        return "", []
+    if isinstance(rows, Unindexed):
+        if rows.active_since is None:
+            return " AND s.rowid > ?", [rows.rowid]
+        return " AND (s.rowid > ? OR s.updated_at >= ?)", [rows.rowid, rows.active_since]
+    return " AND s.rowid IN (SELECT value FROM json_each(?))", [json.dumps(list(rows))]
+
 
 class PeeweeSessionDao:
-    def __init__(self, database: HistoryDatabase, lookup: KeywordLookup | None = None) -> None:
+    def __init__(self, database: HistoryDatabase, index: LiteralIndex | None = None) -> None:
         self._database = database
-        self._lookup = lookup
+        self._index = index
 
     def search_by_title_or_preview(
         self,
@@ -40,46 +62,44 @@ class PeeweeSessionDao:
     ) -> list[SessionHit]:
         if updated_after > updated_before or limit <= 0:
             return []
-        session, needle = SessionEntity, fold(query)
-        if self._lookup is not None:
-            hits = self._lookup.verified_literal(
-                SESSIONS, needle, updated_after, updated_before, limit, deadline,
-                self.hits_by_rowid, lambda hit: needle in fold(hit.title) or needle in fold(hit.last_message_preview or ""),
-                within=within,
-            )
-            if hits is not None:
-                return hits
-        matching = (pw.fn.instr(pw.fn.oc_fold(pw.Cast(session.title, "BLOB")), needle) > 0) | (
-            pw.fn.instr(pw.fn.oc_fold(pw.Cast(session.last_message_preview, "BLOB")), needle) > 0
-        )
-        if within is not None and within.sessions is not None:
-            matching &= pw.SQL('"t1"."id" IN (SELECT value FROM json_each(?))', (json.dumps(sorted(within.sessions)),))
-        select = _live_sessions(matching, updated_after, updated_before).order_by(
-            session.updated_at.desc(), session.id
-        ).limit(limit)
+        window = (updated_after, updated_before)
+        return verified_newest(self._index, SESSIONS, fold(query), window, limit, deadline, within, self._holding)
+
+    def _holding(self, needle: str, window: tuple[int, int], limit: int, deadline: Deadline | None,
+                 within: Within | None, rows: RowSet) -> list[SessionHit]:
+        narrowed, params = _narrowed(within)
+        among, among_params = _among(rows)
+        sql = f"SELECT {_HIT} {_LIVE}{narrowed}{among} AND {_HOLDS} ORDER BY s.updated_at DESC, s.id LIMIT ?"
         with self._database.connected(deadline) as database:
-            return [SessionHit(*row) for row in tuples(select.bind(database))]
+            found = execute_sql(database, sql, [*window, *params, *among_params, needle, needle, limit]).fetchall()
+        return [SessionHit(*row) for row in found]
 
-    def hits_by_rowid(
-        self, rowids: Sequence[int], updated_after: int, updated_before: int, *, deadline: Deadline | None = None
-    ) -> dict[int, SessionHit]:
-        """The live sessions among `rowids` last active in the window (index hits, checked at the source)."""
+    def candidates(self, rowids: Sequence[int], ids: Sequence[str], after: int, before: int, within: Within | None = None,
+                   deadline: Deadline | None = None) -> list[SessionHit]:
+        """The live sessions among `rowids` and `ids` last active in the window (and `within`)."""
+        narrowed, params = _narrowed(within)
+        found: dict[str, SessionHit] = {}
         with self._database.connected(deadline) as database:
-            return {row[-1]: SessionHit(*row[:-1]) for row in _BY_ROWID.fetch(database, rowids, updated_after, updated_before)}
+            for which, keys in (("s.rowid", list(rowids)), ("s.id", list(ids))):
+                for chunk in sql_batches(keys):
+                    sql = f"SELECT {_HIT} {_LIVE}{narrowed} AND {which} IN ({marks(chunk)})"
+                    rows = execute_sql(database, sql, [after, before, *params, *chunk]).fetchall()
+                    found.update((row[0], SessionHit(*row)) for row in rows)
+        return list(found.values())
 
+    def unindexed(self, unindexed: Unindexed, limit: int, deadline: Deadline | None = None) -> list[tuple[int, str]]:
+        """(rowid, title) of the `limit` most recently active sessions an index has not taken in, live
+        or not: a search reads them itself."""
+        among, params = _among(unindexed)
+        sql = f"SELECT s.rowid, s.title FROM sessions s WHERE 1{among} ORDER BY s.updated_at DESC LIMIT ?"
+        with self._database.connected(deadline) as database:
+            return [(row[0], row[1]) for row in execute_sql(database, sql, [*params, limit]).fetchall()]
 
-def _live_sessions(condition: pw.Node, updated_after: int, updated_before: int, *extra: pw.Node, by_id: bool = False,
-                   ) -> pw.ModelSelect[SessionEntity]:
-    session = SessionEntity
-    # Looking rows up by id, SQLite would still pick OneClaw's deleted_at index and walk every live
-    # session for every page of ids; wrapping the column keeps that index out of the plan.
-    live = pw.fn.coalesce(session.deleted_at, None).is_null() if by_id else session.deleted_at.is_null()
-    return session.select(
-        session.id, session.title, session.message_count, session.last_message_preview, session.created_at, session.updated_at,
-        *extra,
-    ).where(live & session.updated_at.between(updated_after, updated_before) & condition)
-
-
-_ROWID = pw.SQL('"t1"."rowid"')
-_BY_ROWID = RowsById(lambda rowids, after, before: _live_sessions(pw.NodeList((_ROWID, pw.SQL("IN"), rowids)), after, before,
-                                                                  _ROWID, by_id=True))
+    def texts_by_rowid(self, rowids: Sequence[int]) -> list[str]:
+        """Titles and previews of the listed sessions, for words a vocabulary looks up."""
+        texts: list[str] = []
+        with self._database.connected() as database:
+            for chunk in sql_batches(list(rowids)):
+                sql = f"SELECT title, last_message_preview FROM sessions WHERE rowid IN ({marks(chunk)})"
+                texts += [f"{row[0]}\n{row[1] or ''}" for row in execute_sql(database, sql, chunk).fetchall()]
+        return texts

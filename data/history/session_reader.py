@@ -6,6 +6,7 @@ Only the window's contents are read: a long session costs its ids, not its text.
 from __future__ import annotations
 
 import hashlib
+import json
 from collections.abc import Sequence
 
 import peewee as pw
@@ -19,6 +20,15 @@ from oneclaw_search.domain.session_summary import SessionVersion
 
 _TURN_TYPES = [kind.value for kind in SEARCHABLE_MESSAGE_TYPES]
 _MARKS = ", ".join("?" for _ in _TURN_TYPES)
+# Turns are numbered in each hit's session in the order written (time, then rowid); only ids are
+# numbered, and only the turns shown are read whole.
+_AROUND = f"""WITH hit AS (SELECT id, session_id FROM messages WHERE id IN (SELECT value FROM json_each(?)) AND type IN ({_MARKS})),
+    numbered AS (SELECT id, session_id, rowid AS r, row_number() OVER (PARTITION BY session_id ORDER BY created_at, rowid) AS n
+                 FROM messages WHERE session_id IN (SELECT session_id FROM hit) AND type IN ({_MARKS})),
+    placed AS (SELECT numbered.id, numbered.session_id, numbered.n FROM numbered JOIN hit ON hit.id = numbered.id)
+    SELECT placed.id, m.id, m.type, m.content, m.created_at FROM placed
+    JOIN numbered ON numbered.session_id = placed.session_id AND numbered.n BETWEEN placed.n - ? AND placed.n + ?
+    JOIN messages m ON m.rowid = numbered.r ORDER BY placed.id, numbered.n"""
 
 
 class PeeweeSessionReader:
@@ -48,6 +58,15 @@ class PeeweeSessionReader:
                     .where(MessageEntity.id.in_(chunk)).bind(database))
                 found.update((row[0], Turn(*row)) for row in rows)
         return [found[turn_id] for turn_id in ids if turn_id in found]
+
+    def turns_around(self, ids: Sequence[str], span: int) -> dict[str, list[Turn]]:
+        """One statement for a whole reply: each hit's place among its session's turns, then the turns
+        within `span` of it."""
+        found: dict[str, list[Turn]] = {}
+        with self._database.connected() as database:
+            for row in execute_sql(database, _AROUND, [json.dumps(list(ids)), *_TURN_TYPES, *_TURN_TYPES, span, span]).fetchall():
+                found.setdefault(row[0], []).append(Turn(*row[1:]))
+        return found
 
     def all_turns(self, session_id: str) -> list[Turn]:
         """SessionDirectory: the whole session in one statement, as a summary reads it."""

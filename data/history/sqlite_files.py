@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import sqlite3
 import threading
+import time
 from pathlib import Path
 from urllib.parse import quote
 
@@ -86,9 +87,17 @@ class ReadOnlySqlite(pw.SqliteDatabase):
         self._file, self._wal_mode = file, wal_mode
         self._base = f"file:{quote(str(file.resolve()))}?mode=ro"
         self._opened = threading.local()  # per thread: the change token its connection was opened at
+        self._locks_until = 0.0  # while a writer is about (monotonic seconds): read with locks
         super().__init__(self._uri(), uri=True, pragmas=[("query_only", 1)])
 
+    def writer_about(self, seconds: float) -> None:
+        """A writer committed while this file was read as immutable: for `seconds`, read it with
+        locks (a snapshot per read) rather than as immutable, which a busy writer keeps failing."""
+        self._locks_until = time.monotonic() + seconds
+
     def _uri(self) -> str:
+        if time.monotonic() < self._locks_until:
+            return self._base
         if self._wal_mode and is_stranded(self._file):
             try:
                 return f"file:{quote(str(settled_copy(self._file)))}?mode=ro&immutable=1"

@@ -14,7 +14,7 @@ import sqlite3
 from contextlib import closing
 from pathlib import Path
 
-from oneclaw_search.data.index.side_index import user_cache
+from oneclaw_search.data.history.cache_folder import user_cache
 
 SETTLED = "history.db"
 

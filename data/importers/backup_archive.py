@@ -15,7 +15,7 @@ import zipfile
 from pathlib import Path
 from typing import IO
 
-from oneclaw_search.data.index.side_index import user_cache
+from oneclaw_search.data.history.cache_folder import user_cache
 from oneclaw_search.domain.errors import HistoryUnavailable
 
 ENTRY = "oneclaw.db"

@@ -12,12 +12,10 @@ from pathlib import Path
 from typing import IO, Any, TypeVar, cast
 
 from oneclaw_search.data.history.history_writer import NewMessage, NewSession
-from oneclaw_search.data.history.new_rows import HistoryWrites
+from oneclaw_search.data.history.new_rows import ROLES, HistoryWrites
 from oneclaw_search.domain.local_time import content_time_ms, iso_time_ms, parse_iso_day
-from oneclaw_search.domain.models import DAILY_LOG_TYPE, LONG_TERM_TYPE, MemoryChunk, MessageType
+from oneclaw_search.domain.models import DAILY_LOG_TYPE, LONG_TERM_TYPE, MemoryChunk
 
-ROLES = {"user": "USER", "assistant": "AI_RESPONSE", "tool_call": "TOOL_CALL", "tool_result": "TOOL_RESULT",
-         "error": "ERROR", "system": "SYSTEM", **{kind.value.lower(): kind.value for kind in MessageType}}
 JsonObject = dict[str, Any]  # one parsed JSONL line: its values are whatever JSON holds
 _Default = TypeVar("_Default", int, None)  # _time's default: a fallback time, or None for "absent"
 # JSONDecoder.__init__ sets scan_once; typeshed does not declare it

@@ -85,3 +85,9 @@ def build_command(history_path: str | Path, side_path: str | Path, embedder: str
     """The command line that builds this history's index in a process of its own."""
     return [sys.executable, "-m", "oneclaw_search.data.index.build_process", str(history_path), str(side_path),
             embedder or "none"]
+
+
+def vectors_command(history_path: str | Path, side_path: str | Path, embedder: str | None) -> list[str] | None:
+    """The command line that embeds this history's messages in a process of its own (None: no vectors,
+    or an embedder no other process can make)."""
+    return [*build_command(history_path, side_path, embedder), "vectors"] if embedder == "default" else None

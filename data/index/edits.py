@@ -12,7 +12,6 @@ import peewee as pw
 import tantivy
 
 from oneclaw_search.data.history.raw_sql import Row, execute_sql
-from oneclaw_search.data.index.analyzer import spaced
 from oneclaw_search.data.index.documents import (
     IS_SEARCHABLE,
     MESSAGE_COLUMNS,
@@ -27,7 +26,7 @@ from oneclaw_search.data.index.documents import (
     session_fingerprint,
 )
 from oneclaw_search.data.index.keyword_index import KeywordIndex, unsigned_values
-from oneclaw_search.data.index.schema import FINGERPRINT, ROWID, TURNS_AROUND, IndexKind
+from oneclaw_search.data.index.schema import FINGERPRINT, ROWID, IndexKind
 from oneclaw_search.data.index.side_index import SideIndex
 
 if TYPE_CHECKING:  # named in annotations only: keeping the keyword index up needs no numpy
@@ -97,8 +96,7 @@ class Reconciler:
             gone = [rowid for rowid in known if rowid not in live]
             missing = [row for rowid, row in live.items() if rowid not in known]
             if gone or missing:
-                rewritten, documents = self._with_neighbours(missing, read)
-                self._replace([*gone, *rewritten], documents)
+                self._replace(gone, [message_document(row) for row in missing])
         with self._side.peewee.atomic("IMMEDIATE"):
             self._side.set_meta(m__count=count)
 
@@ -110,7 +108,7 @@ class Reconciler:
         sweep = self._message_rows("rowid > ? AND rowid <= ? ORDER BY rowid LIMIT ?", (swept, read, SWEEP_ROWS))
         noted = self._side.meta("m.stale", "[]")
         found = self._message_rows("rowid IN (SELECT value FROM json_each(?)) AND rowid <= ?", (noted, read))
-        self._replace_edited([*tail, *sweep, *found], read, vectors)
+        self._replace_edited([*tail, *sweep, *found], vectors)
         with self._side.peewee.atomic("IMMEDIATE"):
             self._side.set_meta(m__swept=sweep[-1].rowid if len(sweep) == SWEEP_ROWS else 0)
             self._side.execute("DELETE FROM meta WHERE key = 'm.stale' AND value = ?", (noted,))
@@ -121,15 +119,15 @@ class Reconciler:
         changed = 0
         for low in range(0, read + 1, RANGE_ROWS):
             rows = self._message_rows("rowid BETWEEN ? AND ?", (low, min(low + RANGE_ROWS - 1, read)))
-            changed += self._replace_edited(rows, read, vectors)
+            changed += self._replace_edited(rows, vectors)
         return changed
 
-    def _replace_edited(self, rows: list[MessageRow], read: int, vectors: MessageVectors | None) -> int:
+    def _replace_edited(self, rows: list[MessageRow], vectors: MessageVectors | None) -> int:
         rows = list({row.rowid: row for row in rows}.values())
         known = indexed_among(self._keyword, self._kind, [row.rowid for row in rows])
         changed = [row for row in rows if row.rowid in known and known[row.rowid] != fingerprint(row.content)]
         if changed:
-            self._replace(*self._with_neighbours(changed, read))
+            self._replace([row.rowid for row in changed], [message_document(row) for row in changed])
             if vectors is not None:
                 vectors.replace(changed)
         return len(changed)
@@ -137,26 +135,6 @@ class Reconciler:
     def _message_rows(self, condition: str, params: tuple[object, ...]) -> list[MessageRow]:
         sql = f"SELECT {MESSAGE_COLUMNS} FROM messages WHERE {IS_SEARCHABLE} AND {condition}"
         return [MessageRow(*row) for row in self._rows(sql, (*SEARCHABLE_TYPES, *params))]
-
-    def _with_neighbours(self, rows: list[MessageRow], read: int) -> tuple[list[int], list[tantivy.Document]]:
-        """Documents for `rows` and for the indexed turns around them, whose windows hold their words."""
-        chosen = {row.rowid: row for row in rows}
-        for row in rows:
-            for turn in (*self._turns(row, before=True, read=read), *self._turns(row, before=False, read=read)):
-                chosen.setdefault(turn.rowid, turn)
-
-        def texts(row: MessageRow, before: bool) -> tuple[str, ...]:
-            return tuple(spaced(turn.content) for turn in self._turns(row, before, read))
-        documents = [message_document(row, texts(row, True), texts(row, False)) for row in chosen.values()]
-        return list(chosen), documents
-
-    def _turns(self, row: MessageRow, before: bool, read: int) -> list[MessageRow]:
-        """Up to TURNS_AROUND indexed turns of the row's session before or after it, nearest first."""
-        side, order = ("<", "DESC") if before else (">", "ASC")
-        condition = (f"session_id = ? AND rowid != ? AND rowid <= ? AND (created_at {side} ? OR (created_at = ? AND"
-                     f" rowid {side} ?)) ORDER BY created_at {order}, rowid {order} LIMIT ?")
-        params = (row.session_id, row.rowid, read, row.created_at, row.created_at, row.rowid, TURNS_AROUND)
-        return self._message_rows(condition, params)
 
     def _replace(self, rowids: list[int], documents: list[tantivy.Document]) -> None:
         if not rowids and not documents:

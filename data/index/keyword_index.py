@@ -14,10 +14,10 @@ from typing import cast
 
 import tantivy
 
-from oneclaw_search.data.index.analyzer import register
 from oneclaw_search.data.index.schema import MESSAGES, ROWID, SESSIONS, IndexKind
+from oneclaw_search.data.text.analyzer import register
 
-FORMAT = "tantivy-4"  # bump whenever fields or analyzers change: older folders are built anew
+FORMAT = "tantivy-5"  # bump whenever fields or analyzers change: older folders are built anew
 _FORMAT_FILE = "FORMAT"
 WRITER_HEAP = 256_000_000
 WRITER_THREADS = 2
@@ -60,9 +60,11 @@ class KeywordIndex:
         return index.searcher()
 
     def refresh(self) -> None:
-        """See the latest commits, this process's or another's: once per search, not per question."""
+        """See the latest commits, this process's or another's: once per search, not per question.
+        Raises ValueError when an index cannot be read."""
         for kind in KINDS:
             self.open(kind).reload()
+            self.searcher(kind)
 
     def writer(self, kind: IndexKind) -> tantivy.IndexWriter:
         """This index's one writer; raises WriterBusy when another holds the lock."""

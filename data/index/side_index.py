@@ -6,7 +6,6 @@ over, keyword index included.
 """
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -26,11 +25,6 @@ def default_index_path(database_path: Path) -> Path:
 def keyword_folder(index_path: Path) -> Path:
     """Where the tantivy indexes live: beside the side file, named after it."""
     return index_path.with_name(index_path.name.removesuffix(".sqlite") + ".tantivy")
-
-
-def user_cache() -> Path:
-    """Where our files go when they may not sit beside the history: $XDG_CACHE_HOME/oneclaw-search."""
-    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "oneclaw-search"
 
 
 class SideIndex:

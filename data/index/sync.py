@@ -17,20 +17,12 @@ import tantivy
 
 from oneclaw_search.data.history.database import HistoryDatabase
 from oneclaw_search.data.history.raw_sql import execute_sql
-from oneclaw_search.data.index.documents import (
-    IS_SEARCHABLE,
-    MESSAGE_COLUMNS,
-    SEARCHABLE_TYPES,
-    MessageRow,
-    SessionTurns,
-    TurnWindows,
-    last_turns,
-    rows_up_to,
-)
+from oneclaw_search.data.index.documents import MESSAGE_COLUMNS, SEARCHABLE_TYPES, MessageRow, message_document, rows_up_to
 from oneclaw_search.data.index.edits import Reconciler
 from oneclaw_search.data.index.keyword_index import KeywordIndex
-from oneclaw_search.data.index.schema import MESSAGES, ROWID, SESSIONS, TURNS_AROUND
+from oneclaw_search.data.index.schema import MESSAGES, SESSIONS
 from oneclaw_search.data.index.side_index import SideIndex
+from oneclaw_search.data.index.vectors_alongside import VectorsAlongside
 
 if TYPE_CHECKING:  # named in annotations only: keeping the keyword index up needs no numpy
     from oneclaw_search.data.index.vectors import MessageVectors
@@ -43,11 +35,14 @@ Progress = Callable[[str, int, int], None]  # (stage, highest rowid read, highes
 
 class IndexSync:
     def __init__(self, history: HistoryDatabase, keyword: KeywordIndex, side: SideIndex,
-                 vectors: MessageVectors | None = None) -> None:
+                 vectors: MessageVectors | None = None, vectors_command: list[str] | None = None) -> None:
+        """`vectors_command`: build_process's command line embedding this history's messages in a
+        process of its own, while a large build indexes their words here (None: all embedded here)."""
         self._history = history
         self._keyword = keyword
         self.side = side
         self._vectors = vectors
+        self._vectors_command = vectors_command if vectors is not None else None
         self._prepared = False
 
     def prepare(self) -> None:
@@ -105,14 +100,24 @@ class IndexSync:
         token = self._history.change_token()
         if self.settled(token) is not None:
             return True
-        with self._history.connected() as history:
-            Reconciler(history, self._keyword, self.side, SESSIONS).sessions()
-            messages = Reconciler(history, self._keyword, self.side, MESSAGES)
-            messages.deleted_messages(self.read_up_to())
-            if not self._append_messages(history, stop, progress):
-                return False
-            messages.edited_messages(self.read_up_to(), self._vectors)
-        if self._vectors is not None and not self._vectors.catch_up(self._history, self._telling(stop, progress)):
+        read, embedded, top = self.backlog()
+        alongside = VectorsAlongside.start(self._vectors_command, top - embedded)
+        try:
+            with self._history.connected() as history:
+                Reconciler(history, self._keyword, self.side, SESSIONS).sessions()
+                messages = Reconciler(history, self._keyword, self.side, MESSAGES)
+                messages.deleted_messages(read)
+                if not self._append_messages(history, stop, progress):
+                    alongside.stop()
+                    return False
+                messages.edited_messages(self.read_up_to(), self._vectors)
+        except BaseException:
+            alongside.stop()
+            raise
+        telling = self._telling(stop, progress)
+        if not alongside.wait(telling):
+            return False
+        if self._vectors is not None and not self._vectors.catch_up(self._history, telling):
             return False
         with self.side.peewee.atomic("IMMEDIATE"):
             self.side.set_meta(h__synced=f"{self.read_up_to()}|{token!r}")
@@ -120,10 +125,17 @@ class IndexSync:
 
     def verify(self) -> int:
         """Compare every indexed message with the history, not only the newest and a slice of the
-        rest (`oneclaw-search index`); how many had been edited in place."""
+        rest (`oneclaw-search index`); how many had been edited in place. Nothing to compare when the
+        history is as it was at the last comparison."""
         self.prepare()
+        token = repr(self._history.change_token())
+        if self.side.meta("h.verified") == token:
+            return 0
         with self._history.connected() as history:
-            return Reconciler(history, self._keyword, self.side, MESSAGES).every_edit(self.read_up_to(), self._vectors)
+            edited = Reconciler(history, self._keyword, self.side, MESSAGES).every_edit(self.read_up_to(), self._vectors)
+        with self.side.peewee.atomic("IMMEDIATE"):
+            self.side.set_meta(h__verified=token)
+        return edited
 
     def _append_messages(self, history: pw.Database, stop: Callable[[], bool], progress: Progress | None) -> bool:
         start = done = self.read_up_to()
@@ -131,7 +143,6 @@ class IndexSync:
         if done >= top:
             return True
         self._keyword.drop_above(MESSAGES, start)
-        turns = TurnWindows(lambda sessions: _last_turns(history, sessions, start))
         writer = self._keyword.writer(MESSAGES)
         pending, finished = 0, True
         while done < top:
@@ -143,14 +154,16 @@ class IndexSync:
             ).fetchall()
             if not rows:
                 break
-            _write(writer, *turns.documents([MessageRow(*r) for r in rows if r[3] in SEARCHABLE_TYPES]))
+            for row in rows:
+                if row[3] in SEARCHABLE_TYPES:
+                    writer.add_document(message_document(MessageRow(*row)))
             done, pending = rows[-1][0], pending + len(rows)
             if pending >= COMMIT_ROWS:
-                self._commit(history, writer, done, turns)
+                self._commit(history, writer, done)
                 pending = 0
             if progress is not None:
                 progress(KEYWORDS, done, top)
-        self._commit(history, writer, done, turns)
+        self._commit(history, writer, done)
         writer.wait_merging_threads()
         return finished
 
@@ -167,10 +180,8 @@ class IndexSync:
             return stop()
         return asked
 
-    def _commit(self, history: pw.Database, writer: tantivy.IndexWriter, done: int, turns: TurnWindows) -> None:
-        """Write the messages still waiting for turns after them, commit, then note how far the
-        history was read and how many rows it then had up to there."""
-        _write(writer, *turns.pending())
+    def _commit(self, history: pw.Database, writer: tantivy.IndexWriter, done: int) -> None:
+        """Commit, then note how far the history was read and how many rows it then had up to there."""
         writer.commit()
         count = rows_up_to(history, done)
         with self.side.peewee.atomic("IMMEDIATE"):
@@ -180,28 +191,3 @@ class IndexSync:
 def _newest(history: pw.Database) -> int:
     newest: int = execute_sql(history, "SELECT max(rowid) FROM messages").fetchone()[0] or 0
     return newest
-
-
-def _write(writer: tantivy.IndexWriter, stale: list[int], documents: list[tantivy.Document]) -> None:
-    """Replace: a delete reaches only documents added before it, so the new ones stay."""
-    if stale:
-        writer.delete_documents_by_query(tantivy.Query.term_set_query(MESSAGES.schema, ROWID, stale))
-    for document in documents:
-        writer.add_document(document)
-
-
-def _last_turns(history: pw.Database, sessions: list[str], up_to: int) -> dict[str, SessionTurns]:
-    """Each session's latest searchable turns with rowid ≤ `up_to` (rows indexed before this pass),
-    as TurnWindows keeps them; latest by rowid: OneClaw's session_id index keeps a session's rows
-    in rowid order, so each look is a short walk, where ordering by time read and sorted every turn."""
-    if up_to <= 0:
-        return {}
-    found: dict[str, SessionTurns] = {}
-    for session in sessions:
-        rows = execute_sql(
-            history, f"SELECT {MESSAGE_COLUMNS} FROM messages WHERE session_id = ? AND rowid <= ? AND {IS_SEARCHABLE}"
-            " ORDER BY rowid DESC LIMIT ?", (session, up_to, *SEARCHABLE_TYPES, 2 * TURNS_AROUND),
-        ).fetchall()
-        if rows:
-            found[session] = last_turns([MessageRow(*row) for row in rows])
-    return found

@@ -4,31 +4,39 @@ read from the keyword index (Q-08).
 Feeds the typo fallback (domain/spelling.py): a spelling counts as known when some message or
 session holds it, as the index's analyzer stems it; close spellings are found with tantivy's
 fuzzy term queries, which match index terms (stems), so the words themselves are read from a
-few of the rows they match.
+few of the rows they match. Rows the index has not taken in yet (those a search reads itself) are
+read here too.
 """
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable, Sequence
 
 import tantivy
 
-from oneclaw_search.data.index.analyzer import stem
+from oneclaw_search.data.history.message_dao import PeeweeMessageDao
+from oneclaw_search.data.history.session_dao import PeeweeSessionDao
 from oneclaw_search.data.index.keyword_index import unsigned_values
-from oneclaw_search.data.index.lookup import KeywordLookup
+from oneclaw_search.data.index.lookup import IndexState, KeywordLookup
 from oneclaw_search.data.index.schema import MESSAGES, ROWID, SESSIONS, IndexKind
+from oneclaw_search.data.text.analyzer import stem, text_terms
 from oneclaw_search.domain.spelling import one_edit_away
 from oneclaw_search.domain.text import fold
 
 SAMPLE_ROWS = 32  # rows read per source for the words a fuzzy match stands for
 Texts = Callable[[list[int]], list[str]]  # history rowids → the rows' texts
+Unindexed = Callable[[IndexState], list[str]]  # the texts of the rows an index in this state has not taken in
 _WORD = re.compile(r"\w+")
 
 
 class KeywordVocabulary:
-    def __init__(self, lookup: KeywordLookup, message_texts: Texts, session_texts: Texts) -> None:
+    def __init__(self, lookup: KeywordLookup, message_texts: Texts, session_texts: Texts,
+                 unindexed: Unindexed = lambda state: []) -> None:
         self._lookup = lookup
         self._texts = {MESSAGES.name: message_texts, SESSIONS.name: session_texts}
+        self._unindexed = unindexed
+        self._read: tuple[IndexState, list[str], Counter[str]] | None = None
 
     def stem(self, word: str) -> str:
         return stem(word)
@@ -41,8 +49,9 @@ class KeywordVocabulary:
         for kind in (MESSAGES, SESSIONS):
             searcher = self._lookup.keyword.searcher(kind)
             for term in totals:
-                totals[term] += searcher.doc_freq(kind.own or kind.main_field, term)
-        return totals
+                totals[term] += searcher.doc_freq(kind.words, term)
+        held = self._unread()[1]
+        return {term: count + held[term] for term, count in totals.items()}
 
     def frequency(self, term: str) -> int:
         return self.frequencies([term])[term]
@@ -53,15 +62,34 @@ class KeywordVocabulary:
         root = stem(word)
         words, roots = one_edit_away(word), one_edit_away(root)
         near: set[str] = set()
-        for kind in (MESSAGES, SESSIONS):
-            for text in self._texts[kind.name](self._fuzzy_rowids(kind, root)):
-                near |= {found for found in _WORD.findall(fold(text)) if found in words or stem(found) in roots}
+        texts = [text for kind in (MESSAGES, SESSIONS) for text in self._texts[kind.name](self._fuzzy_rowids(kind, root))]
+        for text in texts + self._unread()[0]:
+            near |= {found for found in _WORD.findall(fold(text)) if found in words or stem(found) in roots}
         return near
 
+    def _unread(self) -> tuple[list[str], Counter[str]]:
+        """The texts of the rows the index has not taken in, and how many hold each term: read once
+        for the index's state, as a respelled search asks several times."""
+        state = self._lookup.state_now
+        if self._read is None or self._read[0] != state:
+            texts = [] if state.settled else self._unindexed(state)
+            self._read = (state, texts, Counter(term for text in texts for term in set(text_terms(text))))
+        return self._read[1], self._read[2]
+
     def _fuzzy_rowids(self, kind: IndexKind, root: str) -> list[int]:
-        fields = [kind.own] if kind.own else [field for field, _ in kind.fields]
-        query = tantivy.Query.boolean_query([(tantivy.Occur.Should, tantivy.Query.fuzzy_term_query(kind.schema, field, root))
-                                             for field in fields])
+        query = tantivy.Query.fuzzy_term_query(kind.schema, kind.words, root)
         searcher = self._lookup.keyword.searcher(kind)
         hits = searcher.search(query, SAMPLE_ROWS, count=False).hits
         return unsigned_values(searcher, ROWID, [address for _, address in hits])
+
+
+def unindexed_texts(lookup: KeywordLookup, messages: PeeweeMessageDao, sessions: PeeweeSessionDao) -> Unindexed:
+    """The texts of the newest messages and sessions an index in a given state has not taken in: the
+    rows a search reads itself."""
+    def read(state: IndexState) -> list[str]:
+        reads = lookup.unindexed_reads
+        texts = [text for _, text in messages.newest_turns(state.read, reads, 0)] if state.read < state.top else []
+        if state.sessions is not None:
+            texts += [text for _, text in sessions.unindexed(state.sessions, reads)]
+        return texts
+    return read

@@ -15,10 +15,9 @@ from datetime import tzinfo
 import numpy as np
 import numpy.typing as npt
 
-from oneclaw_search.data.index.analyzer import query_terms, stem
 from oneclaw_search.data.memory.memory_bm25 import MemoryBM25
-from oneclaw_search.data.memory.memory_snapshot import MemorySnapshot
-from oneclaw_search.data.memory.snapshot_store import SnapshotStore
+from oneclaw_search.data.memory.memory_snapshot import MemorySnapshot, SnapshotStore
+from oneclaw_search.data.text.analyzer import query_terms, stem
 from oneclaw_search.domain.clock import Clock, Deadline
 from oneclaw_search.domain.local_time import MS_PER_DAY
 from oneclaw_search.domain.models import MemorySearchResult

@@ -10,18 +10,27 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import tzinfo
-from typing import Any, overload
+from typing import Any, Protocol, overload
 
 import numpy as np
 import numpy.typing as npt
 
 from oneclaw_search.data.embedding.vectors import decode_embedding, no_blas_products
-from oneclaw_search.data.index.analyzer import memory_terms
 from oneclaw_search.data.memory.memory_bm25 import MemoryBM25
+from oneclaw_search.data.text.analyzer import memory_terms
 from oneclaw_search.domain.local_time import content_time_ms
 from oneclaw_search.domain.models import MemoryChunk
 from oneclaw_search.domain.ports import Embedder
 
+
+class SnapshotStore(Protocol):
+    """Where a snapshot is kept for the next process (the side index's SideSnapshotStore): a cache, so
+    any trouble reading or writing it only means building it again."""
+
+    def load(self, key: str) -> dict[str, bytes] | None:
+        """The parts saved under `key`, else None."""
+
+    def save(self, key: str, parts: dict[str, bytes]) -> None: ...
 
 class _StoredChunks(Sequence[MemoryChunk]):
     """A read-back snapshot's chunks, each made into a MemoryChunk only when first read: a search

@@ -30,8 +30,9 @@ def like_pattern(query: str) -> str:
 
 
 def message_conditions(within: Within | None) -> tuple[str, list[object]]:
-    """SQL (and its parameters) for the live messages a search may return: types, sessions."""
-    types = sorted(within.types) if within is not None and within.types is not None else TURN_TYPES
+    """SQL (and its parameters) for the live messages a search may return: the spec's user and
+    assistant turns, of `within`'s types and sessions."""
+    types = sorted(set(TURN_TYPES) & within.types) if within is not None and within.types is not None else TURN_TYPES
     sql, params = " AND m.type = ANY(%s) AND s.deleted_at IS NULL", list[object]([types])
     if within is not None and within.sessions is not None:
         sql, params = sql + " AND m.session_id = ANY(%s)", [*params, sorted(within.sessions)]

@@ -14,9 +14,9 @@ import peewee as pw
 import psycopg
 from playhouse.pool import MaxConnectionsExceeded, PooledPostgresqlDatabase
 
-from oneclaw_search.data.postgres.location import checked_tenant, shown
 from oneclaw_search.domain.clock import Deadline, SearchTimedOut
 from oneclaw_search.domain.errors import HistoryUnavailable
+from oneclaw_search.domain.history_location import checked_tenant, shown
 
 TENANT_ROLE = "oneclaw_search_tenant"  # holds no rights past its own rows: the policies' subject
 TENANT_SETTING = "oneclaw.tenant"

@@ -19,6 +19,13 @@ from oneclaw_search.domain.session_summary import SessionVersion
 
 _TURNS = "FROM messages WHERE session_id = %s AND type = ANY(%s) ORDER BY created_at, seq"
 _INFO = "SELECT id, title, created_at, updated_at FROM sessions WHERE deleted_at IS NULL"
+_AROUND = """WITH hit AS (SELECT id, session_id FROM messages WHERE id = ANY(%s) AND type = ANY(%s)),
+    numbered AS (SELECT id, session_id, seq, row_number() OVER (PARTITION BY session_id ORDER BY created_at, seq) AS n
+                 FROM messages WHERE session_id IN (SELECT session_id FROM hit) AND type = ANY(%s)),
+    placed AS (SELECT numbered.id, numbered.session_id, numbered.n FROM numbered JOIN hit ON hit.id = numbered.id)
+    SELECT placed.id, m.id, m.type, m.content, m.created_at FROM placed
+    JOIN numbered ON numbered.session_id = placed.session_id AND numbered.n BETWEEN placed.n - %s AND placed.n + %s
+    JOIN messages m ON m.session_id = numbered.session_id AND m.id = numbered.id ORDER BY placed.id, numbered.n"""
 
 
 class PostgresSessionReader:
@@ -36,6 +43,12 @@ class PostgresSessionReader:
         rows = self._history.rows("SELECT id, type, content, created_at FROM messages WHERE id = ANY(%s)", (list(ids),))
         found = {row[0]: Turn(*row) for row in rows}
         return [found[turn_id] for turn_id in ids if turn_id in found]
+
+    def turns_around(self, ids: Sequence[str], span: int) -> dict[str, list[Turn]]:
+        found: dict[str, list[Turn]] = {}
+        for row in self._history.rows(_AROUND, (list(ids), TURN_TYPES, TURN_TYPES, span, span)):
+            found.setdefault(row[0], []).append(Turn(*row[1:]))
+        return found
 
     def all_turns(self, session_id: str) -> list[Turn]:
         return [Turn(*row) for row in self._history.rows(f"SELECT id, type, content, created_at {_TURNS}",

@@ -56,6 +56,8 @@ class MessageVectorStore:
             if not self._fits(database):
                 return {}
             vector = self._embedder.embed([query])[0]
+            if not np.any(vector):  # a query with no known token has no direction to compare
+                return {}
             if self.column(database).startswith("vector"):
                 rows = execute(database, "SELECT message_id, 1 - (embedding <=> %s) FROM oneclaw_search_message_vectors "
                                "WHERE message_id = ANY(%s) AND embedder = %s",

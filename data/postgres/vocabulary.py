@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from oneclaw_search.data.index.analyzer import stem
 from oneclaw_search.data.postgres.database import PostgresHistory, execute
 from oneclaw_search.data.postgres.word_weights import document_counts
+from oneclaw_search.data.text.analyzer import stem
 from oneclaw_search.domain.spelling import one_edit_away
 from oneclaw_search.domain.text import tokens
 

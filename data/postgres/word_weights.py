@@ -1,67 +1,93 @@
-"""How rare each of a query's words is among a tenant's rows: the inverse document frequencies
-keyword coverage weighs words by, as BM25 does (ts_rank_cd has none), read from the GIN indexes.
-The idf is the keyword index's own (bm25_idf, tantivy's formula): only the counts come from the
-server, where the rows are, so neither tantivy nor rank-bm25 can count them.
+"""What the ranking model needs to know of a tenant's rows (domain/relevance.py's Collection): how many,
+their average length in terms and how many hold each query term, read from the server's GIN indexes;
+and the pool of rows a keyword search ranks.
 
-Counts stop at DF_CAP rows: past that a word is common whatever its exact count, and counting
-further would cost a search more than the ranking gains. The tenant's row total is counted once
-every RECOUNT_AFTER searches (or sooner, when a word's count shows it is out of date): it moves
-the weights little, and counting a large tenant's rows costs more than the rest of a search.
+Counts stop at DF_CAP rows: past that a word is common whatever its exact count, and counting further
+would cost a search more than the ranking gains. The row total and the average length are read again
+every RECOUNT_AFTER searches (or sooner, when a count shows them out of date): they move the weights
+little, and reading them costs more than the rest of a search on a large tenant.
 """
 from __future__ import annotations
 
 import threading
 from collections.abc import Sequence
 
-from oneclaw_search.data.index.keyword_search import bm25_idf
+from oneclaw_search.data.postgres.daos import TURN_TYPES
 from oneclaw_search.data.postgres.database import PostgresHistory
+from oneclaw_search.data.text.analyzer import text_terms
 from oneclaw_search.domain.clock import Deadline
+from oneclaw_search.domain.message_filter import Within
+from oneclaw_search.domain.relevance import Collection
 
 DF_CAP = 2_000
 RECOUNT_AFTER = 200
-_COUNTS = """SELECT l, (SELECT count(*) FROM (SELECT 1 FROM {table} WHERE {column} @@ quote_literal(l)::tsquery LIMIT {cap}) x)
+LENGTH_SAMPLE = 500  # the newest rows whose average length in terms stands for all of them
+_COUNTS = """SELECT l, (SELECT count(*) FROM (SELECT 1 FROM {table} WHERE {column} @@ l::tsquery LIMIT {cap}) x)
     FROM unnest(%s::text[]) AS l"""
+
+
+def lexeme(term: str, weight: str | None = None) -> str:
+    """A term of the keyword index's analyzer as a tsquery lexeme (both stem with Snowball's English),
+    optionally only where it carries `weight` (a session's title is weight A)."""
+    return "'" + term.replace("'", "''") + "'" + (f":{weight}" if weight else "")
+
+
+def tsquery(clause: Sequence[str], weight: str | None = None) -> str:
+    """A keyword as a tsquery: its one term, or its terms side by side (a typed identifier, a path)."""
+    return " <-> ".join(lexeme(term, weight) for term in clause)
 
 
 def document_counts(history: PostgresHistory, table: str, column: str, lexemes: Sequence[str],
                     deadline: Deadline | None = None, cap: int = DF_CAP) -> dict[str, int]:
-    """How many of the tenant's rows hold each lexeme in `column`, counted up to `cap`, in one statement."""
+    """How many of the tenant's rows hold each tsquery lexeme in `column`, counted up to `cap`, in one statement."""
     if not lexemes:
         return {}
     rows = history.rows(_COUNTS.format(table=table, column=column, cap=int(cap)), (list(lexemes),), deadline)
-    return {lexeme: int(count) for lexeme, count in rows}
+    return {found: int(count) for found, count in rows}
+
+
+def candidate_pool(table: str, column: str, lexemes: list[str], after: int, before: int, within: Within | None,
+                   size: int) -> tuple[str, list[object]]:
+    """SQL for the ids of messages a keyword search ranks, and its parameters: the newest `size` holding
+    every keyword (each a tsquery), and the newest `size` holding each. Ranking every row that holds any
+    would cost a common word's whole posting list, every search; the best rows hold the rare words, or
+    all of them."""
+    types = sorted(set(TURN_TYPES) & within.types) if within is not None and within.types is not None else TURN_TYPES
+    sessions, narrowed = "", list[object]()
+    if within is not None and within.sessions is not None:
+        sessions, narrowed = " AND p.session_id = ANY(%s)", [sorted(within.sessions)]
+    queries = [" & ".join(f"({match})" for match in lexemes)] + (lexemes if len(lexemes) > 1 else [])
+    part = (f"(SELECT p.id FROM {table} p WHERE p.{column} @@ %s::tsquery AND p.created_at BETWEEN %s AND %s "
+            f"AND p.type = ANY(%s){sessions} ORDER BY p.created_at DESC LIMIT %s)")
+    return " UNION ".join([part] * len(queries)), [v for q in queries for v in (q, after, before, types, *narrowed, size)]
 
 
 class WordWeights:
-    def __init__(self, history: PostgresHistory, table: str, column: str) -> None:
+    def __init__(self, history: PostgresHistory, table: str, column: str, text: str, weight: str | None = None) -> None:
         self._history = history
-        self._table, self._column = table, column
-        self._total_sql = f"SELECT count(*) FROM {table}"
-        self._total: tuple[int, int] | None = None  # (rows, searches since counted)
+        self._table, self._column, self._weight = table, column, weight
+        order = "seq DESC" if table == "messages" else "updated_at DESC"
+        self._totals_sql = f"SELECT count(*), (SELECT array_agg({text}) FROM (SELECT {text} FROM {table} ORDER BY {order} " \
+                           f"LIMIT {LENGTH_SAMPLE}) newest) FROM {table}"
+        self._totals: tuple[int, float, int] | None = None  # (rows, average length, searches since read)
         self._lock = threading.Lock()
 
-    def idf(self, lexemes: list[str], deadline: Deadline | None) -> dict[str, float]:
-        """Each lexeme's BM25 idf among the rows this tenant sees."""
-        if not lexemes:
-            return {}
-        counts = document_counts(self._history, self._table, self._column, lexemes, deadline)
-        total = self._rows(max(counts.values()), deadline)
-        return {lexeme: bm25_idf(total, df) for lexeme, df in counts.items()}
+    def collection(self, terms: list[str], deadline: Deadline | None) -> Collection:
+        """The tenant's rows as BM25 sees them, for these query terms."""
+        lexemes = {term: lexeme(term, self._weight) for term in terms}
+        counts = document_counts(self._history, self._table, self._column, list(lexemes.values()), deadline)
+        rows, average = self._rows(max(counts.values(), default=0), deadline)
+        return Collection(rows, average, {term: counts.get(found, 0) for term, found in lexemes.items()})
 
-    def _rows(self, at_least: int, deadline: Deadline | None) -> int:
+    def _rows(self, at_least: int, deadline: Deadline | None) -> tuple[int, float]:
         with self._lock:
-            known = self._total
-            if known is not None and known[0] >= at_least and known[1] < RECOUNT_AFTER:
-                self._total = (known[0], known[1] + 1)
-                return known[0]
-        rows = int(self._history.rows(self._total_sql, (), deadline)[0][0])
+            known = self._totals
+            if known is not None and known[0] >= at_least and known[2] < RECOUNT_AFTER:
+                self._totals = (known[0], known[1], known[2] + 1)
+                return known[0], known[1]
+        count, texts = self._history.rows(self._totals_sql, (), deadline)[0]
+        lengths = [len(text_terms(text)) for text in texts or [] if text]
+        average = sum(lengths) / len(lengths) if lengths else 0.0
         with self._lock:
-            self._total = (rows, 0)
-        return max(rows, at_least, 1)
-
-
-def coverage(weights: dict[str, float], held: dict[str, float]) -> float:
-    """The share of the query's weight a row holds, each word counted by where it stands (1 for
-    the row's own text, less for a session's preview): 1 when it holds every word."""
-    total = sum(weights.values())
-    return sum(weights[word] * share for word, share in held.items() if word in weights) / total if total else 0.0
+            self._totals = (int(count), average, 0)
+        return max(int(count), at_least, 1), average

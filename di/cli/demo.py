@@ -15,12 +15,11 @@ from oneclaw_search.data.history.history_writer import HistoryWriter
 from oneclaw_search.data.history.schema import open_writable, read_meta, write_meta
 from oneclaw_search.di import create_injector
 from oneclaw_search.di.core_module import default_embedder
+from oneclaw_search.di.index_module import IndexParts
 from oneclaw_search.domain.clock import SystemClock
 from oneclaw_search.domain.errors import HistoryUnavailable
 from oneclaw_search.domain.local_time import local_date, resolve_zone
 from oneclaw_search.tools import ToolExecutionEngine
-
-DEFAULT_DEMO_PATH = Path("oneclaw-demo.db")
 
 
 def build_demo_database(path: Path, time_zone: str | None) -> None:
@@ -52,8 +51,12 @@ def scenarios(time_zone: str | None) -> list[tuple[str, dict[str, object]]]:
 
 def run_demo(path: Path, time_zone: str | None) -> int:
     build_demo_database(path, time_zone)
+    container = create_injector(path, time_zone=time_zone)
+    lookup = container.get(IndexParts).lookup
+    if lookup is not None:  # its side index too, so no build goes on after the demo
+        lookup.sync.catch_up()
     print(f"Built a sample history in {path}\n")
-    engine = create_injector(path, time_zone=time_zone).get(ToolExecutionEngine)
+    engine = container.get(ToolExecutionEngine)
     for question, arguments in scenarios(time_zone):
         print(f"User: {question}")
         print(f"Agent calls search_history({json.dumps(arguments, ensure_ascii=False)})")

@@ -3,12 +3,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from injector import Injector
+from oneclaw_search.domain.history_location import shown
 
-from oneclaw_search.data.postgres.location import shown
-from oneclaw_search.di import create_injector
+if TYPE_CHECKING:
+    from injector import Injector
 
 
 @dataclass(frozen=True)
@@ -25,6 +25,8 @@ History = Path | PostgresLocation
 
 def open_container(history: History, **settings: Any) -> Injector:
     """create_injector over a file, or over a server as the location's tenant."""
+    from oneclaw_search.di import create_injector
+
     if isinstance(history, PostgresLocation):
         return create_injector(history.url, tenant=history.tenant, **settings)
     return create_injector(history, **settings)

@@ -18,6 +18,7 @@ from oneclaw_search.di.cli.progress import CountBar, progress_bars
 from oneclaw_search.di.index_module import IndexParts
 
 STAGES = {KEYWORDS: "indexing messages", VECTORS: "embedding messages"}
+BUSY_POLL_SECONDS = 0.5
 
 
 def run_index(db: Path | PostgresLocation, time_zone: str | None, index_path: str | None) -> int:
@@ -32,10 +33,7 @@ def run_index(db: Path | PostgresLocation, time_zone: str | None, index_path: st
     sync, keyword = parts.lookup.sync, parts.lookup.keyword
     started = time.perf_counter()
     try:
-        edited = _catch_up(sync)
-    except WriterBusy:
-        print(f"another process is writing the index at {keyword.folder}; try again when it is done", file=sys.stderr)
-        return 1
+        edited = _when_free(sync, keyword.folder)
     except ValueError as damage:  # tantivy cannot read the folder
         print(f"the index at {keyword.folder} is damaged ({str(damage).splitlines()[0][:120]}); building it anew",
               file=sys.stderr)
@@ -52,6 +50,20 @@ def run_index(db: Path | PostgresLocation, time_zone: str | None, index_path: st
     print(f"side index {parts.side.path}: {counts[0]} messages, {counts[1]} sessions, "
           f"{size / 1e6:.1f} MB, up to date in {seconds:.2f} s{changed}")
     return 0
+
+
+def _when_free(sync: IndexSync, folder: Path) -> int:
+    """_catch_up once no other process writes the index (a search starts a build in the background:
+    this waits for it, then takes in what it left)."""
+    said = False
+    while True:
+        try:
+            return _catch_up(sync)
+        except WriterBusy:
+            if not said:
+                print(f"waiting for the build another process is running on {folder}", file=sys.stderr)
+                said = True
+            time.sleep(BUSY_POLL_SECONDS)
 
 
 def _catch_up(sync: IndexSync) -> int:

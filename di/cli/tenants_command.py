@@ -8,8 +8,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from oneclaw_search.data.postgres.location import checked_tenant
 from oneclaw_search.di.cli.history_location import PostgresLocation
+from oneclaw_search.domain.history_location import checked_tenant
 
 
 def run_tenants(db: Path | PostgresLocation, action: str, name: str | None) -> int:

@@ -21,8 +21,8 @@ def test_search_history_is_registered_in_the_container_registry(container):
 @pytest.mark.spec("AC-02", "FT-01", "EDGE-01")
 def test_a_query_returns_the_matching_rows_of_all_three_sources(container):
     assert found(container, query="restaurant") == [
-        ("daily_log", "c-sakura"), ("message", "m-sakura"), ("message", "m-italian"),
-        ("message", "m-sushi"), ("session", "s-restaurants"), ("session", "s-dinner"),
+        ("daily_log", "c-sakura"), ("message", "m-sakura"), ("message", "m-sushi"),
+        ("session", "s-restaurants"), ("session", "s-dinner"), ("message", "m-italian"),
     ]
 
 

@@ -1,13 +1,15 @@
-"""How a conversation is read: answers found through their question and questions through
-their answer, names that are everywhere, old strong matches against new weak ones, and the `index` command."""
+"""How a conversation is read: a message is a hit by its own words, raised by the turns around it and
+shown with them as context; names that are everywhere, old strong matches against new weak ones, rows
+written or edited since the index caught up, and the `index` command."""
+import json
 import sqlite3
 import subprocess
 import sys
 from contextlib import closing
 
 import pytest
-from acceptance_helpers import found, ids
-from builders import ms, new_message, new_session
+from acceptance_helpers import call, found, ids
+from builders import built, ms, new_message, new_session
 from fakes import FixedClock
 
 from oneclaw_search.data.history.history_writer import HistoryWriter
@@ -15,8 +17,11 @@ from oneclaw_search.data.history.schema import open_writable
 from oneclaw_search.data.index import sync
 from oneclaw_search.data.index.schema import MESSAGES
 from oneclaw_search.data.index.sync import IndexSync
+from oneclaw_search.data.text.analyzer import stem
 from oneclaw_search.di import create_injector
 from oneclaw_search.di.index_module import IndexParts
+from oneclaw_search.domain.history_query import HistoryQuery
+from oneclaw_search.domain.ports import MessageSearch
 
 CLOCK = FixedClock(ms("2026-03-01T12:00"))
 
@@ -34,22 +39,38 @@ def painting_chat(history):
     return history([new_session("s", "Session 1 with Caroline and Melanie", "2026-02-20T09:00")], messages)
 
 
+def messages_found(container, query):
+    return [row for source, row in found(container, query=query, scope="sessions") if source == "message"]
+
+
+def context_of(container, query):
+    """Each message hit's id and the ids of the turns shown around it in JSON (the default context)."""
+    reply = json.loads(call(container, query=query, scope="sessions", format="json").result)
+    return [(item["id"], [turn["id"] for turn in item.get("context", [])]) for item in reply["results"] if item["source"] == "message"]
+
+
 @pytest.mark.spec("Q-01")
-def test_an_answer_is_found_through_the_question_it_answers(painting_chat):
-    assert ids(lexical(painting_chat), query="paint gallery", scope="sessions")[:2] == ["q", "a"]
-    # Each holds one word and has the other next to it: both lead, the chat's last turn trails.
-    assert sorted(ids(lexical(painting_chat), query="paint sunrise", scope="sessions")[:2]) == ["a", "q"]
+def test_a_turn_holding_none_of_the_words_is_shown_as_context_not_as_a_hit(painting_chat):
+    # "a" answers "q", which holds both words; "later" holds neither: one hit, its turns around it as context.
+    assert context_of(lexical(painting_chat), "paint gallery") == [("q", ["q", "a"])]
+    assert context_of(lexical(painting_chat), "sunrise oils") == [("a", ["q", "a", "later"])]
+
+
+@pytest.mark.spec("Q-01")
+def test_the_turn_before_a_message_raises_it_above_an_equal_one_without(history):
+    turns = [("q1", "s1", "What did you paint for the gallery?", "09:00"), ("a1", "s1", "A sunrise over the lake.", "09:01"),
+             ("q2", "s2", "How was the weekend?", "09:02"), ("a2", "s2", "A sunrise over the sea.", "09:03")]
+    messages = [new_message(i, session, text, f"2026-02-20T{at}") for i, session, text, at in turns]
+    container = lexical(history([new_session("s1", "One", "2026-02-20T09:00"), new_session("s2", "Two", "2026-02-20T09:00")],
+                                messages))
+    # a2 is newer and says as much, but a1 answers the question that names the gallery.
+    assert messages_found(container, "gallery sunrise") == ["a1", "q1", "a2"]
+    assert messages_found(container, "sunrise") == ["a2", "a1"]
 
 
 @pytest.mark.spec("Q-01")
 def test_one_word_of_the_turns_around_is_not_enough(painting_chat):
     assert ids(lexical(painting_chat), query="gallery", scope="sessions") == ["q"]
-
-
-@pytest.mark.spec("Q-01")
-def test_two_words_from_the_turns_around_a_message_find_it(painting_chat):
-    # "later" holds neither word, but the question two turns before it holds both.
-    assert ids(lexical(painting_chat), query="paint gallery", scope="sessions") == ["q", "a", "later"]
 
 
 @pytest.mark.spec("Q-01")
@@ -59,12 +80,10 @@ def test_turns_of_another_session_lend_no_words(history):
     messages = [new_message(i, session, text, f"2026-02-20T{at}") for i, session, text, at in turns]
     sessions = [new_session("s", "Painting", "2026-02-20T09:00"), new_session("t", "Opening hours", "2026-02-20T09:01")]
     container = lexical(history(sessions, messages))
-    # Written in between, x and y are not a's turns before nor q's turns after: only y, x's reply, is found through x.
-    # (Session t is a hit too: "Opening hours" holds the stem of "opens".)
-    assert [row for source, row in found(container, query="opens noon", scope="sessions") if source == "message"] == ["x", "y"]
-    # a is found through q, its own turn before, in spite of x and y; y is not found through x's one word.
-    hits = [row for source, row in found(container, query="paint gallery", scope="sessions") if source == "message"]
-    assert hits[:2] == ["q", "a"] and "y" not in hits
+    evidence = {item.hit.id: item.evidence for item in container.get(MessageSearch).search(
+        HistoryQuery.parse("noon sunrise", stem), 0, ms("2026-03-01T00:00"), 10)}
+    # Written in between, x and y are not a's turns: a's turn before is q, which names no noon.
+    assert set(evidence) == {"x", "a"} and evidence["a"].before.counts == {} and evidence["a"].before.length > 0
 
 
 @pytest.mark.spec("Q-01")
@@ -87,14 +106,13 @@ def test_a_strong_old_match_beats_a_weak_new_one(history):
 
 
 @pytest.mark.spec("Q-11")
-def test_nothing_is_read_from_the_history_while_no_commit_happened(painting_chat, mocker):
+def test_a_message_written_since_the_index_caught_up_is_found_without_waiting_for_a_build(painting_chat, mocker):
     container = lexical(painting_chat)
     ids(container, query="sunrise", scope="sessions")
     caught_up = mocker.spy(IndexSync, "catch_up")
-    ids(container, query="dinner", scope="sessions")
-    assert caught_up.call_count == 0
     append(painting_chat, new_message("after", "s", "Dinner at eight, then.", "2026-02-20T09:05", "AI_RESPONSE"))
-    assert "after" in ids(container, query="dinner", scope="sessions") and caught_up.call_count == 1
+    assert "after" in ids(container, query="dinner", scope="sessions")
+    assert caught_up.call_count == 0  # read directly: the search neither built nor waited for a build
 
 
 @pytest.mark.spec("Q-11")
@@ -115,23 +133,16 @@ def indexed_messages(container) -> int:
     return container.get(IndexParts).lookup.keyword.searcher(MESSAGES, fresh=True).num_docs
 
 
-@pytest.mark.spec("Q-01")
-def test_a_question_is_found_through_the_answer_after_it(painting_chat):
-    # "q" holds neither word; the reply after it holds both.
-    results = ids(lexical(painting_chat), query="sunrise oils", scope="sessions")
-    assert results[0] == "a" and "q" in results
-
-
 @pytest.mark.spec("Q-01", "Q-11")
-def test_an_answer_written_after_its_question_was_indexed_lends_it_its_words(history):
+def test_an_answer_written_after_its_question_was_indexed_raises_it(history):
     path = history([new_session("s", "Painting", "2026-02-20T09:00")],
                    [new_message("q", "s", "What did you paint last week?", "2026-02-20T09:00")])
     container = lexical(path)
-    assert ids(container, query="sunrise oils", scope="sessions") == []
+    assert messages_found(container, "paint sunrise") == ["q"]
     append(path, new_message("a", "s", "A sunrise over the lake, in oils.", "2026-02-20T09:01", "AI_RESPONSE"))
-    hits = [row for source, row in found(container, query="sunrise oils", scope="sessions") if source == "message"]
-    assert hits == ["a", "q"]
-    assert indexed_messages(container) == 2  # q's first document was replaced, not joined
+    evidence = {item.hit.id: item.evidence for item in container.get(MessageSearch).search(
+        HistoryQuery.parse("paint sunrise", stem), 0, ms("2026-03-01T00:00"), 10)}
+    assert evidence["q"].after.counts == {"sunris": 1} and evidence["a"].before.counts == {"paint": 1}
 
 
 @pytest.mark.spec("Q-01", "Q-11")
@@ -140,10 +151,10 @@ def test_a_build_in_many_commits_writes_the_documents_one_pass_writes(history, m
     messages = [new_message(f"m{n}", f"s{n % 3}", f"{words[n % 8]} {words[(n * 3) % 8]} note {n}",
                             f"2026-02-20T09:{n:02d}") for n in range(40)]
     sessions = [new_session(f"s{n}", f"Chat {n}", "2026-02-20T09:00") for n in range(3)]
-    whole = lexical(history(sessions, messages))
+    whole = built(lexical(history(sessions, messages)))
     monkeypatch.setattr(sync, "BATCH_ROWS", 7)
     monkeypatch.setattr(sync, "COMMIT_ROWS", 7)
-    batched = lexical(history(sessions, messages))
+    batched = built(lexical(history(sessions, messages)))
     for query in ("sunrise lake", "oils gallery", "dinner walrus", "paint"):
         assert ids(batched, query=query, scope="sessions") == ids(whole, query=query, scope="sessions")
     assert indexed_messages(batched) == indexed_messages(whole) == 40
@@ -151,12 +162,13 @@ def test_a_build_in_many_commits_writes_the_documents_one_pass_writes(history, m
 
 @pytest.mark.spec("Q-01", "Q-11")
 def test_an_edited_reply_no_longer_lends_its_old_words_to_the_turns_around_it(painting_chat):
-    container = lexical(painting_chat)
-    assert "q" in ids(container, query="sunrise oils", scope="sessions")
+    container = built(lexical(painting_chat))
+    assert context_of(container, "sunrise oils") == [("a", ["q", "a", "later"])]
     with closing(sqlite3.connect(painting_chat)) as connection, connection:
         connection.execute("UPDATE messages SET content = 'A portrait of my cat.' WHERE id = 'a'")
     assert ids(container, query="sunrise oils", scope="sessions") == []
     assert ids(container, query="portrait cat", scope="sessions")[0] == "a"
+    assert ids(container, query="paint oils", scope="sessions") == ["q"]  # raised by a's words no more
 
 
 @pytest.mark.spec("Q-01")
@@ -165,8 +177,17 @@ def test_in_a_short_session_where_every_window_holds_every_word_the_turns_holdin
              ("c", "USER", "Thanks. Also the hotel booking please."), ("d", "AI_RESPONSE", "Done, sent to your inbox.")]
     messages = [new_message(i, "s", text, f"2026-02-20T09:0{n}", kind) for n, (i, kind, text) in enumerate(turns)]
     path = history([new_session("s", "Errands", "2026-02-20T09:00")], messages)
-    # Each window here holds all four turns, so no word is rare in windows: nothing was found
-    # before, and then the turn between the two holding the words ranked above them.
+    # Only the turns holding the words are hits; the turns between them are their context.
     container = create_injector(path, clock=CLOCK, time_zone="Asia/Tokyo")  # message vectors re-rank too
-    hits = [row for source, row in found(container, query="find me please", scope="sessions") if source == "message"]
-    assert sorted(hits[:2]) == ["a", "c"] and set(hits[2:]) <= {"b", "d"}
+    hits = context_of(container, "find me please")
+    assert sorted(hit for hit, _ in hits) == ["a", "c"] and {"b", "d"} <= {turn for _, turns in hits for turn in turns}
+
+
+@pytest.mark.spec("Q-01")
+def test_as_in_squidbot_one_line_of_a_four_line_chat_is_one_hit_with_its_neighbours_as_context(history):
+    lines = ["alpha noise", "beta noise", "please find me", "gamma noise"]
+    messages = [new_message(f"m{n}", "s", text, f"2026-02-20T09:0{n}", "USER" if n % 2 == 0 else "AI_RESPONSE")
+                for n, text in enumerate(lines)]
+    container = create_injector(history([new_session("s", "Chat", "2026-02-20T09:00")], messages), clock=CLOCK,
+                                time_zone="Asia/Tokyo")
+    assert context_of(container, "find me please") == [("m2", ["m1", "m2", "m3"])]

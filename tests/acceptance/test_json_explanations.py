@@ -5,7 +5,7 @@ import json
 import math
 
 from acceptance_helpers import call
-from builders import ms
+from builders import built, ms
 from fakes import FixedClock
 
 from oneclaw_search.di import create_injector
@@ -18,11 +18,11 @@ def document(container, **parameters):
 
 
 def test_each_result_names_the_terms_it_holds_and_whether_it_holds_the_whole_query(container):
-    results = {item["id"]: item["why"] for item in document(container, query="sushi restaurant")["results"]}
+    results = {item["id"]: item["why"] for item in document(built(container), query="sushi restaurant")["results"]}
     assert results["m-sushi"]["phrase"] is True  # "...good sushi restaurant near..."
     assert results["m-sakura"]["phrase"] is False  # "Sakura Sushi is a restaurant": both words, not the phrase
     assert results["m-sakura"]["terms"] == ["sushi", "restaur"] and not results["m-sakura"]["fuzzy"]
-    assert isinstance(results["m-sakura"]["vector"], float)  # messages are compared by meaning too
+    assert isinstance(results["m-sakura"]["vector"], float)  # messages are compared by meaning too, once embedded
 
 
 def test_score_parts_multiply_to_the_final_score_with_the_spec_weights_and_decay(container):
@@ -30,7 +30,7 @@ def test_score_parts_multiply_to_the_final_score_with_the_spec_weights_and_decay
     for item in document(container, query="sushi restaurant")["results"]:
         parts = item["score_parts"]
         assert parts["weight"] == WEIGHTS[item["source"]]
-        # each part is rounded to six decimals: a faint hit's product is exact only to that
+        # each part is rounded to six significant digits (decay to six decimals): the product is exact to about that
         assert math.isclose(parts["final"], parts["normalised"] * parts["weight"] * parts["decay"], rel_tol=1e-4, abs_tol=1e-6)
         assert 0 < parts["normalised"] <= 1 and math.isclose(parts["final"], item["score"], abs_tol=1e-4)
     sushi = next(item for item in document(container, query="sushi restaurant")["results"] if item["id"] == "m-sushi")

@@ -1,6 +1,6 @@
 """Compares two ways to split message text for the keyword index, on the synthetic corpus:
 tantivy's regex tokenizer doing CJK characters and camelCase humps itself, against tantivy's
-simple tokenizer after the Python pre-pass the index uses (data/index/analyzer.py: CJK spaced
+simple tokenizer after the Python pre-pass the index uses (data/text/analyzer.py: CJK spaced
 apart, camelCase parts as a field of their own). Both stem with tantivy's Snowball stemmer.
 
     python tests/benchmarks/bench_analyzer.py [--messages 50000] [--runs 5]
@@ -24,7 +24,7 @@ import tantivy
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from synthetic_corpus import synthetic_corpus  # noqa: E402
 
-from oneclaw_search.data.index.analyzer import LONGEST_TOKEN, name_parts, spaced, words_analyzer  # noqa: E402
+from oneclaw_search.data.text.analyzer import LONGEST_TOKEN, name_parts, spaced, words_analyzer  # noqa: E402
 
 _CJK = r"\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}"
 REGEX = rf"[{_CJK}]|\p{{Lu}}*[^\W_\p{{Lu}}{_CJK}]+|\p{{Lu}}+"  # CJK alone, camelCase cut at humps

@@ -3,6 +3,9 @@
     python tests/benchmarks/bench_locomo.py                  # all dev conversations, scope "sessions"
     python tests/benchmarks/bench_locomo.py --smoke          # first conversation, first 25 queries
     python tests/benchmarks/bench_locomo.py --pg-url URL     # the PostgreSQL backend on that server
+
+Recall counts the gold turns among the first turns the JSON reply shows (locomo_data.py); R@10 per
+conversation and for all queries pooled, R@5 and MRR@10 over the same shown turns.
 """
 from __future__ import annotations
 
@@ -13,71 +16,15 @@ import statistics
 import sys
 import tempfile
 import time
-from datetime import UTC, datetime
 from pathlib import Path
 
-from oneclaw_search.data.history.history_writer import HistoryWriter, NewMessage, NewSession
-from oneclaw_search.data.history.schema import open_writable
-from oneclaw_search.di import create_injector
-from oneclaw_search.di.core_module import default_embedder
-from oneclaw_search.domain.models import MemoryChunk
-from oneclaw_search.tools import ToolExecutionEngine
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-# CC BY-NC data: read where it lies, never copied into this repository.
-DATASET = Path(__file__).resolve().parents[3] / "shared" / "datasets" / "locomo"
-FIELDS = ("keyword_query", "question")
-MINUTE_MS, DAY_MS = 60_000, 86_400_000
+from locomo_data import DATASET, DAY_MS, FIELDS, FixedClock, history_rows, load, shown_turns, write_history  # noqa: E402
 
-
-class FixedClock:
-    """Search "now" pinned after the conversation; budgets still run on the real monotonic clock."""
-
-    def __init__(self, now_ms: int) -> None:
-        self._now_ms = now_ms
-
-    def now_ms(self) -> int:
-        return self._now_ms
-
-    def monotonic(self) -> float:
-        return time.monotonic()
-
-
-def epoch_ms(stamp: str) -> int:
-    moment = datetime.strptime(stamp, "%I:%M %p on %d %B, %Y").replace(tzinfo=UTC)
-    return int(moment.timestamp() * 1000)
-
-
-def session_starts(conversation: dict) -> dict[int, int]:
-    # conv-26 lists date_times for sessions that have no turns; only real sessions count.
-    numbers = [int(m[1]) for key in conversation if (m := re.fullmatch(r"session_(\d+)", key))]
-    return {n: epoch_ms(conversation[f"session_{n}_date_time"]) for n in sorted(numbers)}
-
-
-def history_rows(sample: dict) -> tuple[list, list, list]:
-    conv, cid = sample["conversation"], sample["sample_id"]
-    a, b = conv["speaker_a"], conv["speaker_b"]
-    starts = session_starts(conv)
-    sessions = [NewSession(f"{cid}:S{n}", f"Session {n} with {a} and {b}", start) for n, start in starts.items()]
-    messages = []
-    for n, start in starts.items():
-        for i, turn in enumerate(conv[f"session_{n}"]):
-            text = turn["text"] + (f" [image: {turn['blip_caption']}]" if turn.get("blip_caption") else "")
-            kind = "USER" if turn["speaker"] == a else "AI_RESPONSE"
-            messages.append(NewMessage(f"{cid}:{turn['dia_id']}", f"{cid}:S{n}", kind, text, start + i * MINUTE_MS))
-    return sessions, messages, memory_chunks(sample, starts)
-
-
-def memory_chunks(sample: dict, starts: dict[int, int]) -> list[MemoryChunk]:
-    cid, chunks = sample["sample_id"], []
-    for n, start in starts.items():
-        day = datetime.fromtimestamp(start / 1000, UTC).date().isoformat()
-        summary = sample["session_summary"].get(f"session_{n}_summary")
-        if summary:
-            chunks.append(MemoryChunk(f"{cid}:sum:{n}", "daily_log", day, summary, None, start, start))
-        facts = sample["observation"].get(f"session_{n}_observation", {}).values()
-        for k, (fact, _evidence) in enumerate((f for speaker in facts for f in speaker), start=1):
-            chunks.append(MemoryChunk(f"{cid}:obs:{n}:{k}", "long_term", None, fact, None, start, start))
-    return chunks
+from oneclaw_search.di import create_injector  # noqa: E402
+from oneclaw_search.di.core_module import default_embedder  # noqa: E402
+from oneclaw_search.tools import ToolExecutionEngine  # noqa: E402
 
 
 def search(engine: ToolExecutionEngine, query: str, scope: str) -> dict:
@@ -96,18 +43,16 @@ def run_conversation(sample: dict, queries: list[dict], scope: str, folder: Path
                      pg_url: str | None = None) -> tuple[list[dict], dict]:
     rows = history_rows(sample)
     texts = {m.id: m.content for m in rows[1]}
-    clock = FixedClock(max(s.created_at for s in rows[0]) + DAY_MS)
     if pg_url is not None:
+        clock = FixedClock(max(s.created_at for s in rows[0]) + DAY_MS)
         engine = postgres_engine(pg_url, sample["sample_id"], rows, clock)
     else:
-        path = folder / f"{sample['sample_id']}.db"
-        database = open_writable(path)
-        HistoryWriter(database, default_embedder()).write(*rows)
-        database.close()
+        path, clock = write_history(sample, folder)  # its side index built, as `oneclaw-search index` builds it
         engine = create_injector(path, clock=clock, time_zone="UTC").get(ToolExecutionEngine)
     if queries:
-        search(engine, queries[0]["keyword_query"], scope)  # builds the side index; kept out of the timings
-    records = [{"query": q, "field": f, **search(engine, q[f], scope)} for q in queries for f in FIELDS]
+        search(engine, queries[0]["keyword_query"], scope)  # loads the embedder and memory: kept out of the timings
+    records = [{"query": q, "field": f, "conversation": sample["sample_id"], **search(engine, q[f], scope)}
+               for q in queries for f in FIELDS]
     return records, texts
 
 
@@ -129,18 +74,19 @@ def postgres_engine(url: str, sample_id: str, rows: tuple[list, list, list], clo
 
 
 def scores(ids: list[str], gold: list[str]) -> tuple[float, float, float, float]:
+    """R@5, R@10 and MRR@10 over the shown turns `ids`, and whether the reply was empty."""
     wanted = set(gold)
     recall_5, recall_10 = (len(wanted.intersection(ids[:k])) / len(wanted) for k in (5, 10))
     rank = next((i for i, result_id in enumerate(ids[:10], start=1) if result_id in wanted), None)
     return recall_5, recall_10, 1 / rank if rank else 0.0, float(not ids)
 
 
-def ranked_ids(record: dict, messages_only: bool) -> list[str]:
-    return [r["id"] for r in record["results"] if not messages_only or r["source"] == "message"]
+def ranked_ids(record: dict) -> list[str]:
+    return shown_turns(record["results"], 10)
 
 
-def metric_row(records: list[dict], messages_only: bool) -> list[float]:
-    rows = [scores(ranked_ids(r, messages_only), r["query"]["gold_message_ids"]) for r in records]
+def metric_row(records: list[dict]) -> list[float]:
+    rows = [scores(ranked_ids(r), r["query"]["gold_message_ids"]) for r in records]
     return [statistics.fmean(column) for column in zip(*rows, strict=True)] if rows else [0.0] * 4
 
 
@@ -163,20 +109,23 @@ def report(records: list[dict], dataset: Path, scope: str, conversations: int) -
           f"retrievers: {', '.join(retrievers) if retrievers else 'n/a'}")
     print(f"wall time per query: p50 {statistics.median(timings):.1f} ms, "
           f"p95 {timings[min(len(timings) - 1, int(0.95 * len(timings)))]:.1f} ms")
-    title = "method (README rows: keyword queries, messages only)"
+    title = "method (README rows: keyword queries, messages only, no context)"
     print(f"\n{title:<68}{'R@5':>7}{'R@10':>7}{'MRR@10':>8}{'zero':>7}")
     for field in FIELDS:
-        chosen = [r for r in records if r["field"] == field]
-        for label, messages_only in (("all results", False), ("messages only", True)):
-            r5, r10, mrr, zero = metric_row(chosen, messages_only)
-            print(f"{'ours: ' + field + ', ' + label:<68}{r5:>7.3f}{r10:>7.3f}{mrr:>8.3f}{zero:>7.3f}")
+        r5, r10, mrr, zero = metric_row([r for r in records if r["field"] == field])
+        print(f"{'ours: ' + field + ', turns shown':<68}{r5:>7.3f}{r10:>7.3f}{mrr:>8.3f}{zero:>7.3f}")
     for name, (r5, r10, mrr) in baselines(dataset):
         print(f"{'README: ' + name:<68}{r5:>7.3f}{r10:>7.3f}{mrr:>8.3f}{'n/a':>7}")
+    conversations = list(dict.fromkeys(r["conversation"] for r in records))
+    print("\nR@10 per conversation, keyword queries / questions: " + ", ".join(
+        f"{c} {metric_row([r for r in records if r['conversation'] == c and r['field'] == FIELDS[0]])[1]:.3f}"
+        f" / {metric_row([r for r in records if r['conversation'] == c and r['field'] == FIELDS[1]])[1]:.3f}"
+        for c in conversations))
 
 
 def show_misses(records: list[dict], texts: dict[str, str], count: int) -> None:
     keyword = [r for r in records if r["field"] == "keyword_query"]
-    misses = [r for r in keyword if scores(ranked_ids(r, False), r["query"]["gold_message_ids"])[1] == 0]
+    misses = [r for r in keyword if scores(ranked_ids(r), r["query"]["gold_message_ids"])[1] == 0]
     print(f"\nkeyword queries with R@10 = 0: {len(misses)}; showing {min(count, len(misses))}")
     for record in misses[:count]:
         query = record["query"]
@@ -202,12 +151,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if not (args.dataset / "locomo10-dev.json").is_file():
         parser.error(f"no LoCoMo dev split in {args.dataset} (pass --dataset DIR)")
-    samples = json.loads((args.dataset / "locomo10-dev.json").read_text(encoding="utf-8"))
-    queries = json.loads((args.dataset / "locomo10-dev.queries.json").read_text(encoding="utf-8"))["queries"]
-    ungraded = [q["id"] for q in queries if not q["gold_message_ids"]]
-    if ungraded:  # recall is undefined without gold; none in the dev split, but say so if it changes
-        print(f"skipping {len(ungraded)} queries with no gold_message_ids: {', '.join(ungraded[:5])}")
-        queries = [q for q in queries if q["gold_message_ids"]]
+    samples, queries = load(args.dataset)
     samples = samples[:1] if args.smoke else samples[:args.conversations]
     records, texts = [], {}
     with tempfile.TemporaryDirectory() as folder:

@@ -18,7 +18,7 @@ from importlib.util import find_spec
 from pathlib import Path
 from typing import Any
 
-from oneclaw_search.data.index.analyzer import stem
+from oneclaw_search.data.text.analyzer import stem
 from oneclaw_search.domain.extractive_summary import ExtractiveSummarizer
 from oneclaw_search.domain.search_terms import index_terms
 from oneclaw_search.domain.session_reading import SessionInfo, Turn

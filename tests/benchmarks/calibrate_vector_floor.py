@@ -18,7 +18,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_locomo import DATASET, memory_chunks, session_starts  # noqa: E402
 
-from oneclaw_search.data.index.analyzer import memory_terms, query_terms  # noqa: E402
+from oneclaw_search.data.text.analyzer import memory_terms, query_terms  # noqa: E402
 from oneclaw_search.di.core_module import default_embedder  # noqa: E402
 
 PERCENTILES = (90, 95, 99, 99.9)

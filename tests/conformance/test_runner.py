@@ -38,13 +38,15 @@ def runner():
 
 def test_a_case_that_does_not_hold_fails_saying_what_was_seen(tmp_path, runner):
     right, wrong = group_file(tmp_path, [
-        {"id": "right", "proves": ["AC-02"], "fixture": FIXTURE, "call": {"query": "kyoto"}, "expect": [{"first": ["m2", "m1"]}]},
-        {"id": "wrong", "proves": ["AC-02"], "fixture": FIXTURE, "call": {"query": "kyoto"}, "expect": [{"first": ["m1", "m2"]}]},
+        {"id": "right", "proves": ["AC-02"], "fixture": FIXTURE, "call": {"query": "kyoto", "scope": "sessions"},
+         "expect": [{"first": ["m2", "s1", "m1"]}]},
+        {"id": "wrong", "proves": ["AC-02"], "fixture": FIXTURE, "call": {"query": "kyoto", "scope": "sessions"},
+         "expect": [{"first": ["m1", "m2"]}]},
     ])[0].cases
     assert runner.run_case(right).status == PASS
     outcome = runner.run_case(wrong)
     assert outcome.status == FAIL
-    assert "first: expected ['m1', 'm2'] first, got m2(message 0.59), m1(message" in outcome.detail
+    assert "first: expected ['m1', 'm2'] first, got m2(message 0.59), s1(session 0.49), m1(message" in outcome.detail
 
 
 def test_an_id_fails_when_any_case_proving_it_fails(tmp_path, runner):

@@ -2,15 +2,16 @@
 steps; P-01, Q-01), proven alike by the spec's scan over the fake DAOs (what unit tests search),
 the same scan over the real ones, and the indexed searches production wires.
 
-Only the indexed searches find rows whose words are scattered or lent by the turns around them,
-and each ranks in its own way: outside the contract, beyond that whole-query hits come first.
+A port hands over candidates with their evidence; the ranking model orders them. Only the indexed
+searches find rows whose words are scattered, and how many candidates beyond `limit` a search
+gathers is its own: outside the contract.
 """
 from __future__ import annotations
 
 import pytest
 
 from oneclaw_search.data.history.history_writer import NewMessage, NewSession
-from oneclaw_search.data.index.analyzer import stem
+from oneclaw_search.data.text.analyzer import stem
 from oneclaw_search.domain.history_query import HistoryQuery
 from oneclaw_search.domain.message_filter import Within
 
@@ -38,18 +39,16 @@ def colony(history_daos):
     return history_daos(rows, turns)
 
 
-def test_messages_holding_the_whole_query_are_found_first_and_only_live_turns(colony):
+def test_messages_holding_the_whole_query_are_found_as_such_and_only_live_turns(colony):
     found = colony.message_search.search(QUERY, 0, 2**62, 20)
-    ids = [item.hit.id for item in found]
-    assert sorted(ids) == ["answer", "late", "whole"]
-    literal = [item.relevance.literal > 0 for item in found]
-    assert literal == sorted(literal, reverse=True) and sum(literal) == 3
+    assert sorted(item.hit.id for item in found) == ["answer", "late", "whole"]
+    assert all(item.evidence.literal and item.evidence.phrase == 1 for item in found)
 
 
 def test_messages_keep_to_the_window_both_bounds_included_and_to_the_limit(colony):
     assert set(messages(colony, T + 1, T + 4)) == {"answer", "late"}
     assert messages(colony, T + 4, T + 4) == ["late"] and messages(colony, T + 5, T + 9) == []
-    assert len(messages(colony, limit=2)) == 2 and messages(colony, limit=0) == []
+    assert 2 <= len(messages(colony, limit=2)) <= 3 and messages(colony, limit=0) == []
 
 
 @pytest.mark.parametrize("within, expected", [
@@ -64,4 +63,4 @@ def test_messages_keep_within_its_types_and_sessions(colony, within, expected):
 def test_sessions_are_found_by_title_or_preview_in_their_activity_window(colony):
     assert set(sessions(colony)) == {"s", "t"}  # s by its title, t by its last words
     assert sessions(colony, T + 5, T + 5) == ["t"] and sessions(colony, T + 6, T + 9) == []
-    assert sessions(colony, within=Within(sessions=frozenset({"s"}))) == ["s"] and len(sessions(colony, limit=1)) == 1
+    assert sessions(colony, within=Within(sessions=frozenset({"s"}))) == ["s"] and 1 <= len(sessions(colony, limit=1)) <= 2

@@ -1,6 +1,6 @@
-"""A search never waits for an index build: a large backlog is built on a background thread while
-searches read the last commit and say how far it has come; a killed build resumes; a second
-writer only reads (Q-11, Q-12)."""
+"""A search never waits for an index build: a large backlog is built in the background while searches
+read the last commit and the newest rows it has not taken in, and say how far it has come; a killed
+build resumes; a second writer only reads (Q-11, Q-12)."""
 import json
 import subprocess
 import sys
@@ -12,7 +12,6 @@ from acceptance_helpers import call
 from builders import ms, new_message, new_session
 from fakes import FixedClock
 
-from oneclaw_search.data.index import lookup as lookup_module
 from oneclaw_search.data.index.background import BackgroundBuild
 from oneclaw_search.data.index.schema import MESSAGES
 from oneclaw_search.di import create_injector
@@ -32,16 +31,21 @@ def open_container(path):
     return create_injector(path, clock=CLOCK, time_zone="Asia/Tokyo", embedder=None)
 
 
+def few_reads(container):
+    """A search reads at most ten unindexed messages for keywords itself (the rest for the phrase only)."""
+    container.get(IndexParts).lookup.unindexed_reads = 10
+    return container
+
+
 def document(container, **parameters):
     return json.loads(call(container, format="json", **parameters).result)
 
 
 @pytest.mark.spec("Q-11")
 def test_a_large_backlog_is_built_in_the_background_and_the_reply_says_how_far_it_came(history, monkeypatch):
-    monkeypatch.setattr(lookup_module, "SYNC_ROWS", 10)
     started = []
     monkeypatch.setattr(BackgroundBuild, "start", lambda self: started.append(self))  # held back until asked below
-    container = open_container(chat_history(history, 400))
+    container = few_reads(open_container(chat_history(history, 400)))
     first = document(container, query="walrus colony", scope="sessions", max_results=50)
     assert first["complete"] is False and first["index"] == "building 0 %" and started
     # The whole query is still found in the rows the index has not reached, newest first.
@@ -62,13 +66,12 @@ def test_a_large_backlog_is_built_in_the_background_and_the_reply_says_how_far_i
 
 @pytest.mark.spec("Q-11")
 def test_a_search_during_another_writers_build_reads_what_is_committed(history, monkeypatch):
-    monkeypatch.setattr(lookup_module, "SYNC_ROWS", 10)
     path = chat_history(history, 100)
     holder = open_container(path).get(IndexParts).lookup
     holder.sync.prepare()
     writer = holder.keyword.writer(MESSAGES)  # another "process" holds the message index's lock
     try:
-        container = open_container(path)
+        container = few_reads(open_container(path))
         found = document(container, query="walrus", scope="sessions")
         assert found["complete"] is False and {item["id"] for item in found["results"]} == {"m0", "m50"}
         container.get(IndexParts).lookup.builder.wait(30)

@@ -31,7 +31,7 @@ def test_search_json_and_filters_reach_the_tool(seeded_db, capsys):
                  "--date-to", "2026-02-28", "--max-results", "2", "--json", "--time-zone", "Asia/Tokyo"])
     document = json.loads(capsys.readouterr().out)
     assert code == 0 and document["scope"] == "sessions" and document["max_results"] == 2
-    assert [item["id"] for item in document["results"]] == ["m-sakura", "m-sushi"]
+    assert [item["id"] for item in document["results"]] == ["m-sakura", "s-dinner"]
 
 
 @pytest.mark.spec("P-11")

@@ -12,12 +12,12 @@ from fakes import FixedClock, KeywordEmbedder
 from oneclaw_search.data.history.database import HistoryDatabase
 from oneclaw_search.data.history.memory_index_dao import PeeweeMemoryIndexDao
 from oneclaw_search.data.history.schema import open_writable
-from oneclaw_search.data.index.analyzer import query_terms
 from oneclaw_search.data.index.side_index import SideIndex
+from oneclaw_search.data.index.snapshot_store import SideSnapshotStore
 from oneclaw_search.data.memory.hybrid_search_engine import HybridSearchEngine
 from oneclaw_search.data.memory.memory_bm25 import MemoryBM25
 from oneclaw_search.data.memory.memory_snapshot import MemorySnapshot
-from oneclaw_search.data.memory.snapshot_store import SnapshotStore
+from oneclaw_search.data.text.analyzer import query_terms
 from oneclaw_search.di import create_injector
 
 pytestmark = pytest.mark.spec("Q-14")
@@ -29,7 +29,7 @@ CHUNKS = [chunk("a", "Sushi for dinner in Tokyo", "2026-02-20"), chunk("b", "ram
 
 def engine(path, index_path):
     dao = PeeweeMemoryIndexDao(HistoryDatabase.open_read_only(path))
-    return HybridSearchEngine(dao, CLOCK, TOKYO, EMBEDDER, EMBEDDER.name, SnapshotStore(SideIndex(index_path)))
+    return HybridSearchEngine(dao, CLOCK, TOKYO, EMBEDDER, EMBEDDER.name, SideSnapshotStore(SideIndex(index_path)))
 
 
 def outcome(results):

@@ -14,7 +14,7 @@ from datetime import datetime, timedelta
 import numpy as np
 import pytest
 from acceptance_helpers import call, found
-from builders import TOKYO, chunk, ms, new_message, new_session
+from builders import TOKYO, built, chunk, ms, new_message, new_session
 from fakes import FixedClock
 from rank_bm25 import BM25Okapi
 
@@ -25,14 +25,16 @@ from oneclaw_search.data.history.message_dao import PeeweeMessageDao
 from oneclaw_search.data.history.schema import open_writable
 from oneclaw_search.data.history.session_dao import PeeweeSessionDao
 from oneclaw_search.data.index import edits
-from oneclaw_search.data.index.analyzer import memory_terms, query_terms, stem
+from oneclaw_search.data.index.background import BackgroundBuild
 from oneclaw_search.data.index.edits import TAIL_ROWS
 from oneclaw_search.data.index.lookup import KeywordLookup
 from oneclaw_search.data.index.side_index import FORMAT_VERSION, SUFFIX, SideIndex
+from oneclaw_search.data.index.sync import IndexSync
 from oneclaw_search.data.index.vocabulary import KeywordVocabulary
 from oneclaw_search.data.memory.hybrid_search_engine import HybridSearchEngine
 from oneclaw_search.data.memory.memory_bm25 import MemoryBM25
 from oneclaw_search.data.memory.memory_snapshot import MemorySnapshot
+from oneclaw_search.data.text.analyzer import memory_terms, query_terms, stem
 from oneclaw_search.di import create_injector
 from oneclaw_search.domain.message_filter import Within
 
@@ -132,17 +134,18 @@ def test_an_old_message_changed_in_place_is_caught_up(history):
 
 
 @pytest.mark.spec("Q-11")
-def test_old_messages_are_swept_for_edits_a_slice_per_commit(history, monkeypatch):
+def test_old_messages_are_swept_for_edits_a_slice_per_catch_up(history, monkeypatch):
     monkeypatch.setattr(edits, "SWEEP_ROWS", 10)
+    monkeypatch.setattr(BackgroundBuild, "start", lambda self: None)  # only the catch-ups below build
     path = chat(history, [f"note {i}" for i in range(30)] + [f"tail {i}" for i in range(TAIL_ROWS)])
-    container = open_index(path)
-    assert messages(container, "walrus") == []
+    container = built(open_index(path))
     sql(path, "UPDATE messages SET content = 'a walrus on the beach' WHERE id = 'm25'")
-    # Each catch-up after a commit re-checks the next ten older rows, so m25's turn comes in a few.
+    # Each catch-up re-checks the next ten older rows, so m25's new words come in a few.
     found = []
     for commit in range(4):
-        found.append(messages(container, "walrus"))
         append(path, new_message(f"x{commit}", "s", f"extra {commit}", "2026-02-03T09:00"))
+        built(container)
+        found.append(messages(container, "walrus"))
     assert found[0] == [] and found[-1] == ["m25"]
 
 
@@ -249,11 +252,10 @@ def test_the_daos_answer_from_the_index_as_from_the_scan_and_the_vocabulary_coun
     database = HistoryDatabase.open_read_only(chat(history, texts))
     index = SideIndex(tmp_path / "side.sqlite")
     lookup = lookup_for(database, index)
+    assert lookup.sync.catch_up()
     for query in ("sushi", "ushi a", "100%", "école", "寿司", "x", "nothing here"):
         assert PeeweeMessageDao(database, lookup).search_content(query) == PeeweeMessageDao(database).search_content(query)
-    dao = PeeweeMessageDao(database, lookup)
-    vocabulary = KeywordVocabulary(lookup, lambda rowids: [hit.content for hit in dao.hits_by_rowid(rowids, 0, 2**62).values()],
-                                   lambda rowids: [])
+    vocabulary = KeywordVocabulary(lookup, PeeweeMessageDao(database, lookup).texts_by_rowid, lambda rowids: [])
     assert vocabulary.frequency(stem("sushi")) >= 2 and vocabulary.frequency(stem("ramen")) >= 1
     assert vocabulary.frequency("zeppelin") == 0
     # tantivy's fuzzy query matches the stem "restaur"; the words are read back from the rows.
@@ -407,14 +409,14 @@ def test_a_build_in_many_batches_embeds_each_batch_once_and_indexes_every_messag
 
 
 @pytest.mark.spec("Q-11")
-def test_a_new_process_on_an_unchanged_history_reads_nothing_to_catch_up(history, mocker):
+def test_a_new_process_on_an_unchanged_history_reads_nothing_itself(history, mocker):
     path = chat(history, ["a walrus on the beach"])
-    assert messages(open_index(path), "walrus") == ["m0"]
-    looked = mocker.spy(edits.Reconciler, "deleted_messages")
+    built(open_index(path))
+    caught_up, read = mocker.spy(IndexSync, "catch_up"), mocker.spy(PeeweeMessageDao, "newest_turns")
     assert messages(open_index(path), "walrus") == ["m0"]  # a second container stands for a new process
-    assert looked.call_count == 0
+    assert caught_up.call_count == read.call_count == 0
     append(path, new_message("new", "s", "a walrus again", "2026-02-02T09:00"))
-    assert messages(open_index(path), "walrus") == ["new", "m0"] and looked.call_count >= 1
+    assert messages(open_index(path), "walrus") == ["new", "m0"] and read.call_count == 1 and caught_up.call_count == 0
 
 
 @pytest.mark.spec("Q-12")

@@ -5,7 +5,7 @@ import sqlite3
 import numpy as np
 import pytest
 from acceptance_helpers import call
-from builders import ms, new_message, new_session
+from builders import built, ms, new_message, new_session
 from fakes import FixedClock
 
 from oneclaw_search.data.embedding.static_embedder import MODEL_DIR, StaticEmbedder
@@ -47,19 +47,20 @@ def test_leading_components_point_where_the_full_vectors_leading_components_do()
 
 
 def two_restaurants(history):
-    """Two messages equal on the keyword "restaurant", one about food; unrelated chat around them."""
-    rows = [new_message("food", "s", "The restaurant served wonderful sushi and noodles", "2026-02-01T09:00"),
-            new_message("code", "s", "The restaurant database schema needs a migration", "2026-02-01T09:01")]
-    rows += [new_message(f"other{i}", "s", f"Reminder number {i} about the weekly budget", f"2026-02-01T10:0{i}") for i in range(8)]
-    return history([new_session("s", "Notes", "2026-02-01T09:00")], rows)
+    """Two messages equal on the keyword "restaurant", one about food, each alone in a session of its
+    own (so no turn beside either adds to it); unrelated chat in a third."""
+    rows = [new_message("food", "s1", "The restaurant served wonderful sushi and noodles", "2026-02-01T09:00"),
+            new_message("code", "s2", "The restaurant database schema needs a migration", "2026-02-01T09:00")]
+    rows += [new_message(f"other{i}", "s3", f"Reminder number {i} about the weekly budget", f"2026-02-01T10:0{i}") for i in range(8)]
+    sessions = [new_session(name, title, "2026-02-01T09:00") for name, title in (("s1", "Dinner"), ("s2", "Work"), ("s3", "Notes"))]
+    return history(sessions, rows)
 
 
 @pytest.mark.spec("Q-09")
 def test_messages_are_embedded_when_indexed_and_only_the_query_per_search(history, mocker):
     path = two_restaurants(history)
     embed = mocker.spy(StaticEmbedder, "embed")
-    container = create_injector(path, clock=CLOCK, time_zone="Asia/Tokyo")
-    assert call(container, query="restaurant dinner meal", scope="sessions").is_success
+    container = built(create_injector(path, clock=CLOCK, time_zone="Asia/Tokyo"))
     with sqlite3.connect(path.with_name(path.name + SUFFIX)) as index:
         assert index.execute("SELECT count(*) FROM vec").fetchone()[0] == 10  # every message, at index time
     embed.reset_mock()
@@ -69,7 +70,7 @@ def test_messages_are_embedded_when_indexed_and_only_the_query_per_search(histor
 
 @pytest.mark.spec("Q-09", "Q-10")
 def test_meaning_breaks_a_keyword_tie_and_the_reply_names_the_model(history):
-    container = create_injector(two_restaurants(history), clock=CLOCK, time_zone="Asia/Tokyo")
+    container = built(create_injector(two_restaurants(history), clock=CLOCK, time_zone="Asia/Tokyo"))
     document = json.loads(call(container, query="restaurant dinner meal", scope="sessions", format="json").result)
     assert [item["id"] for item in document["results"] if item["source"] == "message"] == ["food", "code"]
     assert any(name.startswith("semantic (minilm") for name in document["retrievers"])

@@ -7,12 +7,11 @@ import json
 import psycopg
 import pytest
 
-from oneclaw_search.data.history.history_recorder import HistoryRecorder
 from oneclaw_search.data.history.new_rows import NewMessage, NewSession
 from oneclaw_search.data.postgres.database import TENANT_ROLE, PostgresHistory
 from oneclaw_search.data.postgres.schema import ensure_schema, search_functions_marked
 from oneclaw_search.data.postgres.writer import PostgresHistoryWriter
-from oneclaw_search.di import create_injector
+from oneclaw_search.di import create_injector, open_recorder
 from oneclaw_search.domain.clock import PinnedClock
 from oneclaw_search.domain.errors import HistoryUnavailable
 from oneclaw_search.tools import ToolExecutionEngine
@@ -106,7 +105,7 @@ def test_a_missing_tenant_or_a_bad_name_gets_a_clear_error(postgres_url):
 
 def test_the_recorder_and_nul_text_reach_the_server(postgres_url, new_tenant):
     tenant = new_tenant()
-    recorder = HistoryRecorder.open(postgres_url, PinnedClock(NOW - DAY), tenant=tenant)
+    recorder = open_recorder(postgres_url, PinnedClock(NOW - DAY), tenant=tenant)
     recorder.record("chat", "user", "the ocelot\x00 escaped again")
     recorder.close()
     found = json.loads(search(postgres_url, tenant, "ocelot").result)["results"]

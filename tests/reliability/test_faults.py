@@ -12,14 +12,16 @@ from datetime import datetime, timedelta
 
 import pytest
 from acceptance_helpers import call
-from builders import ms, new_message, new_session
+from builders import built, ms, new_message, new_session
 from fakes import FixedClock
 
+from oneclaw_search.data.index.schema import MESSAGES
 from oneclaw_search.data.index.side_index import SUFFIX
 from oneclaw_search.di import create_injector
+from oneclaw_search.di.index_module import IndexParts
 
 CLOCK = FixedClock(ms("2026-03-01T12:00"))
-INDEXED = "keyword (BM25, tantivy)"
+INDEXED = "keyword (BM25F, tantivy)"
 
 
 def note_history(history, count):
@@ -64,13 +66,19 @@ def damage(path, how):
 
 
 @pytest.mark.parametrize("how", ["meta", "random", "truncated", "deleted", "side file"])
-def test_a_damaged_or_missing_index_is_built_anew_by_the_next_search(notes, how):
+def test_a_damaged_or_missing_index_is_built_anew_and_searches_answer_meanwhile(notes, how):
+    built(create_injector(notes, clock=CLOCK, time_zone="UTC"))
     before = search(notes)
     assert INDEXED in before["retrievers"] and len(before["results"]) == 50
     damage(notes, how)
-    after = search(notes)
-    assert INDEXED in after["retrievers"] and after["complete"]
-    assert [item["id"] for item in after["results"]] == [item["id"] for item in before["results"]]
+    container = create_injector(notes, clock=CLOCK, time_zone="UTC")
+    meanwhile = json.loads(call(container, query="sushi", format="json", max_results=50).result)
+    assert INDEXED in meanwhile["retrievers"] and meanwhile["complete"] and len(meanwhile["results"]) == 50
+    rebuilt = json.loads(call(built(container), query="sushi", format="json", max_results=50).result)
+    # The same ranking: all but two turns score alike ("note N about sushi", both neighbours holding
+    # sushi), so which of them fill the last places of fifty depends on tantivy's order among ties.
+    assert [item["id"] for item in rebuilt["results"]][:45] == [item["id"] for item in before["results"]][:45]
+    assert built(container).get(IndexParts).lookup.keyword.searcher(MESSAGES, fresh=True).num_docs == 700
 
 
 def run_index(path, *options):
@@ -79,7 +87,7 @@ def run_index(path, *options):
 
 
 def test_the_index_command_rebuilds_a_damaged_index_and_fails_loudly_where_it_cannot_write(notes, tmp_path):
-    search(notes)
+    built(create_injector(notes, clock=CLOCK, time_zone="UTC"))
     damage(notes, "random")
     done = run_index(notes)
     assert done.returncode == 0 and "damaged" in done.stderr and "700 messages" in done.stdout
@@ -102,19 +110,21 @@ def test_an_old_message_edited_in_place_loses_its_old_words_and_gains_its_new_on
     assert [item["id"] for item in search(notes, "walrus aquarium")["results"]][0] == "m5"
 
 
-def test_the_index_command_compares_every_message_with_the_history(history):
-    # Past the newest turns and the two slices of older ones the searches before it compare.
+def test_the_index_command_compares_every_message_with_the_history_once_it_changed(history):
+    # Past the newest turns and the slice of older ones a catch-up compares.
     path = note_history(history, 1_200)
-    search(path)
+    built(create_injector(path, clock=CLOCK, time_zone="UTC"))
     edit(path, "m1050", "the walrus moved to the aquarium")
     done = run_index(path)
     assert done.returncode == 0 and "1 edited messages indexed again" in done.stdout
     assert [item["id"] for item in search(path, "walrus aquarium")["results"]][0] == "m1050"
+    again = run_index(path)  # nothing changed since: nothing to compare
+    assert again.returncode == 0 and "edited" not in again.stdout
 
 
-def test_a_disk_that_refuses_index_writes_leaves_searches_on_the_scan_saying_so(history, mocker):
+def test_an_index_that_cannot_be_opened_leaves_searches_on_the_scan_saying_so(history, mocker):
     path = note_history(history, 50)
-    mocker.patch("oneclaw_search.data.index.keyword_index.KeywordIndex.writer",
+    mocker.patch("oneclaw_search.data.index.keyword_index.KeywordIndex.searcher",
                  side_effect=ValueError("An IO error occurred: 'No space left on device (os error 28)'"))
     result = search(path)
     assert "phrase (LIKE scan)" in result["retrievers"] and INDEXED not in result["retrievers"]

@@ -5,11 +5,13 @@ import pytest
 from builders import TOKYO, message_hit, ms
 from fakes import FakeMemorySearchEngine, FakeMessageDao, FakeSessionDao, FixedClock, scanning_use_case
 
-from oneclaw_search.domain.focused_search import FocusedSearch, relevances
+from oneclaw_search.domain.focused_search import FocusedSearch
 from oneclaw_search.domain.history_query import HistoryQuery
 from oneclaw_search.domain.message_filter import InvalidFilter, MessageFilter, parse_message_filter
+from oneclaw_search.domain.relevance import RankingSettings, relevance
 from oneclaw_search.domain.search_history_use_case import SearchAids
 from oneclaw_search.domain.search_request import parse_search_request
+from oneclaw_search.domain.text_evidence import scanned_evidence
 
 
 def test_no_narrowing_parameter_means_no_filter_at_all():
@@ -36,18 +38,24 @@ def test_the_filter_describes_itself_and_names_message_types():
     assert MessageFilter().describe() == "" and not MessageFilter().narrows_sessions
 
 
+def scores(query, texts):
+    return [relevance(found, RankingSettings()) for found in scanned_evidence(HistoryQuery.parse(query), texts)]
+
+
 def test_the_whole_query_ranks_above_scattered_words_and_rare_words_weigh_more():
     texts = ["the blue parser failed", "parser, then later blue", "blue sky", "blue sea", "blue car", "nothing here"]
-    found = relevances(HistoryQuery.parse("blue parser"), texts)
-    assert found[5] is None
-    assert found[0].literal > 0 and found[1].literal == 0  # only the first holds "blue parser" as written
-    assert found[1].keyword > found[2].keyword  # both words beat the common one alone
-    assert found[2].keyword == found[3].keyword > 0
+    found = scanned_evidence(HistoryQuery.parse("blue parser"), texts)
+    assert found[0].literal and not found[1].literal  # only the first holds "blue parser" as written
+    ranked = scores("blue parser", texts)
+    assert ranked[0] > ranked[1] > ranked[2] == ranked[3] > 0 == ranked[5]  # both words beat the common one alone
 
 
-def test_a_quoted_phrase_must_appear_as_written():
-    found = relevances(HistoryQuery.parse('"blue parser" logs'), ["parser blue logs", "blue parser logs"])
-    assert found[0] is None and found[1] is not None
+def test_a_quoted_phrase_must_appear_as_written_in_a_filtered_search():
+    rows = Rows([message_hit("m1", "parser blue logs", "2026-03-01T10:00", type="TOOL_CALL"),
+                 message_hit("m2", "blue parser logs", "2026-03-01T10:01", type="TOOL_CALL")])
+    found = FocusedSearch(rows).messages(HistoryQuery.parse('"blue parser" logs'), MessageFilter(("tool",)), None, 0,
+                                         ms("2026-03-02T00:00"), 50)
+    assert [item.hit.id for item in found] == ["m2"]
 
 
 class Rows:

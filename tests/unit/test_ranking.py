@@ -1,6 +1,7 @@
 """The spec's merge, rule by rule: normalisation, weights, decay, de-duplication, ranking.
 
-Covers MRG-1..MRG-6, AC-09, FT-10, FT-11, EDGE-12 and P-17 on hand-made results.
+Covers MRG-2..MRG-6, AC-09, FT-10, FT-11 and EDGE-12 on hand-made results (each source's own
+scores, MRG-1 and P-17, are in test_relevance_model.py).
 """
 import math
 from itertools import pairwise
@@ -12,7 +13,6 @@ from oneclaw_search.domain.ranking import (
     deduplicate,
     jaccard,
     merge,
-    phrase_match_score,
     time_decay,
 )
 
@@ -87,35 +87,6 @@ def test_overlap_must_exceed_eighty_percent_to_count_as_a_duplicate():
 def test_dedup_compares_case_folded_words():
     pair = [hit("a", SourceType.MESSAGE, 2.0, text="Sakura SUSHI tonight"), hit("b", SourceType.MESSAGE, 1.0, text="sakura sushi Tonight")]
     assert [r.id for r in deduplicate(pair, 10)] == ["a"]
-
-
-@pytest.mark.spec("P-17")
-def test_a_whole_word_match_beats_a_match_inside_a_word():
-    average = 6.0
-    assert phrase_match_score("we booked the restaurant today", "restaurant", average) > \
-        phrase_match_score("we booked the restaurants today", "restaurant", average) > \
-        phrase_match_score("we booked the prerestaurantx today", "restaurant", average) > 0
-
-
-@pytest.mark.spec("P-17")
-def test_more_occurrences_score_higher_but_saturate():
-    one = phrase_match_score("sushi and rice and tea", "sushi", 5)
-    two = phrase_match_score("sushi and sushi and tea", "sushi", 5)
-    three = phrase_match_score("sushi sushi sushi and tea", "sushi", 5)
-    assert one < two < three and (three - two) < (two - one)
-
-
-@pytest.mark.spec("P-17")
-def test_a_short_focused_text_beats_a_long_one_with_the_same_match():
-    average = 20.0
-    short = phrase_match_score("sushi tonight", "sushi", average)
-    long = phrase_match_score("sushi " + "word " * 60, "sushi", average)
-    assert short > long
-
-
-def test_phrase_score_is_zero_without_a_literal_match_and_caseless_with_one():
-    assert phrase_match_score("sushi restaurant", "restaurant sushi", 2) == 0.0
-    assert phrase_match_score("ÜBER café", "über", 2) > 0
 
 
 @pytest.mark.spec("MRG-5", "MRG-6")

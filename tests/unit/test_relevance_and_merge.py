@@ -1,7 +1,7 @@
-"""The ranking rules of keyword search: one relevance score per hit, whole-query hits kept through the merge,
-and the spec's own LIKE search as a ranked search (domain/ranking.py, domain/literal_search.py).
+"""Whole-query hits kept through the merge, and the spec's own LIKE search as a search of candidates the
+ranking model scores (domain/ranking.py, domain/literal_search.py).
 
-Covers Q-01, Q-02, Q-03 and Q-04 on hand-made relevances, results and fake DAOs.
+Covers Q-02, Q-03, Q-04 and P-17 on hand-made results and fake DAOs.
 """
 from itertools import pairwise
 
@@ -11,12 +11,12 @@ from fakes import FakeMessageDao, FakeSessionDao
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from oneclaw_search.domain import ranking
 from oneclaw_search.domain.history_query import HistoryQuery
 from oneclaw_search.domain.literal_search import LITERAL_RETRIEVERS, LiteralMessageSearch, LiteralSessionSearch
-from oneclaw_search.domain.models import Relevance, SourceType, UnifiedSearchResult
+from oneclaw_search.domain.models import SourceType, UnifiedSearchResult
 from oneclaw_search.domain.ports import NO_UPPER_BOUND
-from oneclaw_search.domain.ranking import merge, relevance_scores
+from oneclaw_search.domain.ranking import merge
+from oneclaw_search.domain.relevance import RankingSettings, relevance
 
 DAY = 86_400_000
 NOW = 1_000 * DAY
@@ -28,43 +28,6 @@ def hit(id, raw, *, exact=False, source=SourceType.MESSAGE, text=None):
 
 def ids(results):
     return [result.id for result in results]
-
-
-def shaped(blends):
-    """Blended scores as relevance_scores reports them: in the tier below phrase hits, then sharpened."""
-    below_phrases = ranking.PHRASE_TIER / (ranking.PHRASE_TIER + 1)
-    return [(blend * below_phrases) ** ranking.RELEVANCE_SHARPNESS for blend in blends]
-
-
-@pytest.mark.spec("Q-02")
-def test_when_every_hit_holds_the_whole_query_the_phrase_scores_stand_unchanged():
-    relevances = [Relevance(keyword=9.0, literal=0.4), Relevance(keyword=1.0, literal=1.7), Relevance(literal=0.2)]
-    assert relevance_scores(relevances) == [0.4, 1.7, 0.2]
-
-
-def test_without_keyword_or_semantic_evidence_scores_are_the_phrase_scores():
-    assert relevance_scores([Relevance(literal=0.5), Relevance()]) == [0.5, 0.0]
-
-
-@pytest.mark.spec("Q-02")
-def test_the_best_hit_holding_the_whole_query_outranks_keyword_only_hits():
-    scores = relevance_scores([Relevance(keyword=0.9), Relevance(literal=0.5), Relevance(keyword=0.3, semantic=0.9)])
-    assert scores[1] > max(scores[0], scores[2])
-
-
-@pytest.mark.spec("Q-01")
-def test_keyword_only_hits_score_by_their_keyword_evidence():
-    scores = relevance_scores([Relevance(keyword=1.0), Relevance(keyword=0.25), Relevance(literal=2.0)])
-    assert scores[:2] == pytest.approx(shaped([1.0, 0.25]))
-
-
-@pytest.mark.spec("Q-01")
-def test_meaning_is_blended_linearly_with_keyword_evidence():
-    semantic = ranking.MESSAGE_SEMANTIC_WEIGHT  # the weight messages and sessions use
-    assert 0 < semantic < 1
-    scores = relevance_scores([Relevance(keyword=1.0, semantic=0.5), Relevance(keyword=0.5, semantic=1.0), Relevance(semantic=0.4)])
-    blend = lambda keyword, meaning: (1 - semantic) * keyword + semantic * meaning  # noqa: E731
-    assert scores == pytest.approx(shaped([blend(1.0, 0.5), blend(0.5, 1.0), blend(0.0, 0.4)]))
 
 
 @pytest.mark.spec("Q-04")
@@ -122,15 +85,16 @@ def test_exact_hits_that_rank_in_anyway_change_nothing():
 def dao_search(*contents, query):
     hits = [message_hit(f"m{i}", text, f"2026-02-0{i + 1}T10:00") for i, text in enumerate(contents)]
     found = LiteralMessageSearch(FakeMessageDao(hits)).search(HistoryQuery.parse(query), 0, NO_UPPER_BOUND, 50)
-    return {item.hit.id: item.relevance for item in found}
+    return {item.hit.id: item.evidence for item in found}
 
 
-@pytest.mark.spec("Q-04")
-def test_literal_message_search_returns_the_daos_hits_with_phrase_scores_only():
+@pytest.mark.spec("Q-04", "P-17")
+def test_literal_message_search_returns_the_daos_hits_scored_by_how_well_they_match():
     found = dao_search("a sushi restaurant", "the restaurant had sushi", "sushi restaurant, sushi restaurant", query="Sushi Restaurant")
     assert set(found) == {"m0", "m2"}
-    assert all(r.keyword == 0 and r.semantic is None and r.literal > 0 for r in found.values())
-    assert found["m2"].literal > found["m0"].literal
+    assert all(e.literal and e.semantic is None for e in found.values())
+    assert found["m2"].phrase == 2 and found["m0"].phrase == 1
+    assert relevance(found["m2"], RankingSettings()) > relevance(found["m0"], RankingSettings())
 
 
 @pytest.mark.spec("Q-03")
@@ -140,14 +104,14 @@ def test_literal_message_search_keeps_only_hits_holding_each_quoted_phrase():
 
 
 @pytest.mark.spec("Q-02")
-def test_literal_session_search_weighs_a_title_above_a_preview():
+def test_literal_session_search_finds_a_session_by_its_title_or_its_preview():
     at = "2026-02-01T10:00"
     dao = FakeSessionDao([session_hit("in-title", "Sushi night", at, preview="see you"),
                           session_hit("in-preview", "Friday", at, preview="sushi night it is"),
                           session_hit("neither", "Ramen", at, preview="noodles")])
     found = LiteralSessionSearch(dao).search(HistoryQuery.parse("sushi night"), 0, ms("2026-03-01T00:00"), 20)
-    scores = {item.hit.id: item.relevance.literal for item in found}
-    assert set(scores) == {"in-title", "in-preview"} and scores["in-title"] > scores["in-preview"] > 0
+    scores = {item.hit.id: relevance(item.evidence, RankingSettings()) for item in found}
+    assert set(scores) == {"in-title", "in-preview"} and min(scores.values()) > 0
 
 
 def test_literal_searches_name_the_spec_scan_as_their_retriever():

@@ -1,7 +1,7 @@
 """Index terms, query parsing and the typo fallback, on plain strings.
 
 Covers the term rules behind Q-01, Q-03, Q-05, Q-06, Q-07 and Q-08: accent-free caseless words,
-Snowball stems (the keyword index's, data/index/analyzer.py), split identifiers, CJK grams, quoted
+Snowball stems (the keyword index's, data/text/analyzer.py), split identifiers, CJK grams, quoted
 phrases, and respelling of long unknown words.
 """
 
@@ -9,7 +9,7 @@ from collections import Counter
 
 import pytest
 
-from oneclaw_search.data.index.analyzer import stem
+from oneclaw_search.data.text.analyzer import stem
 from oneclaw_search.domain.history_query import HistoryQuery
 from oneclaw_search.domain.search_terms import index_terms, plain, query_terms
 from oneclaw_search.domain.spelling import (

@@ -7,7 +7,7 @@ Beyond FEAT-032's phrase-only LIKE: case, accents and word endings are ignored (
 tantivy's simple tokenizer does the splitting, as its regex tokenizer indexed a message far more
 slowly (tests/benchmarks/bench_analyzer.py compares the two). So CJK characters are spaced apart
 here first (a CJK word is then a phrase of its characters), and the words inside camelCase names
-are handed over as a field of their own.
+are added after a row's own text.
 """
 from __future__ import annotations
 
@@ -68,13 +68,25 @@ def name_parts(text: str) -> str:
     return " ".join(part for name in names for part in _NAME_PART.findall(name))
 
 
-_QUERY_ANALYZER = words_analyzer()
+def indexed_text(text: str) -> str:
+    """What a row's words field holds: its text spaced for the analyzer, then the words inside its
+    camelCase names (so `memorySearch` is found by "search" in the one field BM25 scores)."""
+    parts = name_parts(text)
+    return spaced(text) + "\n" + parts if parts else spaced(text)
+
+
+_ANALYZER = words_analyzer()  # one for rows, queries and memory chunks: every side splits alike
+
+
+def text_terms(text: str) -> list[str]:
+    """A row's terms exactly as its words field holds them, in order (not cached: rows rarely repeat)."""
+    return _ANALYZER.analyze(indexed_text(text))
 
 
 @lru_cache(maxsize=65536)
 def analyze(text: str) -> tuple[str, ...]:
     """The index terms of `text`, in order, exactly as the keyword index stores them."""
-    return tuple(_QUERY_ANALYZER.analyze(spaced(text)))
+    return tuple(_ANALYZER.analyze(spaced(text)))
 
 
 @lru_cache(maxsize=65536)
@@ -83,14 +95,11 @@ def stem(word: str) -> str:
     return _SNOWBALL.stemWord(word) if word.isascii() and word.isalpha() else word
 
 
-_CHUNK_ANALYZER = words_analyzer()
-
-
 def memory_terms(text: str) -> list[str]:
     """Terms of a memory chunk, made by the keyword index's analyzer (memory and messages match
     alike, and tantivy splits a chunk far faster than Python would), plus each identifier
     whole: a query for `set_reminder` means that name, not "set" and "reminder" anywhere."""
-    terms = _CHUNK_ANALYZER.analyze(spaced(text))
+    terms = _ANALYZER.analyze(spaced(text))
     if "_" in text or _HUMP.search(text):
         terms += [word.lower() for word in _WORD.findall(text) if _is_identifier(word)]
     return terms

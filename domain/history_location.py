@@ -1,6 +1,6 @@
-"""What names a PostgreSQL history: a postgresql:// URL, and a tenant name that is safe to bind.
+"""What names a history: a file, or a postgresql:// URL and a tenant name that is safe to bind.
 
-Imports nothing from the driver, so the wiring can tell a URL from a file without the extra installed.
+Plain text rules, so the wiring and the command line tell a URL from a file without the driver installed.
 """
 from __future__ import annotations
 

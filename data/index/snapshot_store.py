@@ -1,4 +1,5 @@
-"""SnapshotStore: the latest memory snapshot, kept in the side index file for the next process (Q-14).
+"""SideSnapshotStore: the latest memory snapshot, kept in the side index file for the next process
+(Q-14); the memory engine's SnapshotStore port.
 
 Rebuilding memory's BM25 model and vector matrix is the slow part of a one-shot CLI search on a
 large memory index; a new process reads them back far faster instead. The snapshot is a cache:
@@ -21,7 +22,7 @@ _KEY = "key"
 _WAIT_MS = 100  # a process busy building the index must not hold up a search for long
 
 
-class SnapshotStore:
+class SideSnapshotStore:
     def __init__(self, index: SideIndex) -> None:
         self._index = index
 

@@ -1,0 +1,35 @@
+"""LiteralIndex: what narrows the spec's LIKE scan when a keyword index lies beside the history (AC-07,
+AC-08, Q-11). The DAOs depend on this protocol and data/index implements it, so the history's own
+code never imports the index.
+
+An index answers with rows that may hold a folded needle, newest first (the DAO re-reads and re-checks
+each), and says which rows it has not taken in yet (the DAO scans those itself).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol
+
+from oneclaw_search.domain.clock import Deadline
+from oneclaw_search.domain.message_filter import Within
+
+MESSAGES, SESSIONS = "messages", "sessions"
+
+
+@dataclass(frozen=True, slots=True)
+class Unindexed:
+    """Rows an index has not taken in: rowids above `rowid`, and (sessions) rows active since
+    `active_since` (None: none of them by activity)."""
+
+    rowid: int
+    active_since: int | None = None
+
+
+class LiteralIndex(Protocol):
+    def literal_rowids(self, table: str, needle: str, after: int, before: int, limit: int, offset: int = 0,
+                       within: Within | None = None, deadline: Deadline | None = None) -> list[int] | None:
+        """Rowids of `table` rows in the window that may hold `needle` (folded), newest first; None
+        when the index cannot say (unusable, or a needle too short for it): the caller scans."""
+
+    def unindexed(self, table: str, deadline: Deadline | None = None) -> Unindexed | None:
+        """The rows of `table` the index has not taken in (None: it took in every row)."""

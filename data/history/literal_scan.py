@@ -1,0 +1,65 @@
+"""The spec's LIKE reading over messages or sessions, narrowed by a LiteralIndex when there is one
+(AC-07, AC-08, Q-04, Q-11): the index's candidates re-read and re-checked by the DAO, newest first, and
+the rows it has not taken in scanned for at most half a second, so no search waits on a large backlog.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol, TypeVar
+
+from oneclaw_search.data.history.literal_index import LiteralIndex, Unindexed
+from oneclaw_search.domain.clock import Deadline, SearchTimedOut
+from oneclaw_search.domain.message_filter import Within
+
+TAIL_SCAN_SECONDS = 0.5
+# Candidates read beyond the hits wanted: trigram candidates rarely fail the re-check, and the
+# second, larger page keeps "newest first" exact unless a text is nearly everywhere.
+_SLACK, _CANDIDATES_PER_HIT, _MIN_CANDIDATES = 50, 4, 1_000
+RowSet = Sequence[int] | Unindexed | None  # rowids an index named, rows it has not taken in, or every row
+Window = tuple[int, int]
+
+
+class Hit(Protocol):
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def at_ms(self) -> int: ...
+
+
+H = TypeVar("H", bound=Hit)
+
+
+class Holding(Protocol[H]):
+    def __call__(self, needle: str, window: Window, limit: int, deadline: Deadline | None, within: Within | None,
+                 rows: RowSet) -> list[H]:
+        """The DAO's own test: up to `limit` live rows among `rows` in the window holding `needle`, newest first."""
+
+
+def verified_newest(index: LiteralIndex | None, table: str, needle: str, window: Window, limit: int,
+                    deadline: Deadline | None, within: Within | None, holding: Holding[H]) -> list[H]:
+    """Up to `limit` rows holding the folded `needle`, newest first."""
+    rowids = index.literal_rowids(table, needle, *window, limit + _SLACK, 0, within, deadline) if index else None
+    if index is None or rowids is None:
+        return holding(needle, window, limit, deadline, within, None)
+    hits = holding(needle, window, limit, deadline, within, rowids) if rowids else []
+    if len(hits) < limit and len(rowids) == limit + _SLACK:
+        most = max(limit * _CANDIDATES_PER_HIT, _MIN_CANDIDATES)
+        more = index.literal_rowids(table, needle, *window, most - len(rowids), len(rowids), within, deadline) or []
+        hits += holding(needle, window, limit, deadline, within, more) if more else []
+    unindexed = index.unindexed(table, deadline)
+    if unindexed is not None:
+        hits += _unread(holding, needle, window, limit, deadline, within, unindexed)
+    unique = {hit.id: hit for hit in hits}  # a row indexed since the index was asked comes twice
+    return sorted(unique.values(), key=lambda hit: (-hit.at_ms, hit.id))[:limit]
+
+
+def _unread(holding: Holding[H], needle: str, window: Window, limit: int, deadline: Deadline | None,
+            within: Within | None, unindexed: Unindexed) -> list[H]:
+    if deadline is None:
+        return holding(needle, window, limit, None, within, unindexed)
+    seconds = min(deadline.remaining(), TAIL_SCAN_SECONDS)
+    try:
+        return holding(needle, window, limit, Deadline(deadline.clock, deadline.clock.monotonic() + seconds), within, unindexed)
+    except SearchTimedOut:
+        return []

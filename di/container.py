@@ -1,0 +1,47 @@
+"""create_injector(database_path, **settings): the injector modules put together for one history.
+
+Mirrors OneClaw's Koin modules (DatabaseModule, MemoryModule, ToolModule) with injector modules.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from injector import Injector, Module
+
+from oneclaw_search.data.history.database import HistoryDatabase
+from oneclaw_search.data.importers.backup_archive import history_in
+from oneclaw_search.di.core_module import CoreModule
+from oneclaw_search.di.database_module import DatabaseModule
+from oneclaw_search.di.index_module import IndexModule, SearchPortsModule
+from oneclaw_search.di.memory_module import MemoryModule
+from oneclaw_search.di.settings import Settings
+from oneclaw_search.di.summary_module import SummaryModule
+from oneclaw_search.di.tool_module import ToolModule
+from oneclaw_search.domain.errors import HistoryUnavailable
+
+
+def create_injector(database_path: str | Path, **settings: Any) -> Injector:
+    """A container over the history at `database_path` (a OneClaw backup zip too), opened
+    read-only and checked now; or over a postgresql:// URL as the `tenant` setting's tenant.
+
+    Raises HistoryUnavailable when the file is missing, unreadable or not a history database,
+    TypeError or ValueError for a bad setting. Extra injector modules go in `modules=[...]` and
+    are applied last, so they can add tools or override any binding.
+    """
+    config = Settings.build(database_path, **settings)
+    modules = [CoreModule(config), *_backend(config), SearchPortsModule(), MemoryModule(), SummaryModule(), ToolModule(),
+               *config.modules]
+    return Injector(modules, auto_bind=False)
+
+
+def _backend(config: Settings) -> list[Module]:
+    """SQLite with its side index, or PostgreSQL (imported only then: its driver is an extra)."""
+    if not config.on_postgres:
+        database = HistoryDatabase.open_read_only(history_in(Path(config.database_path)))  # a backup zip: the history inside
+        return [DatabaseModule(database), IndexModule()]
+    try:
+        from oneclaw_search.di.postgres_module import PostgresModule, open_postgres
+    except ImportError as missing:
+        raise HistoryUnavailable(f"a postgresql:// history needs the postgres extra (psycopg): {missing}") from missing
+    return [PostgresModule(open_postgres(config))]

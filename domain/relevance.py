@@ -1,0 +1,132 @@
+"""The ranking model: how one candidate row's raw features become its relevance within its source
+(MRG-1, P-17, Q-01, Q-02), the same for every backend. docs/how-search-works.md states it.
+
+A row is scored by BM25F over its own words and the turns just before and after it in its session,
+over what a row holding each query term once scores (its coverage), plus the query itself standing
+in it as whole words, counted as one more term, plus a share of its cosine with the query. A row
+holding the whole query as written stands in a tier above the rest. Only rows holding one of the
+query's terms themselves (or the whole query) are hits: the turns around them raise their rank and
+are shown as their context. Every constant but BM25's own is in RankingSettings, chosen by
+cross-validation over LoCoMo dev conversations (docs/performance.md).
+"""
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+K1, B = 1.2, 0.75  # BM25's constants, tantivy's and rank-bm25's defaults: the model's, not knobs
+_BEST_TERM = K1 + 1  # the most one term adds to a coverage (and the phrase to a score), however often it stands
+
+
+@dataclass(frozen=True, slots=True)
+class Bag:
+    """One text as BM25 sees it: how often each query term stands in it, and its length in terms."""
+
+    counts: Mapping[str, int]
+    length: int
+
+    def holds_any(self) -> bool:
+        return any(self.counts.values())
+
+
+NO_TEXT = Bag({}, 0)
+
+
+@dataclass(frozen=True, slots=True)
+class Collection:
+    """The rows a source searches, as BM25 needs them: how many, their average length in terms and how
+    many hold each query term. Its terms are the query's, as the backend's analyzer made them."""
+
+    rows: int
+    average_length: float
+    holding: Mapping[str, int]
+
+    def idf(self, term: str) -> float:
+        """tantivy's (and Lucene's) BM25 idf, never negative."""
+        held = min(self.holding.get(term, 0), self.rows)
+        return math.log(1 + (self.rows - held + 0.5) / (held + 0.5))
+
+
+NOTHING_KNOWN = Collection(0, 0.0, {})
+
+
+@dataclass(frozen=True, slots=True)
+class Evidence:
+    """One candidate row's raw features: its own words, those of the turns just before and after it
+    (messages only), whether it holds the whole query as written (`literal`: the spec's LIKE test),
+    how often it holds it as whole words (`phrase`) and its cosine with the query (None when no vector
+    was compared)."""
+
+    own: Bag
+    collection: Collection = field(default=NOTHING_KNOWN, repr=False)
+    before: Bag = NO_TEXT
+    after: Bag = NO_TEXT
+    literal: bool = False
+    phrase: int = 0
+    semantic: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RankingSettings:
+    """The model's constants, each chosen by leave-one-conversation-out cross-validation on LoCoMo dev
+    (tests/benchmarks/bench_cross_validation.py): the weight of a term in the turn before and in the
+    turn after, against 1 for the row's own; the share of the cosine; the power relevance is raised to
+    before the merge (so a strong match from months ago still beats a weak one from yesterday, while
+    equal matches favour the newer); and the coverage a keyword hit needs (a row sharing only words
+    that are everywhere is no hit)."""
+
+    before_weight: float = 2.0
+    after_weight: float = 0.5
+    semantic_weight: float = 0.0
+    sharpness: float = 48.0
+    min_coverage: float = 0.1
+
+
+def coverage(evidence: Evidence, weights: tuple[float, float] = (0.0, 0.0)) -> float:
+    """BM25F (Robertson, Zaragoza and Taylor) over the row's own text and, at `weights` (before, after),
+    the turns beside it: each text's term counts are normalised by its own length, weighed and summed
+    before saturating, so a word standing in two of the texts does not count twice and a missing turn
+    costs nothing; divided by the query terms' idf, so 1 is a row holding each term once at average length."""
+    collection = evidence.collection
+    ideal = sum(collection.idf(term) for term in collection.holding)
+    texts = [(bag, weight) for bag, weight in ((evidence.own, 1.0), (evidence.before, weights[0]), (evidence.after, weights[1]))
+             if weight > 0 and bag.holds_any()]
+    if ideal <= 0 or not texts:
+        return 0.0
+    average = collection.average_length
+    lengths = [(1 - B + B * bag.length / average) if average > 0 else 1.0 for bag, _ in texts]
+    total = 0.0
+    for term in collection.holding:
+        frequency = sum(weight * bag.counts.get(term, 0) / length for (bag, weight), length in zip(texts, lengths, strict=True))
+        if frequency > 0:
+            total += collection.idf(term) * frequency * (K1 + 1) / (frequency + K1)
+    return total / ideal
+
+
+def phrase_weight(evidence: Evidence) -> float:
+    """The whole query standing in the row as whole words, as one more term: saturated like BM25's
+    terms over the row's own length, at idf 1 (a phrase has no document frequency of its own)."""
+    if evidence.phrase <= 0:
+        return 0.0
+    average = evidence.collection.average_length
+    norm = K1 * (1 - B + B * evidence.own.length / average) if average > 0 else K1
+    return evidence.phrase * (K1 + 1) / (evidence.phrase + norm)
+
+
+def relevance(evidence: Evidence, settings: RankingSettings) -> float:
+    """The row's raw score within its source, 0 when it is no hit. Whole-query rows fill the upper
+    half of the scale and the others the lower (Q-02); within each, coverage, the phrase and meaning,
+    linearly over their most, then raised to `sharpness`."""
+    score = coverage(evidence, (settings.before_weight, settings.after_weight))
+    if not evidence.literal and (not evidence.own.holds_any() or score < settings.min_coverage):
+        return 0.0
+    score += phrase_weight(evidence) + settings.semantic_weight * _meaning(evidence.semantic)
+    most = 2 * _BEST_TERM + settings.semantic_weight
+    return float(((evidence.literal + min(score, most) / most) / 2) ** settings.sharpness)
+
+
+def _meaning(cosine: float | None) -> float:
+    """A cosine as the score takes it: below zero, unknown or not a number (a text with no known token
+    has no direction) count as no closeness at all."""
+    return cosine if cosine is not None and math.isfinite(cosine) and cosine > 0 else 0.0
