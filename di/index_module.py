@@ -17,17 +17,15 @@ from oneclaw_search.data.history.cache_folder import user_cache
 from oneclaw_search.data.history.database import OWN_ORIGIN, HistoryDatabase
 from oneclaw_search.data.history.message_dao import PeeweeMessageDao
 from oneclaw_search.data.history.session_dao import PeeweeSessionDao
-from oneclaw_search.data.index.background import build_command, vectors_command
+from oneclaw_search.data.index.background import build_command
 from oneclaw_search.data.index.indexed_search import IndexedMessageSearch, IndexedSessionSearch
 from oneclaw_search.data.index.lookup import KeywordLookup
 from oneclaw_search.data.index.side_index import SUFFIX, SideIndex, default_index_path
 from oneclaw_search.data.index.snapshot_store import SideSnapshotStore
 from oneclaw_search.data.index.summary_cache import MemorySummaryCache, SideSummaryCache
-from oneclaw_search.data.index.vectors import MessageVectors
 from oneclaw_search.data.index.vocabulary import KeywordVocabulary, unindexed_texts
-from oneclaw_search.di.core_module import chosen_embedder
 from oneclaw_search.di.memory_module import MemoryStorage
-from oneclaw_search.di.settings import AUTO_INDEX, DEFAULT_EMBEDDER, Settings
+from oneclaw_search.di.settings import AUTO_INDEX, Settings
 from oneclaw_search.domain.literal_search import LiteralMessageSearch, LiteralSessionSearch
 from oneclaw_search.domain.ports import IndexProgress, MessageDao, MessageSearch, SessionDao, SessionSearch, Vocabulary
 from oneclaw_search.domain.session_summary import SummaryCache
@@ -38,7 +36,6 @@ class IndexParts:
     """The keyword index's lookup and its side file, or None when search runs the spec's scans alone."""
 
     lookup: KeywordLookup | None
-    vectors: MessageVectors | None
     side: SideIndex | None = None
 
 
@@ -78,16 +75,9 @@ class IndexModule(Module):
     def provide_index_parts(self, database: HistoryDatabase, settings: Settings) -> IndexParts:
         location = index_location(settings, database)
         if location is None:
-            return IndexParts(None, None)
+            return IndexParts(None)
         side = SideIndex(location)
-        embedder = chosen_embedder(settings)
-        vectors = MessageVectors(side, embedder) if embedder is not None else None
-        # Our own embedder, or none, can be made again in a build process; a host's object cannot.
-        remade = settings.embedder is None or settings.embedder == DEFAULT_EMBEDDER
-        named = None if settings.embedder is None else DEFAULT_EMBEDDER
-        command = build_command(database.info.path, location, named) if remade else None
-        alongside = vectors_command(database.info.path, location, named) if remade else None
-        return IndexParts(KeywordLookup.open(database, side, vectors, command, alongside), vectors, side)
+        return IndexParts(KeywordLookup.open(database, side, build_command(database.info.path, location)), side)
 
     @singleton
     @provider
@@ -99,7 +89,7 @@ class IndexModule(Module):
             return SearchBackends(LiteralMessageSearch(message_dao), LiteralSessionSearch(session_dao), None)
         message_dao, session_dao = rows.messages, rows.sessions
         return SearchBackends(
-            IndexedMessageSearch(parts.lookup, message_dao, parts.vectors),
+            IndexedMessageSearch(parts.lookup, message_dao),
             IndexedSessionSearch(parts.lookup, session_dao),
             KeywordVocabulary(parts.lookup, message_dao.texts_by_rowid, session_dao.texts_by_rowid,
                               unindexed_texts(parts.lookup, message_dao, session_dao)),

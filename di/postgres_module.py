@@ -1,7 +1,7 @@
 """PostgresModule: the PostgreSQL backend's DAOs, searches, readers and caches, bound in place of
 DatabaseModule and IndexModule when the history is a postgresql:// URL.
 
-Search runs on the server (tsvector, pg_trgm, vectors), so there is no side index and no catch-up:
+Search runs on the server (tsvector, pg_trgm), so there is no side index and no catch-up:
 a committed row is searchable at once. The history is opened, and its tenant checked, before the
 container is built, so no provider does more I/O than reading one setting.
 """
@@ -15,7 +15,6 @@ from oneclaw_search.data.postgres.database import PostgresHistory
 from oneclaw_search.data.postgres.reader import PostgresFilteredHistory, PostgresSessionReader
 from oneclaw_search.data.postgres.schema import check_tenant, stored_embedder
 from oneclaw_search.data.postgres.search import PostgresMessageSearch, PostgresSessionSearch
-from oneclaw_search.data.postgres.vectors import MessageVectorStore
 from oneclaw_search.data.postgres.vocabulary import PostgresVocabulary
 from oneclaw_search.data.postgres.writer import PostgresHistoryWriter
 from oneclaw_search.di.core_module import chosen_embedder
@@ -67,10 +66,8 @@ class PostgresModule(Module):
 
     @singleton
     @provider
-    def provide_backends(self, history: PostgresHistory, settings: Settings) -> SearchBackends:
-        embedder = chosen_embedder(settings)
-        vectors = MessageVectorStore(history, embedder) if embedder is not None else None
-        return SearchBackends(PostgresMessageSearch(history, PostgresMessageDao(history), vectors),
+    def provide_backends(self, history: PostgresHistory) -> SearchBackends:
+        return SearchBackends(PostgresMessageSearch(history, PostgresMessageDao(history)),
                               PostgresSessionSearch(history, PostgresSessionDao(history)), PostgresVocabulary(history))
 
     @singleton

@@ -3,11 +3,11 @@
 
 A row is scored by BM25F over its own words and the turns just before and after it in its session,
 over what a row holding each query term once scores (its coverage), plus the query itself standing
-in it as whole words, counted as one more term, plus a share of its cosine with the query. A row
-holding the whole query as written stands in a tier above the rest. Only rows holding one of the
-query's terms themselves (or the whole query) are hits: the turns around them raise their rank and
-are shown as their context. Every constant but BM25's own is in RankingSettings, chosen by
-cross-validation over LoCoMo dev conversations (docs/performance.md).
+in it as whole words, counted as one more term. A row holding the whole query as written stands in a
+tier above the rest. Only rows holding one of the query's terms themselves (or the whole query) are
+hits: the turns around them raise their rank and are shown as their context. Every constant but
+BM25's own is in RankingSettings, chosen by cross-validation over LoCoMo dev conversations
+(docs/performance.md), where a share of meaning (static word vectors) earned no place.
 """
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 K1, B = 1.2, 0.75  # BM25's constants, tantivy's and rank-bm25's defaults: the model's, not knobs
-_BEST_TERM = K1 + 1  # the most one term adds to a coverage (and the phrase to a score), however often it stands
+_MOST = 2 * (K1 + 1)  # the most a coverage and the phrase add up to, however often terms stand
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,9 +54,8 @@ NOTHING_KNOWN = Collection(0, 0.0, {})
 @dataclass(frozen=True, slots=True)
 class Evidence:
     """One candidate row's raw features: its own words, those of the turns just before and after it
-    (messages only), whether it holds the whole query as written (`literal`: the spec's LIKE test),
-    how often it holds it as whole words (`phrase`) and its cosine with the query (None when no vector
-    was compared)."""
+    (messages only), whether it holds the whole query as written (`literal`: the spec's LIKE test)
+    and how often it holds it as whole words (`phrase`)."""
 
     own: Bag
     collection: Collection = field(default=NOTHING_KNOWN, repr=False)
@@ -64,21 +63,18 @@ class Evidence:
     after: Bag = NO_TEXT
     literal: bool = False
     phrase: int = 0
-    semantic: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class RankingSettings:
     """The model's constants, each chosen by leave-one-conversation-out cross-validation on LoCoMo dev
     (tests/benchmarks/bench_cross_validation.py): the weight of a term in the turn before and in the
-    turn after, against 1 for the row's own; the share of the cosine; the power relevance is raised to
-    before the merge (so a strong match from months ago still beats a weak one from yesterday, while
-    equal matches favour the newer); and the coverage a keyword hit needs (a row sharing only words
-    that are everywhere is no hit)."""
+    turn after, against 1 for the row's own; the power relevance is raised to before the merge (so a
+    strong match from months ago still beats a weak one from yesterday, while equal matches favour the
+    newer); and the coverage a keyword hit needs (a row sharing only words that are everywhere is no hit)."""
 
     before_weight: float = 2.0
     after_weight: float = 0.5
-    semantic_weight: float = 0.0
     sharpness: float = 48.0
     min_coverage: float = 0.1
 
@@ -116,17 +112,10 @@ def phrase_weight(evidence: Evidence) -> float:
 
 def relevance(evidence: Evidence, settings: RankingSettings) -> float:
     """The row's raw score within its source, 0 when it is no hit. Whole-query rows fill the upper
-    half of the scale and the others the lower (Q-02); within each, coverage, the phrase and meaning,
-    linearly over their most, then raised to `sharpness`."""
+    half of the scale and the others the lower (Q-02); within each, coverage and the phrase, linearly
+    over their most, then raised to `sharpness`."""
     score = coverage(evidence, (settings.before_weight, settings.after_weight))
     if not evidence.literal and (not evidence.own.holds_any() or score < settings.min_coverage):
         return 0.0
-    score += phrase_weight(evidence) + settings.semantic_weight * _meaning(evidence.semantic)
-    most = 2 * _BEST_TERM + settings.semantic_weight
-    return float(((evidence.literal + min(score, most) / most) / 2) ** settings.sharpness)
-
-
-def _meaning(cosine: float | None) -> float:
-    """A cosine as the score takes it: below zero, unknown or not a number (a text with no known token
-    has no direction) count as no closeness at all."""
-    return cosine if cosine is not None and math.isfinite(cosine) and cosine > 0 else 0.0
+    score += phrase_weight(evidence)
+    return float(((evidence.literal + min(score, _MOST) / _MOST) / 2) ** settings.sharpness)

@@ -106,7 +106,7 @@ def message_results(found: Sequence[ScoredMessage], query: str, zone: tzinfo, ra
             final_score=0.0,
             created_at=hit.created_at,
             exact=evidence.literal,
-            why=MatchReasons(phrase=evidence.literal, vector=evidence.semantic),
+            why=MatchReasons(phrase=evidence.literal),
         ))
         hits.cutters[hit.id] = partial(_cut, hit.content, needles, _ROLE_PREFIX.get(hit.type, ""), clean)
         hits.texts[hit.id] = hit.content
@@ -139,7 +139,7 @@ def session_results(found: Sequence[ScoredSession], query: str, zone: tzinfo, ra
             final_score=0.0,
             created_at=hit.updated_at,
             exact=evidence.literal,
-            why=MatchReasons(phrase=evidence.literal, vector=evidence.semantic),
+            why=MatchReasons(phrase=evidence.literal),
         ))
         hits.cutters[hit.id] = partial(_session_text, hit, day, needles, clean)
         hits.texts[hit.id] = session_text(hit)

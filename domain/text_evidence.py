@@ -34,13 +34,13 @@ def _edge(text: str, outside: int, inside: int) -> bool:
 
 
 def evidence_of(query: HistoryQuery, text: str, own: Bag, collection: Collection, before: Bag = NO_TEXT,
-                after: Bag = NO_TEXT, semantic: float | None = None) -> Evidence:
+                after: Bag = NO_TEXT) -> Evidence:
     """A row's evidence from its text and what a backend counted: whether it holds the whole query as
     written (the spec's LIKE test) and how often as whole words."""
     folded = fold(text)
     literal = query.literal in folded
     phrase = whole_word_occurrences(folded, query.literal) if literal else 0
-    return Evidence(own, collection, before, after, literal, phrase, semantic)
+    return Evidence(own, collection, before, after, literal, phrase)
 
 
 def bag_of(terms: Iterable[str], wanted: Iterable[str]) -> Bag:

@@ -129,7 +129,7 @@ def _result_object(result: UnifiedSearchResult, searched: HistoryQuery, fuzzy: b
     return {
         "id": result.id,
         "source": str(result.source_type),
-        "score": round(result.final_score, 4),
+        "score": _significant(result.final_score),
         "date": result.source_date,
         "session_id": result.session_id,
         "session_title": result.session_title,

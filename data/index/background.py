@@ -1,11 +1,10 @@
 """BackgroundBuild: builds or catches up the keyword index away from the searches, so none waits
 for it; searches meanwhile read the last commit (Q-11, Q-12).
 
-The build runs in a process of its own (build_process.py) when it can: a thread would hold the
-interpreter's lock for most of a build and slow every search beside it, and a process goes on
-after a one-shot command has answered and exited. An embedder only this process has (a host's
-own object) keeps the build on a thread. Across processes tantivy's writer lock decides who
-builds; one that loses only reads.
+The build runs in a process of its own (build_process.py): a thread would hold the interpreter's
+lock for most of a build and slow every search beside it, and a process goes on after a one-shot
+command has answered and exited (a lookup made without a command, as tests make one, builds on a
+thread). Across processes tantivy's writer lock decides who builds; one that loses only reads.
 """
 from __future__ import annotations
 
@@ -81,13 +80,6 @@ class BackgroundBuild:
             _log.warning("building the keyword index failed", exc_info=True)
 
 
-def build_command(history_path: str | Path, side_path: str | Path, embedder: str | None) -> list[str]:
+def build_command(history_path: str | Path, side_path: str | Path) -> list[str]:
     """The command line that builds this history's index in a process of its own."""
-    return [sys.executable, "-m", "oneclaw_search.data.index.build_process", str(history_path), str(side_path),
-            embedder or "none"]
-
-
-def vectors_command(history_path: str | Path, side_path: str | Path, embedder: str | None) -> list[str] | None:
-    """The command line that embeds this history's messages in a process of its own (None: no vectors,
-    or an embedder no other process can make)."""
-    return [*build_command(history_path, side_path, embedder), "vectors"] if embedder == "default" else None
+    return [sys.executable, "-m", "oneclaw_search.data.index.build_process", str(history_path), str(side_path)]

@@ -6,7 +6,6 @@ Documents are compared by their fingerprints, read from tantivy's fast fields a 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 import peewee as pw
 import tantivy
@@ -28,9 +27,6 @@ from oneclaw_search.data.index.documents import (
 from oneclaw_search.data.index.keyword_index import KeywordIndex, unsigned_values
 from oneclaw_search.data.index.schema import FINGERPRINT, ROWID, IndexKind
 from oneclaw_search.data.index.side_index import SideIndex
-
-if TYPE_CHECKING:  # named in annotations only: keeping the keyword index up needs no numpy
-    from oneclaw_search.data.index.vectors import MessageVectors
 
 TAIL_ROWS = 64  # the newest messages, checked on every catch-up: streamed replies are edited in place
 SWEEP_ROWS = 500  # older messages checked per catch-up, in turn, wrapping around
@@ -100,7 +96,7 @@ class Reconciler:
         with self._side.peewee.atomic("IMMEDIATE"):
             self._side.set_meta(m__count=count)
 
-    def edited_messages(self, read: int, vectors: MessageVectors | None = None) -> None:
+    def edited_messages(self, read: int) -> None:
         """The newest messages, the next few older ones in turn, and those a search found changed,
         re-indexed where their text changed."""
         tail = self._message_rows("rowid <= ? ORDER BY rowid DESC LIMIT ?", (read, TAIL_ROWS))
@@ -108,28 +104,26 @@ class Reconciler:
         sweep = self._message_rows("rowid > ? AND rowid <= ? ORDER BY rowid LIMIT ?", (swept, read, SWEEP_ROWS))
         noted = self._side.meta("m.stale", "[]")
         found = self._message_rows("rowid IN (SELECT value FROM json_each(?)) AND rowid <= ?", (noted, read))
-        self._replace_edited([*tail, *sweep, *found], vectors)
+        self._replace_edited([*tail, *sweep, *found])
         with self._side.peewee.atomic("IMMEDIATE"):
             self._side.set_meta(m__swept=sweep[-1].rowid if len(sweep) == SWEEP_ROWS else 0)
             self._side.execute("DELETE FROM meta WHERE key = 'm.stale' AND value = ?", (noted,))
 
-    def every_edit(self, read: int, vectors: MessageVectors | None = None) -> int:
+    def every_edit(self, read: int) -> int:
         """Every message compared with its document, a rowid range at a time (`oneclaw-search
         index`); how many had changed."""
         changed = 0
         for low in range(0, read + 1, RANGE_ROWS):
             rows = self._message_rows("rowid BETWEEN ? AND ?", (low, min(low + RANGE_ROWS - 1, read)))
-            changed += self._replace_edited(rows, vectors)
+            changed += self._replace_edited(rows)
         return changed
 
-    def _replace_edited(self, rows: list[MessageRow], vectors: MessageVectors | None) -> int:
+    def _replace_edited(self, rows: list[MessageRow]) -> int:
         rows = list({row.rowid: row for row in rows}.values())
         known = indexed_among(self._keyword, self._kind, [row.rowid for row in rows])
         changed = [row for row in rows if row.rowid in known and known[row.rowid] != fingerprint(row.content)]
         if changed:
             self._replace([row.rowid for row in changed], [message_document(row) for row in changed])
-            if vectors is not None:
-                vectors.replace(changed)
         return len(changed)
 
     def _message_rows(self, condition: str, params: tuple[object, ...]) -> list[MessageRow]:

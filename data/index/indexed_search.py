@@ -15,7 +15,6 @@ from oneclaw_search.data.index.keyword_search import keyword_rowids
 from oneclaw_search.data.index.lookup import EDITED_READS, IndexState, KeywordLookup
 from oneclaw_search.data.index.schema import MESSAGES, SESSIONS
 from oneclaw_search.data.index.unindexed_rows import QueryTerms, Unread
-from oneclaw_search.data.index.vectors import MessageVectors
 from oneclaw_search.domain.clock import Deadline
 from oneclaw_search.domain.history_query import HistoryQuery
 from oneclaw_search.domain.literal_search import LiteralMessageSearch, LiteralSessionSearch, session_text
@@ -30,17 +29,15 @@ CANDIDATES_PER_RESULT = 4
 
 
 class IndexedMessageSearch:
-    def __init__(self, lookup: KeywordLookup, dao: PeeweeMessageDao, vectors: MessageVectors | None = None) -> None:
+    def __init__(self, lookup: KeywordLookup, dao: PeeweeMessageDao) -> None:
         self._lookup = lookup
         self._dao = dao
         self._literal = LiteralMessageSearch(dao)
-        self._vectors = vectors
-        self._retrievers = INDEXED_RETRIEVERS + (() if vectors is None else (f"semantic ({vectors.name})",))
 
     @property
     def retrievers(self) -> tuple[str, ...]:
         """What the latest search ran: the index, or the spec's scan when the index could not serve."""
-        return self._retrievers if self._lookup.state_now.usable else self._literal.retrievers
+        return INDEXED_RETRIEVERS if self._lookup.state_now.usable else self._literal.retrievers
 
     def search(self, query: HistoryQuery, after: int, before: int, limit: int, *, deadline: Deadline | None = None,
                within: Within | None = None) -> list[ScoredMessage]:
@@ -57,9 +54,8 @@ class IndexedMessageSearch:
         self._note_edited(rows, indexed)
         owns = [terms.bag(row.hit.content) for row in rows]
         collection = unread.joined(found)
-        semantic = self._semantic(query, [row.rowid for row in rows])
         return [ScoredMessage(row.hit, evidence_of(query, row.hit.content, own, collection, terms.bag(row.before),
-                                                   terms.bag(row.after), semantic.get(row.rowid)))
+                                                   terms.bag(row.after)))
                 for row, own in zip(rows, owns, strict=True)]
 
     def _unread(self, state: IndexState, terms: QueryTerms, deadline: Deadline | None) -> Unread:
@@ -76,15 +72,6 @@ class IndexedMessageSearch:
         stale = [row.rowid for row in rows if row.rowid in indexed and fingerprint(row.hit.content) != indexed[row.rowid]]
         if stale:
             self._lookup.reindex(stale)
-
-    def _semantic(self, query: HistoryQuery, rowids: list[int]) -> dict[int, float]:
-        """How close in meaning each candidate is to the query, when messages have vectors: vectors
-        weigh what the words found and add no rows of their own, as a scan of every vector would not
-        fit a million messages in a search's time."""
-        if self._vectors is None or not rowids:
-            return {}
-        return self._vectors.similarity(rowids, self._vectors.query_vector(query.raw))
-
 
 class IndexedSessionSearch:
     def __init__(self, lookup: KeywordLookup, dao: PeeweeSessionDao) -> None:
@@ -115,4 +102,3 @@ class IndexedSessionSearch:
         owns = [terms.bag(hit.title) for hit in hits]  # a session's words are its title's (documents.py)
         collection = unread.joined(found)
         return [ScoredSession(hit, evidence_of(query, session_text(hit), own, collection)) for hit, own in zip(hits, owns, strict=True)]
-

@@ -10,7 +10,6 @@ from __future__ import annotations
 import logging
 import threading
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import peewee as pw
 
@@ -26,9 +25,6 @@ from oneclaw_search.data.index.side_index import SideIndex
 from oneclaw_search.data.index.sync import IndexSync
 from oneclaw_search.domain.clock import Deadline
 from oneclaw_search.domain.message_filter import Within
-
-if TYPE_CHECKING:  # named in annotations only: keeping the keyword index up needs no numpy
-    from oneclaw_search.data.index.vectors import MessageVectors
 
 _log = logging.getLogger(__name__)
 # Unindexed messages a search reads for keywords itself, newest first: a recorder's latest turns, or the
@@ -64,13 +60,11 @@ UNUSABLE = IndexState(0, 0, usable=False)
 
 class KeywordLookup:
     @classmethod
-    def open(cls, history: HistoryDatabase, side: SideIndex, vectors: MessageVectors | None = None,
-             build_command: list[str] | None = None, vectors_command: list[str] | None = None) -> KeywordLookup:
-        """The lookup of `history`'s keyword index, kept beside `side` (vectors: its MessageVectors;
-        build_command: background.build_command for a build in its own process, else a thread's;
-        vectors_command: background.vectors_command, embedding beside a large build)."""
+    def open(cls, history: HistoryDatabase, side: SideIndex, build_command: list[str] | None = None) -> KeywordLookup:
+        """The lookup of `history`'s keyword index, kept beside `side` (build_command:
+        background.build_command for a build in its own process, else a thread's)."""
         keyword = KeywordIndex(side.keyword_folder)
-        return cls(keyword, IndexSync(history, keyword, side, vectors, vectors_command), history, build_command)
+        return cls(keyword, IndexSync(history, keyword, side), history, build_command)
 
     def __init__(self, keyword: KeywordIndex, sync: IndexSync, history: HistoryDatabase,
                  build_command: list[str] | None = None) -> None:

@@ -1,8 +1,8 @@
-"""SideIndex: the small SQLite file kept beside the keyword index: bookkeeping, message vectors and
-the memory snapshot (Q-11, Q-14). The history database itself is only ever read (Q-13).
+"""SideIndex: the small SQLite file kept beside the keyword index: bookkeeping and the memory snapshot
+(Q-11, Q-14). The history database itself is only ever read (Q-13).
 
-The file is made for one history and one embedder; either changing, or its format, starts it
-over, keyword index included.
+The file is made for one history; another history, or another format, starts it over, keyword index
+included.
 """
 from __future__ import annotations
 
@@ -14,8 +14,7 @@ import peewee as pw
 from oneclaw_search.data.history.raw_sql import Row, execute_sql, sqlite_connection
 
 SUFFIX = ".search-index.sqlite"
-FORMAT_VERSION = "13"  # bump whenever its tables change: older files are started over
-VECTORS = "vec"
+FORMAT_VERSION = "14"  # bump whenever its tables change: older files are started over
 
 
 def default_index_path(database_path: Path) -> Path:
@@ -40,19 +39,18 @@ class SideIndex:
     def execute(self, sql: str, params: Sequence[object] = ()) -> list[Row]:
         return execute_sql(self.peewee, sql, params).fetchall()
 
-    def ensure_schema(self, source: str, embedder: str) -> bool:
-        """Create the tables; True when the file was started over (another history, embedder or format)."""
+    def ensure_schema(self, source: str) -> bool:
+        """Create the tables; True when the file was started over (another history or format)."""
         self.path.parent.mkdir(parents=True, exist_ok=True)
         with self.peewee.atomic("IMMEDIATE"):
             self.execute("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
-            identity = {"format": FORMAT_VERSION, "source": source, "embedder": embedder}
+            identity = {"format": FORMAT_VERSION, "source": source}
             if all(self.meta(key) == value for key, value in identity.items()):
                 return False
             listed = "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite%'"
             for name, in self.execute(listed + " AND sql LIKE 'CREATE VIRTUAL%'") + self.execute(listed):
                 self.execute(f'DROP TABLE IF EXISTS "{name}"')  # virtual tables first: they take their shadows along
             self.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
-            self.execute(f"CREATE TABLE {VECTORS} (rowid INTEGER PRIMARY KEY, v BLOB NOT NULL)")
             self.set_meta(**identity)
             return True
 

@@ -1,4 +1,4 @@
-"""IndexSync: brings the keyword index up to date with the history, and message vectors after it (Q-11).
+"""IndexSync: brings the keyword index up to date with the history (Q-11).
 
 New messages are everything above the newest row read; deleted ones show as a row count that no
 longer adds up; edits show as a changed fingerprint (the newest TAIL_ROWS messages every time,
@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 import peewee as pw
 import tantivy
@@ -22,35 +21,25 @@ from oneclaw_search.data.index.edits import Reconciler
 from oneclaw_search.data.index.keyword_index import KeywordIndex
 from oneclaw_search.data.index.schema import MESSAGES, SESSIONS
 from oneclaw_search.data.index.side_index import SideIndex
-from oneclaw_search.data.index.vectors_alongside import VectorsAlongside
-
-if TYPE_CHECKING:  # named in annotations only: keeping the keyword index up needs no numpy
-    from oneclaw_search.data.index.vectors import MessageVectors
 
 BATCH_ROWS = 10_000
 COMMIT_ROWS = 100_000  # a build commits this often: what a killed build loses
-KEYWORDS, VECTORS = "keywords", "vectors"  # the stages a catch-up reports progress of
+KEYWORDS = "keywords"  # the stage a catch-up reports progress of
 Progress = Callable[[str, int, int], None]  # (stage, highest rowid read, highest rowid in the history)
 
 
 class IndexSync:
-    def __init__(self, history: HistoryDatabase, keyword: KeywordIndex, side: SideIndex,
-                 vectors: MessageVectors | None = None, vectors_command: list[str] | None = None) -> None:
-        """`vectors_command`: build_process's command line embedding this history's messages in a
-        process of its own, while a large build indexes their words here (None: all embedded here)."""
+    def __init__(self, history: HistoryDatabase, keyword: KeywordIndex, side: SideIndex) -> None:
         self._history = history
         self._keyword = keyword
         self.side = side
-        self._vectors = vectors
-        self._vectors_command = vectors_command if vectors is not None else None
         self._prepared = False
 
     def prepare(self) -> None:
         """Make the side file's tables; a file started over takes the keyword index along, and
         notes about an index that is gone (its folder deleted) are forgotten."""
         if not self._prepared:
-            embedder = self._vectors.name if self._vectors is not None else "none"
-            if self.side.ensure_schema(str(self._history.info.path.resolve()), embedder):
+            if self.side.ensure_schema(str(self._history.info.path.resolve())):
                 self._keyword.drop()
             elif self._keyword.searcher(MESSAGES, fresh=True).num_docs == 0 and self.read_up_to():
                 with self.side.peewee.atomic("IMMEDIATE"):
@@ -70,13 +59,12 @@ class IndexSync:
         self._keyword.drop()
         self._prepared = False
 
-    def backlog(self) -> tuple[int, int, int]:
-        """(rowid the index has read up to, rowid the vectors have, highest rowid in the history)."""
+    def backlog(self) -> tuple[int, int]:
+        """(rowid the index has read up to, highest rowid in the history)."""
         self.prepare()
         with self._history.connected() as history:
             top = _newest(history)
-        vectors = self.side.meta_int("v.read") if self._vectors is not None else top
-        return self.read_up_to(), vectors, top
+        return self.read_up_to(), top
 
     def read_up_to(self) -> int:
         """The highest history rowid the committed index has read (messages not searched included),
@@ -84,7 +72,7 @@ class IndexSync:
         return self.side.meta_int("m.read")
 
     def settled(self, token: tuple[object, ...]) -> int | None:
-        """The history's highest rowid when the index (and vectors) took in every commit up to the
+        """The history's highest rowid when the index took in every commit up to the
         history's `token` (this process or an earlier one), else None: a new process on an
         unchanged history need not read it at all."""
         self.prepare()
@@ -100,25 +88,13 @@ class IndexSync:
         token = self._history.change_token()
         if self.settled(token) is not None:
             return True
-        read, embedded, top = self.backlog()
-        alongside = VectorsAlongside.start(self._vectors_command, top - embedded)
-        try:
-            with self._history.connected() as history:
-                Reconciler(history, self._keyword, self.side, SESSIONS).sessions()
-                messages = Reconciler(history, self._keyword, self.side, MESSAGES)
-                messages.deleted_messages(read)
-                if not self._append_messages(history, stop, progress):
-                    alongside.stop()
-                    return False
-                messages.edited_messages(self.read_up_to(), self._vectors)
-        except BaseException:
-            alongside.stop()
-            raise
-        telling = self._telling(stop, progress)
-        if not alongside.wait(telling):
-            return False
-        if self._vectors is not None and not self._vectors.catch_up(self._history, telling):
-            return False
+        with self._history.connected() as history:
+            Reconciler(history, self._keyword, self.side, SESSIONS).sessions()
+            messages = Reconciler(history, self._keyword, self.side, MESSAGES)
+            messages.deleted_messages(self.read_up_to())
+            if not self._append_messages(history, stop, progress):
+                return False
+            messages.edited_messages(self.read_up_to())
         with self.side.peewee.atomic("IMMEDIATE"):
             self.side.set_meta(h__synced=f"{self.read_up_to()}|{token!r}")
         return True
@@ -132,7 +108,7 @@ class IndexSync:
         if self.side.meta("h.verified") == token:
             return 0
         with self._history.connected() as history:
-            edited = Reconciler(history, self._keyword, self.side, MESSAGES).every_edit(self.read_up_to(), self._vectors)
+            edited = Reconciler(history, self._keyword, self.side, MESSAGES).every_edit(self.read_up_to())
         with self.side.peewee.atomic("IMMEDIATE"):
             self.side.set_meta(h__verified=token)
         return edited
@@ -166,19 +142,6 @@ class IndexSync:
         self._commit(history, writer, done)
         writer.wait_merging_threads()
         return finished
-
-    def _telling(self, stop: Callable[[], bool], progress: Progress | None) -> Callable[[], bool]:
-        """`stop` for the vectors' catch-up, telling `progress` first how far they have come: they
-        note their rowid after each batch and ask `stop` before the next, the one place it shows."""
-        if progress is None:
-            return stop
-        with self._history.connected() as history:
-            top = _newest(history)
-
-        def asked() -> bool:
-            progress(VECTORS, self.side.meta_int("v.read"), top)
-            return stop()
-        return asked
 
     def _commit(self, history: pw.Database, writer: tantivy.IndexWriter, done: int) -> None:
         """Commit, then note how far the history was read and how many rows it then had up to there."""

@@ -1,6 +1,5 @@
 """The PostgreSQL schema: OneClaw's tables and columns with a tenant column on each, the generated
-tsvector and trigram indexes search runs on, message vectors (pgvector where the server has it,
-else float arrays), row-level security by tenant, and the tenant list.
+tsvector and trigram indexes search runs on, row-level security by tenant, and the tenant list.
 
 Every statement is idempotent: `ensure_schema` runs on an empty database or an up-to-date one alike.
 """
@@ -16,7 +15,6 @@ TENANT_COLUMN = f"tenant text NOT NULL DEFAULT {CURRENT} REFERENCES oneclaw_tena
 # A message's words past this many characters are found by the literal reading only: a tsvector
 # holds at most 1 MB, and one pasted log must not make its row unwritable.
 TSV_CHARS = 200_000
-VECTOR_DIMENSION = 384  # the shipped embedder's; an embedder of another dimension stores no message vectors there
 
 
 
@@ -73,15 +71,7 @@ INDEXES = [
     "CREATE INDEX IF NOT EXISTS sessions_title_trgm ON sessions USING gin (title gin_trgm_ops)",
     "CREATE INDEX IF NOT EXISTS sessions_preview_trgm ON sessions USING gin (last_message_preview gin_trgm_ops)",
 ]
-TENANT_TABLES = ("sessions", "messages", "memory_index", "oneclaw_search_origins", "oneclaw_search_meta",
-                 "oneclaw_search_message_vectors")
-
-
-def vectors_table(pgvector: bool) -> str:
-    column = f"vector({VECTOR_DIMENSION})" if pgvector else "real[]"
-    return f"""CREATE TABLE IF NOT EXISTS oneclaw_search_message_vectors ({TENANT_COLUMN}, message_id text NOT NULL,
-        embedder text NOT NULL, embedding {column} NOT NULL, PRIMARY KEY (tenant, message_id),
-        FOREIGN KEY (tenant, message_id) REFERENCES messages (tenant, id) ON DELETE CASCADE)"""
+TENANT_TABLES = ("sessions", "messages", "memory_index", "oneclaw_search_origins", "oneclaw_search_meta")
 
 
 # Under row-level security the planner may use an index for a condition only when its function is
@@ -119,20 +109,16 @@ def security() -> list[str]:
     return [*statements, f"GRANT USAGE ON ALL SEQUENCES IN SCHEMA public TO {TENANT_ROLE}"]
 
 
-def ensure_schema(admin: PostgresHistory) -> bool:
-    """Create whatever is missing; True when the server has pgvector (vectors then use it)."""
+def ensure_schema(admin: PostgresHistory) -> None:
+    """Create whatever is missing."""
     with admin.connected() as database, database.atomic():
         execute(database, "SELECT pg_advisory_xact_lock(hashtext('oneclaw_search_schema'))")  # one creator at a time
         execute(database, "CREATE EXTENSION IF NOT EXISTS pg_trgm")
-        available = execute(database, "SELECT 1 FROM pg_available_extensions WHERE name = 'vector'").fetchone()
-        if available:
-            execute(database, "CREATE EXTENSION IF NOT EXISTS vector")
-        for statement in [PLAIN_FUNCTION, WORDS_FUNCTION, *TABLES, vectors_table(bool(available)), *INDEXES, *security()]:
+        for statement in [PLAIN_FUNCTION, WORDS_FUNCTION, *TABLES, *INDEXES, *security()]:
             execute(database, statement)
         if execute(database, "SELECT rolsuper FROM pg_roles WHERE rolname = current_user").fetchall() == [(True,)]:
             for function in SEARCH_FUNCTIONS:
                 execute(database, f"ALTER FUNCTION {function} LEAKPROOF")
-    return bool(available)
 
 
 def add_tenant(admin: PostgresHistory, name: str) -> bool:

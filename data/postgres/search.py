@@ -20,7 +20,6 @@ from oneclaw_search.data.postgres.daos import (
     message_conditions,
 )
 from oneclaw_search.data.postgres.database import PostgresHistory
-from oneclaw_search.data.postgres.vectors import MessageVectorStore
 from oneclaw_search.data.postgres.word_weights import WordWeights, candidate_pool, tsquery
 from oneclaw_search.data.text.keywords import clause_terms, clauses, counted
 from oneclaw_search.domain.clock import Deadline
@@ -41,12 +40,12 @@ _AROUND = f"{_BESIDE.format(side='<', order='DESC', name='b')} {_BESIDE.format(s
 
 
 class PostgresMessageSearch:
-    def __init__(self, history: PostgresHistory, dao: PostgresMessageDao, vectors: MessageVectorStore | None) -> None:
+    retrievers = RETRIEVERS
+
+    def __init__(self, history: PostgresHistory, dao: PostgresMessageDao) -> None:
         self._history = history
         self._dao = dao
         self._weights = WordWeights(history, "messages", "content_tsv", "content")
-        self._vectors = vectors
-        self.retrievers = RETRIEVERS + (() if vectors is None else (f"semantic ({vectors.name})",))
 
     def search(self, query: HistoryQuery, after: int, before: int, limit: int, *, deadline: Deadline | None = None,
                within: Within | None = None) -> list[ScoredMessage]:
@@ -56,9 +55,8 @@ class PostgresMessageSearch:
         ids = self._keyword_ids(query, collection, after, before, limit * CANDIDATES_PER_RESULT, within, deadline)
         rows = self._read([*ids, *(hit.id for hit in literal if hit.id not in ids)], after, before, within, deadline)
         rows = [row for row in rows if query.admits(row[4])]
-        semantic = self._semantic(query, [row[0] for row in rows])
         return [ScoredMessage(MessageHit(*row[:6]), evidence_of(query, row[4], counted(row[4], terms), collection,
-                                                               counted(row[6], terms), counted(row[7], terms), semantic.get(row[0])))
+                                                               counted(row[6], terms), counted(row[7], terms)))
                 for row in rows]
 
     def _keyword_ids(self, query: HistoryQuery, collection: Collection, after: int, before: int, limit: int,
@@ -88,12 +86,6 @@ class PostgresMessageSearch:
             f"JOIN sessions s ON s.tenant = m.tenant AND s.id = m.session_id {_AROUND} "
             f"WHERE m.id = ANY(%s) AND m.created_at BETWEEN %s AND %s{narrowed}",
             [TURN_TYPES, TURN_TYPES, list(ids), after, before, *params], deadline)
-
-    def _semantic(self, query: HistoryQuery, ids: Sequence[str]) -> dict[str, float]:
-        if self._vectors is None or not ids:
-            return {}
-        return self._vectors.similarity(ids, query.raw)
-
 
 class PostgresSessionSearch:
     retrievers = RETRIEVERS

@@ -15,7 +15,6 @@ from oneclaw_search.data.embedding.vectors import encode_embedding
 from oneclaw_search.data.history.memory_index_dao import chunk_row
 from oneclaw_search.data.history.new_rows import NewMessage, NewSession, message_row, origin_row, session_row
 from oneclaw_search.data.postgres.database import PostgresHistory, cursor_of, execute
-from oneclaw_search.data.postgres.vectors import MessageVectorStore
 from oneclaw_search.domain.models import SEARCHABLE_MESSAGE_TYPES, MemoryChunk
 from oneclaw_search.domain.ports import Embedder
 
@@ -27,8 +26,7 @@ _TURN_TYPES = [kind.value for kind in SEARCHABLE_MESSAGE_TYPES]
 class PostgresHistoryWriter:
     def __init__(self, history: PostgresHistory, embedder: Embedder | None) -> None:
         self._history = history
-        self._embedder = embedder
-        self._vectors = MessageVectorStore(history, embedder) if embedder is not None else None
+        self._embedder = embedder  # memory chunks' vectors; messages are ranked by words (docs/how-search-works.md)
 
     def write(self, sessions: Sequence[NewSession], messages: Sequence[NewMessage], chunks: Sequence[MemoryChunk],
               *, keep_existing: bool = False) -> int:
@@ -42,8 +40,6 @@ class PostgresHistoryWriter:
             present = _present(database, "messages", "id", list(latest))
             written = [latest[key] for key in latest if not (keep_existing and key in present)]
             _upsert(database, "messages", ["id"], [message_row(message) for message in written])
-            if self._vectors is not None:
-                self._vectors.put(database, [(m.id, m.content) for m in written if m.type in _TURN_TYPES])
             if chunks:
                 self._adopt_vector_space(database)
             _upsert(database, "memory_index", ["id"], [chunk_row(chunk) for chunk in self._embedded(chunks)])

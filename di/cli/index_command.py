@@ -11,13 +11,13 @@ from pathlib import Path
 
 from oneclaw_search.data.index.keyword_index import WriterBusy
 from oneclaw_search.data.index.schema import MESSAGES, SESSIONS
-from oneclaw_search.data.index.sync import KEYWORDS, VECTORS, IndexSync
+from oneclaw_search.data.index.sync import KEYWORDS, IndexSync
 from oneclaw_search.di import create_injector
 from oneclaw_search.di.cli.history_location import PostgresLocation
 from oneclaw_search.di.cli.progress import CountBar, progress_bars
 from oneclaw_search.di.index_module import IndexParts
 
-STAGES = {KEYWORDS: "indexing messages", VECTORS: "embedding messages"}
+STAGES = {KEYWORDS: "indexing messages"}
 BUSY_POLL_SECONDS = 0.5
 
 
@@ -67,7 +67,7 @@ def _when_free(sync: IndexSync, folder: Path) -> int:
 
 
 def _catch_up(sync: IndexSync) -> int:
-    """Catch up with a bar per stage on a terminal (keywords, then vectors), then compare every
+    """Catch up with a bar on a terminal, then compare every
     message with the history; how many had been edited."""
     with progress_bars(transient=True) as bars:
         shown: dict[str, CountBar | None] = {}
@@ -78,7 +78,7 @@ def _catch_up(sync: IndexSync) -> int:
             if (bar := shown[stage]) is not None:
                 bar(done)
 
-        read, _, top = sync.backlog()
+        read, top = sync.backlog()
         report(KEYWORDS, read, top)
         sync.catch_up(progress=report if bars.progress is not None else None)
         bars.stage("comparing every message with the history")

@@ -22,7 +22,6 @@ from oneclaw_search.di.conformance.in_process import InProcessAdapter
 from oneclaw_search.di.core_module import default_embedder
 from oneclaw_search.di.index_module import SearchBackends
 from oneclaw_search.di.postgres_module import PostgresModule
-from oneclaw_search.di.settings import Settings
 
 CAPABILITIES = ["faults", "checksum", "concurrent_calls"]
 TENANT_PREFIX = "conformance-"
@@ -33,8 +32,8 @@ class PostgresFaultModule(FaultModule):
 
     @singleton
     @provider
-    def provide_backends(self, history: PostgresHistory, settings: Settings) -> SearchBackends:  # type: ignore[override]
-        return self.faulty(PostgresModule(history).provide_backends(history, settings))
+    def provide_backends(self, history: PostgresHistory) -> SearchBackends:  # type: ignore[override]
+        return self.faulty(PostgresModule(history).provide_backends(history))
 
 
 class PostgresAdapter(InProcessAdapter):

@@ -20,9 +20,10 @@ def test_search_history_is_registered_in_the_container_registry(container):
 
 @pytest.mark.spec("AC-02", "FT-01", "EDGE-01")
 def test_a_query_returns_the_matching_rows_of_all_three_sources(container):
-    assert found(container, query="restaurant") == [
-        ("daily_log", "c-sakura"), ("message", "m-sakura"), ("message", "m-sushi"),
-        ("session", "s-restaurants"), ("session", "s-dinner"), ("message", "m-italian"),
+    # Every live row holding the word, from each source; how they rank is the ranking's (test_relevance_model.py).
+    assert sorted(found(container, query="restaurant")) == [
+        ("daily_log", "c-sakura"), ("message", "m-italian"), ("message", "m-sakura"), ("message", "m-sushi"),
+        ("session", "s-dinner"), ("session", "s-restaurants"),
     ]
 
 
@@ -50,7 +51,7 @@ def test_scope_defaults_to_all(container):
 
 @pytest.mark.spec("AC-04", "AC-13", "FT-08")
 def test_a_date_range_keeps_only_rows_dated_inside_it(container):
-    assert ids(container, query="restaurant", date_from="2026-02-22", date_to="2026-02-28") == [
+    assert sorted(ids(container, query="restaurant", date_from="2026-02-22", date_to="2026-02-28")) == [
         "c-sakura",
         "m-sakura",
         "m-sushi",

@@ -20,8 +20,8 @@ from oneclaw_search.data.importers import (
     squidbot_importer,
 )
 from oneclaw_search.data.importers.bundle_importer import bounded_lines, count_lines
-from oneclaw_search.data.index import sync, vectors
-from oneclaw_search.data.index.sync import KEYWORDS, VECTORS
+from oneclaw_search.data.index import sync
+from oneclaw_search.data.index.sync import KEYWORDS
 from oneclaw_search.di import create_injector
 from oneclaw_search.di.cli import main, progress
 from oneclaw_search.di.index_module import IndexParts
@@ -103,12 +103,11 @@ def indexed_history(tmp_path, count=9):
     return write_history(tmp_path / "h.db", [new_session("s1", "Tea", "2026-02-25T19:00")], rows)
 
 
-def test_the_index_command_draws_a_bar_per_stage_then_the_comparison(tmp_path, terminal, monkeypatch, capsys):
+def test_the_index_command_draws_a_bar_then_the_comparison(tmp_path, terminal, monkeypatch, capsys):
     monkeypatch.setattr(sync, "BATCH_ROWS", 2)
-    monkeypatch.setattr(vectors, "BATCH_ROWS", 2)
     assert main(["--db", str(indexed_history(tmp_path)), "index"]) == 0
     drawn = terminal()
-    assert "indexing messages" in drawn and "embedding messages" in drawn and "9/9 rows" in drawn
+    assert "indexing messages" in drawn and "9/9 rows" in drawn
     assert re.search(r"\d[\d,]* rows/s", drawn) and "comparing every message with the history" in drawn
     out = capsys.readouterr()
     assert out.out.startswith("side index ") and out.out.count("\n") == 1 and out.err == ""
@@ -122,15 +121,12 @@ def test_piped_runs_draw_nothing(tmp_path, capsys):
     assert capsys.readouterr().err == ""
 
 
-def test_a_catch_up_reports_each_stage_batch_by_batch(tmp_path, monkeypatch):
+def test_a_catch_up_reports_batch_by_batch(tmp_path, monkeypatch):
     monkeypatch.setattr(sync, "BATCH_ROWS", 4)
-    monkeypatch.setattr(vectors, "BATCH_ROWS", 4)
     reports = []
     parts = create_injector(indexed_history(tmp_path)).get(IndexParts)
     assert parts.lookup.sync.catch_up(progress=lambda *report: reports.append(report))
-    assert [done for stage, done, _ in reports if stage == KEYWORDS] == [4, 8, 9]
-    assert [done for stage, done, _ in reports if stage == VECTORS] == [0, 4, 8, 9]
-    assert {top for _, _, top in reports} == {9}
+    assert reports == [(KEYWORDS, 4, 9), (KEYWORDS, 8, 9), (KEYWORDS, 9, 9)]
 
 
 @pytest.mark.parametrize("text", ["", "a\n", "a\nb", "a\r\nb\r\n\n", "{}\n" * 5 + "x" * 50])

@@ -60,10 +60,11 @@ def beside(path):
     return path.with_name(path.name + SUFFIX)
 
 
-def lookup_for(database, index, embedder=None):
-    from oneclaw_search.data.index.vectors import MessageVectors
-
-    return KeywordLookup.open(database, index, MessageVectors(index, embedder) if embedder else None)
+def lookup_for(database, index):
+    """The lookup of `database`'s index in `index`, built to the last row (searches then read the index alone)."""
+    lookup = KeywordLookup.open(database, index)
+    assert lookup.sync.catch_up()
+    return lookup
 
 
 def digest(path):
@@ -252,7 +253,6 @@ def test_the_daos_answer_from_the_index_as_from_the_scan_and_the_vocabulary_coun
     database = HistoryDatabase.open_read_only(chat(history, texts))
     index = SideIndex(tmp_path / "side.sqlite")
     lookup = lookup_for(database, index)
-    assert lookup.sync.catch_up()
     for query in ("sushi", "ushi a", "100%", "école", "寿司", "x", "nothing here"):
         assert PeeweeMessageDao(database, lookup).search_content(query) == PeeweeMessageDao(database).search_content(query)
     vocabulary = KeywordVocabulary(lookup, PeeweeMessageDao(database, lookup).texts_by_rowid, lambda rowids: [])
@@ -386,25 +386,17 @@ def test_ascii_queries_find_session_titles_that_fold_to_ascii_only_in_python(his
     assert indexed.search_by_title_or_preview("kelvin") == PeeweeSessionDao(database).search_by_title_or_preview("kelvin")
 
 
-@pytest.mark.spec("Q-11", "Q-09")
-def test_a_build_in_many_batches_embeds_each_batch_once_and_indexes_every_message(history, tmp_path, monkeypatch):
-    from fakes import KeywordEmbedder
-
-    from oneclaw_search.data.index import sync, vectors
+@pytest.mark.spec("Q-11")
+def test_a_build_in_many_batches_indexes_every_message_once(history, tmp_path, monkeypatch):
+    from oneclaw_search.data.index import sync
     from oneclaw_search.data.index.schema import MESSAGES
 
     monkeypatch.setattr(sync, "BATCH_ROWS", 4)
-    monkeypatch.setattr(vectors, "BATCH_ROWS", 4)
-    embedder = KeywordEmbedder(["sushi", "ramen", "walrus"])
-    embedded = []
-    original = embedder.embed
-    monkeypatch.setattr(embedder, "embed", lambda texts: embedded.append(len(texts)) or original(texts))
+    monkeypatch.setattr(sync, "COMMIT_ROWS", 4)
     database = HistoryDatabase.open_read_only(chat(history, [f"note {i} about sushi" for i in range(9)] + ["a walrus"]))
     index = SideIndex(tmp_path / "side.sqlite")
-    lookup = lookup_for(database, index, embedder)
-    assert lookup.sync.catch_up()
-    assert embedded == [4, 4, 2]  # three batches, each embedded once
-    assert index.execute("SELECT count(*) FROM vec")[0][0] == 10 == lookup.keyword.searcher(MESSAGES, fresh=True).num_docs
+    lookup = lookup_for(database, index)
+    assert lookup.keyword.searcher(MESSAGES, fresh=True).num_docs == 10
     assert PeeweeMessageDao(database, lookup).search_content("walrus")[0].id == "m9"
 
 

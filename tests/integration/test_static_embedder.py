@@ -1,15 +1,13 @@
-"""The shipped static embedder (Q-09): offline, inside the package, used for messages at index time."""
+"""The shipped static embedder (Q-09): offline, inside the package, used for memory chunks when written."""
 import json
-import sqlite3
 
 import numpy as np
 import pytest
 from acceptance_helpers import call
-from builders import built, ms, new_message, new_session
+from builders import built, chunk, ms, new_message, new_session
 from fakes import FixedClock
 
 from oneclaw_search.data.embedding.static_embedder import MODEL_DIR, StaticEmbedder
-from oneclaw_search.data.index.side_index import SUFFIX
 from oneclaw_search.di import create_injector
 from oneclaw_search.di.core_module import default_embedder
 
@@ -46,34 +44,18 @@ def test_leading_components_point_where_the_full_vectors_leading_components_do()
         assert mine @ theirs / (np.linalg.norm(mine) * np.linalg.norm(theirs)) == pytest.approx(1.0, abs=1e-6)
 
 
-def two_restaurants(history):
-    """Two messages equal on the keyword "restaurant", one about food, each alone in a session of its
-    own (so no turn beside either adds to it); unrelated chat in a third."""
-    rows = [new_message("food", "s1", "The restaurant served wonderful sushi and noodles", "2026-02-01T09:00"),
-            new_message("code", "s2", "The restaurant database schema needs a migration", "2026-02-01T09:00")]
-    rows += [new_message(f"other{i}", "s3", f"Reminder number {i} about the weekly budget", f"2026-02-01T10:0{i}") for i in range(8)]
-    sessions = [new_session(name, title, "2026-02-01T09:00") for name, title in (("s1", "Dinner"), ("s2", "Work"), ("s3", "Notes"))]
-    return history(sessions, rows)
-
-
 @pytest.mark.spec("Q-09")
-def test_messages_are_embedded_when_indexed_and_only_the_query_per_search(history, mocker):
-    path = two_restaurants(history)
+def test_building_the_index_embeds_no_message_and_a_search_only_its_query_for_memory(history, mocker):
+    rows = [new_message(f"m{i}", "s", f"Reminder number {i} about the weekly budget", f"2026-02-01T10:0{i}") for i in range(8)]
+    path = history([new_session("s", "Notes", "2026-02-01T09:00")], rows,
+                   [chunk("c", "The budget review is on Friday.", "2026-02-01")], embedder=default_embedder())
     embed = mocker.spy(StaticEmbedder, "embed")
     container = built(create_injector(path, clock=CLOCK, time_zone="Asia/Tokyo"))
-    with sqlite3.connect(path.with_name(path.name + SUFFIX)) as index:
-        assert index.execute("SELECT count(*) FROM vec").fetchone()[0] == 10  # every message, at index time
-    embed.reset_mock()
-    call(container, query="restaurant dinner meal", scope="sessions")
-    assert [len(c.args[1]) for c in embed.call_args_list] == [1]  # the query alone, not the history
-
-
-@pytest.mark.spec("Q-09", "Q-10")
-def test_meaning_breaks_a_keyword_tie_and_the_reply_names_the_model(history):
-    container = built(create_injector(two_restaurants(history), clock=CLOCK, time_zone="Asia/Tokyo"))
-    document = json.loads(call(container, query="restaurant dinner meal", scope="sessions", format="json").result)
-    assert [item["id"] for item in document["results"] if item["source"] == "message"] == ["food", "code"]
+    assert embed.call_count == 0  # messages are ranked by their words: meaning earned no place (docs/performance.md)
+    document = json.loads(call(container, query="budget meeting", format="json").result)
+    assert [len(c.args[1]) for c in embed.call_args_list] == [1]  # the query alone, for memory's vectors
     assert any(name.startswith("semantic (minilm") for name in document["retrievers"])
+    assert all(item["why"]["vector"] is None for item in document["results"] if item["source"] == "message")
 
 
 TEXTS = ["", "sushi restaurant tokyo", "東京で寿司を食べた", "🙂 only", "x" * 5_000, " ".join(["word"] * 2_000),

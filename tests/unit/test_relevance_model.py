@@ -13,12 +13,12 @@ from oneclaw_search.domain.relevance import K1, B, Bag, Collection, Evidence, Ra
 from oneclaw_search.domain.text_evidence import bag_of, scanned_evidence, whole_word_occurrences
 
 ROWS = Collection(rows=1000, average_length=10.0, holding={"sushi": 10, "shibuya": 100})
-PLAIN = RankingSettings(before_weight=0.0, after_weight=0.0, semantic_weight=0.0, sharpness=1.0, min_coverage=0.0)
+PLAIN = RankingSettings(before_weight=0.0, after_weight=0.0, sharpness=1.0, min_coverage=0.0)
 
 
-def evidence(own, length=10, *, before=None, after=None, literal=False, phrase=0, semantic=None, collection=ROWS):
+def evidence(own, length=10, *, before=None, after=None, literal=False, phrase=0, collection=ROWS):
     bag = lambda counts, size=10: Bag(counts, size) if counts is not None else Bag({}, 0)  # noqa: E731
-    return Evidence(Bag(own, length), collection, bag(before), bag(after), literal, phrase, semantic)
+    return Evidence(Bag(own, length), collection, bag(before), bag(after), literal, phrase)
 
 
 @pytest.mark.spec("Q-01")
@@ -61,7 +61,7 @@ def test_the_turns_around_a_row_raise_its_rank_but_make_no_hit_of_it():
 def test_a_row_holding_the_whole_query_outranks_any_row_that_does_not():
     settings = RankingSettings()
     weakest_whole = relevance(evidence({}, length=200, literal=True), settings)
-    strongest_other = relevance(evidence({"sushi": 50, "shibuya": 50}, length=1, semantic=1.0), settings)
+    strongest_other = relevance(evidence({"sushi": 50, "shibuya": 50}, length=1, phrase=0), settings)
     assert weakest_whole > strongest_other > 0
 
 
@@ -74,17 +74,12 @@ def test_a_row_sharing_only_a_common_word_falls_below_the_floor():
 
 
 def test_relevance_is_the_tier_plus_evidence_over_its_most_raised_to_the_sharpness():
-    settings = RankingSettings(before_weight=0.0, after_weight=0.0, semantic_weight=0.5, sharpness=3.0, min_coverage=0.0)
-    found = evidence({"sushi": 1, "shibuya": 1}, semantic=0.4)
-    most = 2 * (K1 + 1) + 0.5
-    assert relevance(found, settings) == pytest.approx(((1.0 + 0.5 * 0.4) / most / 2) ** 3)
-    assert relevance(Evidence(found.own, ROWS, literal=True, semantic=0.4), settings) == pytest.approx(
-        ((1 + (1.0 + 0.5 * 0.4) / most) / 2) ** 3)
-
-
-def test_meaning_breaks_ties_between_equal_keyword_hits():
-    settings = RankingSettings(semantic_weight=0.1)
-    assert relevance(evidence({"sushi": 1}, semantic=0.9), settings) > relevance(evidence({"sushi": 1}, semantic=0.1), settings)
+    settings = RankingSettings(before_weight=0.0, after_weight=0.0, sharpness=3.0, min_coverage=0.0)
+    found = evidence({"sushi": 1, "shibuya": 1})
+    most = 2 * (K1 + 1)
+    assert relevance(found, settings) == pytest.approx((1.0 / most / 2) ** 3)
+    whole = Evidence(found.own, ROWS, literal=True, phrase=1)  # the phrase once at average length: one more term
+    assert relevance(whole, settings) == pytest.approx(((1 + 2.0 / most) / 2) ** 3)
 
 
 def score_of(query, *texts):

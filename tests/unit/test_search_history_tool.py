@@ -147,7 +147,7 @@ def test_json_format_gives_stable_keys_and_row_ids(tool, use_case):
         {
             "id": "m1",
             "source": "message",
-            "score": 0.6123,
+            "score": 0.61234,
             "date": "2026-02-25",
             "session_id": "s1",
             "session_title": "Chat",
