@@ -35,12 +35,11 @@ from oneclaw_search.tools import ToolExecutionEngine  # noqa: E402
 GRID: dict[str, tuple[float, ...]] = {
     "before_weight": (0.0, 0.5, 1.0, 1.5, 2.0, 3.0),
     "after_weight": (0.0, 0.25, 0.5),
-    "semantic_weight": (0.0, 0.1, 0.2),
     "sharpness": (1.0, 12.0, 24.0, 48.0),
     "min_coverage": (0.0, 0.1, 0.2),
 }
 SMOKE_GRID: dict[str, tuple[float, ...]] = {"before_weight": (0.0, 1.0), "sharpness": (6.0, 12.0)}
-NEUTRAL = {"before_weight": 0.0, "after_weight": 0.0, "semantic_weight": 0.0, "sharpness": 1.0, "min_coverage": 0.0}
+NEUTRAL = {"before_weight": 0.0, "after_weight": 0.0, "sharpness": 1.0, "min_coverage": 0.0}
 Scores = dict[str, tuple[float, float]]  # conversation -> (keyword R@10, question R@10)
 
 

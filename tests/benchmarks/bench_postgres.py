@@ -8,10 +8,9 @@ The history is bench_scale.py's (synthetic_corpus.py, same seed: the same rows f
 generated once in this process and written to each backend in batches of --batch messages (the
 sessions a batch opens go with it, memory chunks with the first):
   1. import rate: PostgreSQL writes every row through PostgresHistoryWriter into a fresh database
-     and tenant (a committed row is searchable at once: that is the whole import), with message
-     vectors (the default embedder) and again without (embedder None, a database of its own,
-     dropped after); SQLite writes through HistoryWriter into a new file, then builds its side
-     index as `oneclaw-search index` does (keyword index, then message vectors), timed apart;
+     and tenant (a committed row is searchable at once: that is the whole import; memory chunks
+     get the default embedder's vectors); SQLite writes through HistoryWriter into a new file,
+     then builds its keyword index as `oneclaw-search index` does, timed apart;
   2. warm query latency through the real container and ToolExecutionEngine (search_history,
      scope all, format json) over a fixed list of 30 queries: one untimed pass, then --rounds
      timed passes in one client (p50/p95), then --clients separate processes (spawned, each
@@ -51,7 +50,6 @@ from oneclaw_search.data.history.history_writer import HistoryWriter  # noqa: E4
 from oneclaw_search.data.history.new_rows import NewMessage, NewSession  # noqa: E402
 from oneclaw_search.data.history.schema import open_writable  # noqa: E402
 from oneclaw_search.data.index.side_index import default_index_path, keyword_folder  # noqa: E402
-from oneclaw_search.data.index.sync import VECTORS  # noqa: E402
 from oneclaw_search.di import create_injector  # noqa: E402
 from oneclaw_search.di.core_module import default_embedder  # noqa: E402
 from oneclaw_search.di.index_module import IndexParts  # noqa: E402
@@ -67,7 +65,7 @@ QUERIES = tuple(dict.fromkeys([
     *QUERY_MIX, "restaurant", "docker", "birthday", "café", "flight hotel booking", "kotlin gradle build",
     '"sushi restaurant"', "Rottnest", "plover",
 ]))
-DATABASES = {"vectors": "oneclaw_bench_vec", "no_vectors": "oneclaw_bench_novec"}
+DATABASES = {"history": "oneclaw_bench"}
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
@@ -78,8 +76,6 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--batch", type=int, default=5_000, help="messages per write call (both backends)")
     parser.add_argument("--import-runs", type=int, default=1, help="imports per backend, each on fresh storage (median)")
-    parser.add_argument("--no-pg-without-vectors", action="store_true",
-                        help="skip the second PostgreSQL import with embedder None")
     parser.add_argument("--rounds", type=int, default=5, help="timed passes over the queries, single client")
     parser.add_argument("--clients", type=int, default=8, help="concurrent client processes")
     parser.add_argument("--client-rounds", type=int, default=3, help="timed passes over the queries per client")
@@ -146,20 +142,14 @@ def sqlite_import(path: Path, corpus: tuple, batch: int) -> dict:
     database.close()
 
     parts = create_injector(path, index_path=str(side), embedder="default").get(IndexParts)
-    stages: dict[str, float] = {}
-
-    def progress(stage: str, done: int, top: int) -> None:
-        stages.setdefault(stage, time.perf_counter())
-
     started = time.perf_counter()
-    complete = parts.lookup.sync.catch_up(progress=progress)
+    complete = parts.lookup.sync.catch_up()
     index_s = time.perf_counter() - started
-    keywords_s = stages.get(VECTORS, started + index_s) - started
-    done, vectors, top = parts.lookup.sync.backlog()
+    done, top = parts.lookup.sync.backlog()
     files = [side, *side.parent.glob(side.name + "-*"), *keyword_folder(side).rglob("*")]
-    return {"write_s": write_s, "index_s": index_s, "index_keywords_s": keywords_s, "index_vectors_s": index_s - keywords_s,
-            "total_s": write_s + index_s, "index_complete": bool(complete) and min(done, vectors) >= top,
-            "saw_stages": sorted(stages), "history_mb": sum(p.stat().st_size for p in (path, *path.parent.glob(path.name + "-*"))
+    return {"write_s": write_s, "index_s": index_s,
+            "total_s": write_s + index_s, "index_complete": bool(complete) and done >= top,
+            "history_mb": sum(p.stat().st_size for p in (path, *path.parent.glob(path.name + "-*"))
                                                             if p.is_file()) / 1e6,
             "side_index_mb": sum(p.stat().st_size for p in files if p.is_file()) / 1e6}
 
@@ -191,13 +181,13 @@ def fresh_database(server_url: str, name: str) -> str:
     admin_sql(server_url, f"DROP DATABASE IF EXISTS {name} WITH (FORCE)", f"CREATE DATABASE {name}")
     url = with_database(server_url, name)
     admin = PostgresHistory(url, admin=True)
-    say(f"   schema in {name}: pgvector {ensure_schema(admin)}")
+    ensure_schema(admin)
     add_tenant(admin, TENANT)
     admin.close()
     return url
 
 
-def pg_import(server_url: str, name: str, corpus: tuple, batch: int, vectors: bool) -> dict:
+def pg_import(server_url: str, name: str, corpus: tuple, batch: int) -> dict:
     """Every row through PostgresHistoryWriter, a batch per write call, into a fresh database and tenant."""
     from oneclaw_search.data.postgres.database import PostgresHistory
     from oneclaw_search.data.postgres.writer import PostgresHistoryWriter
@@ -205,7 +195,7 @@ def pg_import(server_url: str, name: str, corpus: tuple, batch: int, vectors: bo
     sessions, messages, chunks = corpus
     url = fresh_database(server_url, name)
     history = PostgresHistory(url, TENANT)
-    writer = PostgresHistoryWriter(history, default_embedder() if vectors else None)
+    writer = PostgresHistoryWriter(history, default_embedder())
     started, last = time.perf_counter(), [time.perf_counter()]
     written, slowest = 0, 0.0
     for part in batches(sessions, messages, chunks, batch):
@@ -213,16 +203,16 @@ def pg_import(server_url: str, name: str, corpus: tuple, batch: int, vectors: bo
         writer.write(*part)
         slowest = max(slowest, time.perf_counter() - began)
         written += len(part[1])
-        counted(f"PostgreSQL write ({'vectors' if vectors else 'no vectors'})", written, len(messages), started, last)
+        counted("PostgreSQL write", written, len(messages), started, last)
     import_s = time.perf_counter() - started
     history.close()
     started = time.perf_counter()
     admin_sql(url, "VACUUM ANALYZE")  # what autovacuum does soon after a bulk load; timed apart, not in the import
     vacuum_s = time.perf_counter() - started
     size = admin_sql(url, f"SELECT pg_database_size('{name}')")[0][0][0]
-    counts = admin_sql(url, "SELECT (SELECT count(*) FROM messages), (SELECT count(*) FROM oneclaw_search_message_vectors)")[0][0]
+    stored = admin_sql(url, "SELECT count(*) FROM messages")[0][0][0]
     return {"url": url, "import_s": import_s, "slowest_batch_s": slowest, "vacuum_analyze_s": vacuum_s,
-            "database_mb": size / 1e6, "messages_stored": counts[0], "vectors_stored": counts[1]}
+            "database_mb": size / 1e6, "messages_stored": stored}
 
 
 def start_server(args: argparse.Namespace):
@@ -348,15 +338,9 @@ def table(figures: dict) -> list[tuple[str, str, str]]:
     rate = lambda seconds: f"{n / seconds:,.0f} msg/s ({seconds:,.1f} s)"  # noqa: E731
     rows = [
         ("import: write", rate(sqlite["write_s"]), rate(pg["import_s"])),
-        ("import: side index (keywords + vectors)",
-         f"{rate(sqlite['index_s'])}; keywords {sqlite['index_keywords_s']:,.1f} s, vectors {sqlite['index_vectors_s']:,.1f} s",
-         "none (searchable on commit)"),
+        ("import: keyword index", rate(sqlite["index_s"]), "none (searchable on commit)"),
         ("import: write + index", rate(sqlite["total_s"]), rate(pg["import_s"])),
     ]
-    if "postgresql_no_vectors" in figures["import"]:
-        bare = figures["import"]["postgresql_no_vectors"]
-        rows.append(("import without message vectors (embedder None; SQLite: keyword index only)",
-                     rate(sqlite["write_s"] + sqlite["index_keywords_s"]), rate(bare["import_s"])))
     rows.append(("VACUUM ANALYZE after the load (not in the import)", "", f"{pg['vacuum_analyze_s']:,.1f} s"))
     rows.append(("size on disk", f"{sqlite['history_mb']:,.0f} MB + side index {sqlite['side_index_mb']:,.0f} MB",
                  f"{pg['database_mb']:,.0f} MB (database)"))
@@ -420,14 +404,10 @@ def main(argv: list[str] | None = None) -> int:
     work = Path(tempfile.mkdtemp(prefix="pg-compare-", dir=args.work_dir))
     try:
         db = work / "history.db"
-        imports: dict[str, list[dict]] = {"sqlite": [], "postgresql": [], "postgresql_no_vectors": []}
+        imports: dict[str, list[dict]] = {"sqlite": [], "postgresql": []}
         for run in range(args.import_runs):
             say(f"1. import, run {run + 1} of {args.import_runs}")
-            if not args.no_pg_without_vectors:
-                imports["postgresql_no_vectors"].append(
-                    pg_import(server_url, DATABASES["no_vectors"], corpus, args.batch, vectors=False))
-                admin_sql(server_url, f"DROP DATABASE IF EXISTS {DATABASES['no_vectors']} WITH (FORCE)")
-            imports["postgresql"].append(pg_import(server_url, DATABASES["vectors"], corpus, args.batch, vectors=True))
+            imports["postgresql"].append(pg_import(server_url, DATABASES["history"], corpus, args.batch))
             imports["sqlite"].append(sqlite_import(db, corpus, args.batch))
         figures["import"] = {kind: median_of(runs) for kind, runs in imports.items() if runs}
         figures["import_runs"] = imports

@@ -8,13 +8,15 @@
 The history is built once and cached in --cache-dir (keyed by sizes and seed); every measurement
 runs on a copy, each in a fresh process (scale_probes.py) whose peak RSS is read from wait4
 (the printed report is scale_report.py):
-  1. index build on the copy with no index: keyword part alone (no embedder), then with message
-     vectors (default embedder); rate, seconds, size on disk against the message text, peak RSS;
-  2. a fresh process on the unindexed copy: its first search (the call, and since launch), then a
+  1. a fresh process on the unindexed copy: its first search (the call, and since launch), then a
      search every 0.5 s while the background build runs, until the index says it is complete;
-  3. a one-shot `oneclaw-search search` process on the indexed copy: median wall time, peak RSS;
-  4. warm in-process p50/p95 per scope over a query mix, the spec's literal (LIKE) path for
-     scope all in the same process, and the next search after 1,000 appended messages (3 times);
+  2. the index built on the copy with no index, as `oneclaw-search index` builds it: rate, seconds,
+     size on disk against the message text, peak RSS;
+  3. one-shot `oneclaw-search search` processes on the indexed copy, `oneclaw-search index` on it now
+     that it is up to date, and `oneclaw-search --version`: median wall time, peak RSS;
+  4. warm in-process p50/p95 per scope over a query mix (scale_probes.QUERY_MIX), the spec's literal
+     (LIKE) path for scope all in the same process, and the next search after 1,000 appended
+     messages (3 times);
   5. a machine calibration figure; then a summary against the targets (--json FILE: all figures).
 """
 from __future__ import annotations
@@ -132,9 +134,9 @@ def probe(kind: str, db: Path, *options: str) -> tuple[dict, Ran]:
     return json.loads(ran.stdout.strip().splitlines()[-1]), ran
 
 
-def measure_build(db: Path, embedder: str) -> dict:
+def measure_build(db: Path) -> dict:
     """Build the index of the copy in a fresh process; its figures, process and files."""
-    figures, ran = probe("build", db, "--embedder", embedder)
+    figures, ran = probe("build", db)
     files = index_files(db)
     say(f"   {figures['rows']:,} rows in {figures['seconds']:.2f} s, {sum(files.values()) / 1e6:.1f} MB,"
         f" peak RSS {ran.rss_mb:.0f} MB")
@@ -150,15 +152,14 @@ def measure_background(db: Path) -> dict:
     return {**figures, "process_s": ran.seconds, "process_rss_mb": ran.rss_mb}
 
 
-def cli_command(db: Path) -> list[str]:
+def cli_command(db: Path, *command: str) -> list[str]:
     script = Path(sys.executable).with_name("oneclaw-search")
     launcher = [str(script)] if script.exists() else [sys.executable, "-m", "oneclaw_search.di.cli"]
-    return [*launcher, "--db", str(db), "--index-path", str(default_index_path(db)), "search", CLI_QUERY]
+    return [*launcher, "--db", str(db), "--index-path", str(default_index_path(db)), *command]
 
 
-def measure_cli(db: Path, runs: int) -> dict:
-    """One-shot `oneclaw-search search` processes on the indexed copy."""
-    command = cli_command(db)
+def measure_cli(command: list[str], runs: int) -> dict:
+    """One-shot `oneclaw-search` processes running `command`."""
     run_measured(command)  # untimed: the first after a build also reads the files into the page cache
     done = [run_measured(command) for _ in range(runs)]
     seconds = [ran.seconds for ran in done]
@@ -186,16 +187,15 @@ def machine_seconds() -> float:
 def measure_all(db: Path, args: argparse.Namespace) -> dict:
     """Every measurement, in an order that leaves the index each one needs (dropped between builds)."""
     figures = {"machine_s": machine_seconds()}
-    say("1a. index build, keyword part alone (embedder=None), fresh process...")
-    figures["build_keyword"] = measure_build(db, "none")
-    drop_index(db)
-    say("2. fresh process on the unindexed copy: first search, then searches while it builds...")
+    say("1. fresh process on the unindexed copy: first search, then searches while it builds...")
     figures["background"] = measure_background(db)
     drop_index(db)
-    say("1b. index build with message vectors (default embedder), fresh process...")
-    figures["build_vectors"] = measure_build(db, "default")
-    say(f"3. one-shot CLI, {args.cli_runs} processes...")
-    figures["cli"] = measure_cli(db, args.cli_runs)
+    say("2. index build, fresh process...")
+    figures["build"] = measure_build(db)
+    say(f"3. one-shot CLI search, `index` up to date and --version, {args.cli_runs} processes each...")
+    figures["cli"] = measure_cli(cli_command(db, "search", CLI_QUERY), args.cli_runs)
+    figures["index_up_to_date"] = measure_cli(cli_command(db, "index"), args.cli_runs)
+    figures["version"] = measure_cli(cli_command(db, "--version"), args.cli_runs)
     say("4. warm latency, 1K catch-ups and the spec-literal path, one fresh process...")
     figures["warm"] = measure_warm(db, args)
     return figures

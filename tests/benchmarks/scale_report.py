@@ -4,7 +4,7 @@ from __future__ import annotations
 import statistics
 import textwrap
 
-from scale_probes import SCOPES
+from scale_probes import COMMON_PAIRS, SCOPES
 
 MB = 1e6
 
@@ -28,21 +28,18 @@ def print_history(sizes: dict, info: dict, figures: dict) -> None:
 
 
 def print_builds(info: dict, figures: dict) -> None:
-    print("\n1. index build, a fresh process on a copy with no index (what `oneclaw-search index` runs)")
-    for label, key in (("keyword part alone", "build_keyword"), ("with message vectors", "build_vectors")):
-        build = figures[key]
-        files = ", ".join(f"{name} {size / MB:.1f} MB" for name, size in build["files"].items())
-        print(f"   {label:<21}{build['rows']:,} rows in {build['seconds']:.2f} s = {_rate(build):,.0f} msg/s"
-              f" (process {build['process_s']:.1f} s, peak RSS {build['process_rss_mb']:.0f} MB, complete:"
-              f" {build['complete']})")
-        print(f"   {'':<21}{files} = {_size(build) / MB:.1f} MB,"
-              f" {_size(build) / info['message_text_bytes']:.2f}x message text")
+    print("\n2. index build, a fresh process on a copy with no index (what `oneclaw-search index` runs)")
+    build = figures["build"]
+    files = ", ".join(f"{name} {size / MB:.1f} MB" for name, size in build["files"].items())
+    print(f"   {build['rows']:,} rows in {build['seconds']:.2f} s = {_rate(build):,.0f} msg/s"
+          f" (process {build['process_s']:.1f} s, peak RSS {build['process_rss_mb']:.0f} MB, complete: {build['complete']})")
+    print(f"   {files} = {_size(build) / MB:.1f} MB, {_size(build) / info['message_text_bytes']:.2f}x message text")
 
 
 def print_background(figures: dict) -> None:
     run, first = figures["background"], figures["background"]["first"]
     during = [sample["seconds"] for sample in run["during"]]
-    print("\n2. a fresh process on the unindexed copy")
+    print("\n1. a fresh process on the unindexed copy")
     print(f"   first search: {first['call_s']:.2f} s the call, {first['since_launch_s']:.2f} s since the process"
           f" started (state: {first['state'] or 'complete'}, background build started: {first['build_started']})")
     if during:
@@ -68,9 +65,12 @@ def print_latency_table(title: str, table: dict) -> None:
 
 
 def print_warm(figures: dict) -> None:
-    warm, cli = figures["warm"], figures["cli"]
-    runs = ", ".join(f"{seconds:.2f}" for seconds in cli["runs_s"])
-    print(f"\n3. one-shot CLI: median {cli['median_s']:.2f} s ({runs}), peak RSS {cli['rss_mb']:.0f} MB")
+    warm = figures["warm"]
+    print("\n3. one-shot commands")
+    for label, key in (("search", "cli"), ("index, up to date", "index_up_to_date"), ("--version", "version")):
+        ran = figures[key]
+        runs = ", ".join(f"{seconds:.2f}" for seconds in ran["runs_s"])
+        print(f"   {label:<18} median {ran['median_s']:.2f} s ({runs}), peak RSS {ran['rss_mb']:.0f} MB")
     waited = "" if warm["index_complete"] else f" (no: waited {warm['waited_for_build_s']:.1f} s for its build)"
     print_latency_table(f"4. warm latency in one process, index complete at start: {warm['index_complete']}{waited}",
                         {scope: warm["ours"][scope] for scope in SCOPES})
@@ -87,8 +87,8 @@ def print_warm(figures: dict) -> None:
 
 def print_report(sizes: dict, info: dict, figures: dict) -> None:
     print_history(sizes, info, figures)
-    print_builds(info, figures)
     print_background(figures)
+    print_builds(info, figures)
     print_warm(figures)
 
 
@@ -109,33 +109,38 @@ def background_rows(figures: dict) -> list[tuple]:
 
 
 def build_rows(info: dict, figures: dict) -> list[tuple]:
-    keyword, vectors = figures["build_keyword"], figures["build_vectors"]
-    size = _size(vectors) / info["message_text_bytes"]
+    build = figures["build"]
+    size = _size(build) / info["message_text_bytes"]
     return [
-        ("index build rate, keyword part", f"{_rate(keyword):,.0f} msg/s", ">= 30,000 msg/s", _rate(keyword) >= 30_000),
-        ("index build rate, with vectors", f"{_rate(vectors):,.0f} msg/s", ">= 25,000 msg/s", _rate(vectors) >= 25_000),
-        ("index build time, with vectors", f"{vectors['seconds']:.1f} s", "(shown only)", None),
-        ("side index size", f"{size:.2f}x msg text", "<= 2x msg text", size <= 2),
+        ("index build rate", f"{_rate(build):,.0f} msg/s", ">= 30,000 msg/s", _rate(build) >= 30_000),
+        ("index build time", f"{build['seconds']:.1f} s", "(shown only)", None),
+        ("side index size", f"{size:.2f}x msg text", "<= 1.5x msg text", size <= 1.5),
+        ("peak RSS, build", f"{build['process_rss_mb']:.0f} MB", "<= 400 MB", build["process_rss_mb"] <= 400),
     ]
+
+
+def two_word_p50(warm: dict) -> float:
+    """The slowest of the common two-word queries' p50s, scope all."""
+    return max(ms for query, ms in warm["ours"]["all"]["per_query_p50"].items() if query in COMMON_PAIRS)
 
 
 def summary_rows(info: dict, figures: dict) -> list[tuple]:
     warm, cli = figures["warm"], figures["cli"]
     p50, p95, spec = warm["ours"]["all"]["p50"], warm["ours"]["all"]["p95"], warm["spec"]["p95"]
     catch_up = statistics.median(run["seconds"] for run in warm["catch_ups"])
-    rss_build = figures["build_vectors"]["process_rss_mb"]
+    pairs, index, version = two_word_p50(warm), figures["index_up_to_date"]["median_s"], figures["version"]["median_s"]
     return [
         ("scope all p50", f"{p50:.1f} ms", "<= 10 ms", p50 <= 10),
         ("scope all p95", f"{p95:.1f} ms", "<= 30 ms", p95 <= 30),
+        ("two-word queries, slowest p50", f"{pairs:.1f} ms", "<= 30 ms", pairs <= 30),
         ("p95 speed-up vs spec-literal", f"{spec / p95:.1f}x", ">= 5x", spec / p95 >= 5),
         *background_rows(figures),
         *build_rows(info, figures),
-        ("one-shot CLI", f"{cli['median_s']:.2f} s", "<= 0.5 s", cli["median_s"] <= 0.5),
+        ("one-shot CLI search", f"{cli['median_s']:.2f} s", "<= 0.5 s", cli["median_s"] <= 0.5),
+        ("index, up to date", f"{index:.2f} s", "<= 1 s", index <= 1),
+        ("--version", f"{version:.2f} s", "<= 0.15 s", version <= 0.15),
         ("1K catch-up (median of 3)", f"{catch_up:.3f} s", "<= 0.5 s", catch_up <= 0.5),
         ("peak RSS, one-shot search", f"{cli['rss_mb']:.0f} MB", "<= 251 MB", cli["rss_mb"] <= 251),
-        ("peak RSS, build with vectors", f"{rss_build:.0f} MB", "<= 322 MB", rss_build <= 322),
-        ("peak RSS, build keyword part", f"{figures['build_keyword']['process_rss_mb']:.0f} MB", "<= 322 MB",
-         figures["build_keyword"]["process_rss_mb"] <= 322),
         ("machine: 10M-step Python loop", f"{figures['machine_s']:.2f} s", "(calibration)", None),
     ]
 

@@ -13,7 +13,7 @@ ROWS = ("import: write", "import: write + index", "1 client: p50 / p95 per searc
 
 def test_the_postgresql_benchmark_reports_every_row(postgres_url, tmp_path):
     command = [sys.executable, str(SCRIPT), "--messages", "1000", "--pg-url", postgres_url, "--rounds", "1",
-               "--clients", "2", "--client-rounds", "1", "--no-pg-without-vectors", "--work-dir", str(tmp_path),
+               "--clients", "2", "--client-rounds", "1", "--work-dir", str(tmp_path),
                "--json", str(tmp_path / "figures.json")]
     done = subprocess.run(command, capture_output=True, text=True, timeout=600, check=False)
     assert done.returncode == 0, done.stderr[-3000:]
