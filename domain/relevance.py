@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 
 K1, B = 1.2, 0.75  # BM25's constants, tantivy's and rank-bm25's defaults: the model's, not knobs
 _MOST = 2 * (K1 + 1)  # the most a coverage and the phrase add up to, however often terms stand
@@ -33,7 +34,7 @@ class Bag:
 NO_TEXT = Bag({}, 0)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Collection:
     """The rows a source searches, as BM25 needs them: how many, their average length in terms and how
     many hold each query term. Its terms are the query's, as the backend's analyzer made them."""
@@ -46,6 +47,16 @@ class Collection:
         """tantivy's (and Lucene's) BM25 idf, never negative."""
         held = min(self.holding.get(term, 0), self.rows)
         return math.log(1 + (self.rows - held + 0.5) / (held + 0.5))
+
+    @cached_property
+    def idfs(self) -> dict[str, float]:
+        """Each query term's idf, worked out once for every candidate the collection scores."""
+        return {term: self.idf(term) for term in self.holding}
+
+    @cached_property
+    def ideal(self) -> float:
+        """What a row holding each term once at average length scores: the scale coverage is read on."""
+        return sum(self.idfs.values())
 
 
 NOTHING_KNOWN = Collection(0, 0.0, {})
@@ -85,19 +96,18 @@ def coverage(evidence: Evidence, weights: tuple[float, float] = (0.0, 0.0)) -> f
     before saturating, so a word standing in two of the texts does not count twice and a missing turn
     costs nothing; divided by the query terms' idf, so 1 is a row holding each term once at average length."""
     collection = evidence.collection
-    ideal = sum(collection.idf(term) for term in collection.holding)
     texts = [(bag, weight) for bag, weight in ((evidence.own, 1.0), (evidence.before, weights[0]), (evidence.after, weights[1]))
              if weight > 0 and bag.holds_any()]
-    if ideal <= 0 or not texts:
+    if collection.ideal <= 0 or not texts:
         return 0.0
     average = collection.average_length
     lengths = [(1 - B + B * bag.length / average) if average > 0 else 1.0 for bag, _ in texts]
     total = 0.0
-    for term in collection.holding:
+    for term, idf in collection.idfs.items():
         frequency = sum(weight * bag.counts.get(term, 0) / length for (bag, weight), length in zip(texts, lengths, strict=True))
         if frequency > 0:
-            total += collection.idf(term) * frequency * (K1 + 1) / (frequency + K1)
-    return total / ideal
+            total += idf * frequency * (K1 + 1) / (frequency + K1)
+    return total / collection.ideal
 
 
 def phrase_weight(evidence: Evidence) -> float:

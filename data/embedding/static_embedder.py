@@ -50,15 +50,6 @@ class StaticEmbedder:
             return np.zeros((0, self.dimension), dtype=np.float32)
         return np.asarray(self._loaded().encode(list(texts), use_multiprocessing=False), dtype=np.float32)
 
-    def embed_leading(self, texts: Sequence[str], dimensions: int) -> npt.NDArray[np.float32]:
-        """The first `dimensions` components of `embed`'s vectors, up to scale (each component is a
-        mean over tokens, so the table's other columns need not be read): message vectors keep
-        only these, and pooling all 384 columns would be a large share of an index build's embedding."""
-        model = self._loaded() if texts else None
-        if not isinstance(model, _StaticTable):
-            return self.embed(texts)[:, :dimensions]
-        return np.asarray(model.encode(list(texts), dimensions=dimensions), dtype=np.float32)
-
     def _loaded(self) -> _StaticTable | StaticModel:
         with self._lock:
             if self._model is None:
@@ -105,22 +96,20 @@ class _StaticTable:
             self._tokenizer.no_truncation()
         else:
             self._tokenizer.enable_truncation(max_length)
-        self._leading_tables: dict[int, Table] = {}
-        self._sums: dict[int | None, WordSums] = {}
+        self._sums: WordSums | None = None
         self._max_length = max_length
         unknown = getattr(self._tokenizer.model, "unk_token", None)
         self._unknown = None if unknown is None else self._tokenizer.token_to_id(unknown)
 
-    def encode(self, texts: list[str], dimensions: int | None = None, **_options: object,
-               ) -> npt.NDArray[np.floating[Any]]:
-        table = self._table if dimensions is None else self._leading(dimensions)
+    def encode(self, texts: list[str], **_options: object) -> npt.NDArray[np.floating[Any]]:
+        table = self._table
         if self._max_chars is not None:
             texts = [text[:self._max_chars] for text in texts]
         out = np.zeros((len(texts), table.shape[1]), dtype=np.float32 if table.dtype == np.int8 else table.dtype)
         by_pieces = list(range(len(texts)))
         if table.dtype == np.int8:  # integer sums are exact, so pooling by words changes no bit
             plain = [row for row, text in enumerate(texts) if pooled_by_words(text)]
-            out[plain], long = self._word_sums(table, dimensions).encode([texts[row] for row in plain])
+            out[plain], long = self._word_sums().encode([texts[row] for row in plain])
             by_pieces = sorted(set(by_pieces).difference(plain).union(plain[i] for i in long))
         self._pool_pieces([texts[row] for row in by_pieces], table, out, by_pieces)
         if self._normalize:
@@ -139,15 +128,10 @@ class _StaticTable:
         for same in by_length.values():  # equal lengths stack into one matrix: one gather, one mean
             out[same] = table[np.array([by_row[row] for row in same], dtype=np.int64)].mean(axis=1)
 
-    def _word_sums(self, table: Table, dimensions: int | None) -> WordSums:
-        if dimensions not in self._sums:
-            self._sums[dimensions] = WordSums(self._tokenizer, table, self._unknown, self._max_length)
-        return self._sums[dimensions]
-
-    def _leading(self, dimensions: int) -> Table:
-        if dimensions not in self._leading_tables:  # contiguous, so a gather reads only these columns
-            self._leading_tables[dimensions] = np.ascontiguousarray(self._table[:, :dimensions])
-        return self._leading_tables[dimensions]
+    def _word_sums(self) -> WordSums:
+        if self._sums is None:
+            self._sums = WordSums(self._tokenizer, self._table, self._unknown, self._max_length)
+        return self._sums
 
 
 def _known(ids: list[int], unknown: int | None) -> list[int]:

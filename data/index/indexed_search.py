@@ -14,7 +14,8 @@ from oneclaw_search.data.index.documents import fingerprint
 from oneclaw_search.data.index.keyword_search import keyword_rowids
 from oneclaw_search.data.index.lookup import EDITED_READS, IndexState, KeywordLookup
 from oneclaw_search.data.index.schema import MESSAGES, SESSIONS
-from oneclaw_search.data.index.unindexed_rows import QueryTerms, Unread
+from oneclaw_search.data.index.unindexed_rows import Unread
+from oneclaw_search.data.text.keywords import QueryTerms
 from oneclaw_search.domain.clock import Deadline
 from oneclaw_search.domain.history_query import HistoryQuery
 from oneclaw_search.domain.literal_search import LiteralMessageSearch, LiteralSessionSearch, session_text
@@ -54,8 +55,8 @@ class IndexedMessageSearch:
         self._note_edited(rows, indexed)
         owns = [terms.bag(row.hit.content) for row in rows]
         collection = unread.joined(found)
-        return [ScoredMessage(row.hit, evidence_of(query, row.hit.content, own, collection, terms.bag(row.before),
-                                                   terms.bag(row.after)))
+        return [ScoredMessage(row.hit, evidence_of(query, row.hit.content, own, collection, terms.beside(row.before),
+                                                   terms.beside(row.after)))
                 for row, own in zip(rows, owns, strict=True)]
 
     def _unread(self, state: IndexState, terms: QueryTerms, deadline: Deadline | None) -> Unread:

@@ -21,7 +21,7 @@ from oneclaw_search.data.postgres.daos import (
 )
 from oneclaw_search.data.postgres.database import PostgresHistory
 from oneclaw_search.data.postgres.word_weights import WordWeights, candidate_pool, tsquery
-from oneclaw_search.data.text.keywords import clause_terms, clauses, counted
+from oneclaw_search.data.text.keywords import QueryTerms, clauses
 from oneclaw_search.domain.clock import Deadline
 from oneclaw_search.domain.history_query import HistoryQuery
 from oneclaw_search.domain.literal_search import session_text
@@ -50,13 +50,13 @@ class PostgresMessageSearch:
     def search(self, query: HistoryQuery, after: int, before: int, limit: int, *, deadline: Deadline | None = None,
                within: Within | None = None) -> list[ScoredMessage]:
         literal = self._dao.search_content(query.raw, after, before, limit, deadline=deadline, within=within)
-        terms = clause_terms(clauses(query.raw))
-        collection = self._weights.collection(terms, deadline)
+        terms = QueryTerms(query)
+        collection = self._weights.collection(terms.terms, deadline)
         ids = self._keyword_ids(query, collection, after, before, limit * CANDIDATES_PER_RESULT, within, deadline)
         rows = self._read([*ids, *(hit.id for hit in literal if hit.id not in ids)], after, before, within, deadline)
         rows = [row for row in rows if query.admits(row[4])]
-        return [ScoredMessage(MessageHit(*row[:6]), evidence_of(query, row[4], counted(row[4], terms), collection,
-                                                               counted(row[6], terms), counted(row[7], terms)))
+        return [ScoredMessage(MessageHit(*row[:6]), evidence_of(query, row[4], terms.bag(row[4]), collection,
+                                                               terms.beside(row[6]), terms.beside(row[7])))
                 for row in rows]
 
     def _keyword_ids(self, query: HistoryQuery, collection: Collection, after: int, before: int, limit: int,
@@ -98,13 +98,13 @@ class PostgresSessionSearch:
     def search(self, query: HistoryQuery, after: int, before: int, limit: int, *, deadline: Deadline | None = None,
                within: Within | None = None) -> list[ScoredSession]:
         literal = self._dao.search_by_title_or_preview(query.raw, after, before, limit, deadline=deadline, within=within)
-        terms = clause_terms(clauses(query.raw))
-        collection = self._weights.collection(terms, deadline)
+        terms = QueryTerms(query)
+        collection = self._weights.collection(terms.terms, deadline)
         hits = {hit.id: hit for hit in self._keyword_hits(query, collection, after, before, limit * CANDIDATES_PER_RESULT,
                                                           within, deadline)}
         hits.update((hit.id, hit) for hit in literal)
         # A session's words are its title's: its preview is its last message, found as a message.
-        return [ScoredSession(hit, evidence_of(query, session_text(hit), counted(hit.title, terms), collection))
+        return [ScoredSession(hit, evidence_of(query, session_text(hit), terms.bag(hit.title), collection))
                 for hit in hits.values() if query.admits(session_text(hit))]
 
     def _keyword_hits(self, query: HistoryQuery, collection: Collection, after: int, before: int, limit: int,

@@ -1,0 +1,63 @@
+"""QueryTerms (data/text/keywords.py): a query's terms as the keyword index splits them, a row's text
+counted against them, and the quick test that spares analyzing a turn beside a candidate (Q-01)."""
+from __future__ import annotations
+
+import pytest
+
+from oneclaw_search.data.text.analyzer import stem, text_terms
+from oneclaw_search.data.text.keywords import QueryTerms
+from oneclaw_search.domain.history_query import HistoryQuery
+from oneclaw_search.domain.relevance import NO_TEXT
+from oneclaw_search.domain.text_evidence import bag_of
+
+# Words whose Snowball stem is not their own start: an ending changed ("tri" for "try"), an "e"
+# added ("hope" for "hoping"), a suffix rewritten ("relat" for "relational").
+INFLECTED = ("try", "trying", "tried", "hoping", "happy", "happily", "studies", "cried", "flies", "agreed",
+             "relational", "conditional", "hopefulness", "running", "digitizer", "sensitivity", "generously",
+             "meetings", "databases", "migrations", "company", "companies", "using", "shy")
+
+
+def terms_of(raw: str) -> QueryTerms:
+    return QueryTerms(HistoryQuery.parse(raw, stem))
+
+
+@pytest.mark.spec("Q-01")
+@pytest.mark.parametrize("word", INFLECTED)
+def test_a_text_holding_a_query_word_in_any_form_is_never_skipped(word):
+    for form in INFLECTED:
+        if stem(form) == stem(word):
+            text = f"Earlier I said {form} twice, {form.upper()}."
+            assert terms_of(word).may_hold(text), (word, form)
+            assert terms_of(word).bag(text).counts == {stem(word): 2}
+
+
+@pytest.mark.spec("Q-01")
+def test_a_turn_beside_a_candidate_is_counted_only_when_it_may_hold_a_term():
+    terms = terms_of("sushi restaurant")
+    assert terms.beside("We talked about the weather all afternoon.") == NO_TEXT
+    assert terms.beside(None) == NO_TEXT
+    beside = terms.beside("That sushi place again?")
+    assert beside.counts == {"sushi": 1} and beside.length == 4
+
+
+@pytest.mark.spec("Q-05")
+def test_a_turn_that_is_not_ascii_is_always_analyzed_so_accents_never_hide_a_word():
+    terms = terms_of("ecole")
+    assert terms.beside("Rendez-vous à l'École demain").counts == {"ecol": 1}
+    assert terms.beside("東京の寿司").counts == {}  # analyzed, and it holds none of the terms
+
+
+@pytest.mark.spec("Q-01")
+def test_a_rows_bag_is_the_analyzers_terms_counted_against_the_query():
+    text = "memorySearch finds the meetings; meeting notes in MEMORY.md"
+    terms = terms_of("meeting search")
+    assert terms.bag(text) == bag_of(text_terms(text), terms.terms)
+    assert terms.bag(text).counts == {"meet": 2, "search": 1}
+    assert terms.bag(text).length == len(text_terms(text))
+
+
+@pytest.mark.spec("Q-07")
+def test_a_typed_identifier_is_found_only_with_its_parts_side_by_side():
+    terms = terms_of("user_id")
+    assert terms.found_in("the user_id column") is not None
+    assert terms.found_in("the id of the user") is None
