@@ -15,8 +15,8 @@ runs on a copy, each in a fresh process (scale_probes.py) whose peak RSS is read
   3. one-shot `oneclaw-search search` processes on the indexed copy, `oneclaw-search index` on it now
      that it is up to date, and `oneclaw-search --version`: median wall time, peak RSS;
   4. warm in-process p50/p95 per scope over a query mix (scale_probes.QUERY_MIX), the spec's literal
-     (LIKE) path for scope all in the same process, and the next search after 1,000 appended
-     messages (3 times);
+     (LIKE) path for scope all in the same process (--spec-rounds 0 skips it), and the next search
+     after 1,000 appended messages (3 times);
   5. a machine calibration figure; then a summary against the targets (--json FILE: all figures).
 """
 from __future__ import annotations
@@ -65,7 +65,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--chunks", type=int)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--rounds", type=int, default=3, help="timed passes over the query mix per scope")
-    parser.add_argument("--spec-rounds", type=int, help="timed passes on the spec's literal path (default --rounds)")
+    parser.add_argument("--spec-rounds", type=int, help="timed passes on the spec's literal path (default --rounds; 0 skips it)")
     parser.add_argument("--cli-runs", type=int, default=5, help="one-shot CLI processes (median reported)")
     parser.add_argument("--cache-dir", type=Path, default=Path(tempfile.gettempdir()) / "oneclaw-bench")
     parser.add_argument("--json", type=Path, metavar="FILE", help="also write every figure to FILE")
@@ -73,7 +73,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     args = parser.parse_args(argv)
     if args.smoke:
         args.size, args.rounds, args.cli_runs = "smoke", 1, 3
-    args.spec_rounds = args.spec_rounds or args.rounds
+    args.spec_rounds = args.rounds if args.spec_rounds is None else args.spec_rounds
     preset = SIZES[args.size]
     args.messages, args.sessions, args.chunks = (
         given if given is not None else default

@@ -212,9 +212,10 @@ def warm_probe(db: Path, rounds: int, spec_rounds: int) -> dict:
     rss_warm = peak_rss_mb()
     say("   appending 1,000 messages, then searching, 3 times...")
     catch_ups = [catch_up_once(db, tools, lookup, CATCH_UP_ROWS * turn) for turn in range(CATCH_UPS)]
-    say("   the spec-literal path (index_path=None), scope all...")
-    spec_tools, _ = open_search(db, indexed=False)
-    spec = scope_latencies(spec_tools, "all", spec_rounds)
+    spec = None
+    if spec_rounds:
+        say("   the spec-literal path (index_path=None), scope all...")
+        spec = scope_latencies(open_search(db, indexed=False)[0], "all", spec_rounds)
     return {"index_complete": complete, "waited_for_build_s": waited, "ours": ours, "spec": spec, "catch_ups": catch_ups,
             "rss_warm_mb": rss_warm, "rss_mb": peak_rss_mb()}
 
