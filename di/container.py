@@ -10,7 +10,7 @@ from typing import Any
 from injector import Injector, Module
 
 from oneclaw_search.data.history.database import HistoryDatabase
-from oneclaw_search.data.importers.backup_archive import history_in
+from oneclaw_search.data.importers.backup_archive import open_history
 from oneclaw_search.di.core_module import CoreModule
 from oneclaw_search.di.database_module import DatabaseModule
 from oneclaw_search.di.index_module import IndexModule, SearchPortsModule
@@ -38,7 +38,7 @@ def create_injector(database_path: str | Path, **settings: Any) -> Injector:
 def _backend(config: Settings) -> list[Module]:
     """SQLite with its side index, or PostgreSQL (imported only then: its driver is an extra)."""
     if not config.on_postgres:
-        database = HistoryDatabase.open_read_only(history_in(Path(config.database_path)))  # a backup zip: the history inside
+        database = open_history(Path(config.database_path), HistoryDatabase.open_read_only)  # a backup zip: the history inside
         return [DatabaseModule(database), IndexModule()]
     try:
         from oneclaw_search.di.postgres_module import PostgresModule, open_postgres

@@ -4,7 +4,8 @@ OneClaw's in-app export (BackupManager.kt) checkpoints the database and zips it 
 `oneclaw.db`. The entry is extracted once into the user cache, one copy per zip (a changed zip
 replaces its copy), made read-only, and searched there; the zip itself is only ever read. An entry
 that would grow past MAX_BYTES, or past RATIO_FROM and more than MAX_RATIO times its compressed
-size, is refused and nothing of it is left behind.
+size, or that does not start as a SQLite file, is refused, and a copy that then cannot be opened as
+a history is removed: nothing of a refused backup is left behind.
 """
 from __future__ import annotations
 
@@ -12,8 +13,9 @@ import hashlib
 import os
 import shutil
 import zipfile
+from collections.abc import Callable
 from pathlib import Path
-from typing import IO
+from typing import IO, TypeVar
 
 from oneclaw_search.data.history.cache_folder import user_cache
 from oneclaw_search.domain.errors import HistoryUnavailable
@@ -23,6 +25,8 @@ MAX_BYTES = 8 << 30  # a phone's history database is far smaller
 MAX_RATIO = 100  # SQLite pages of chat text compress a few times; zip bombs a thousand times
 RATIO_FROM = 32 << 20  # a small database of empty pages may compress further, and harms nothing
 _ZIP_MAGIC = b"PK\x03\x04"
+_SQLITE_MAGIC = b"SQLite format 3\0"
+Opened = TypeVar("Opened")
 _CHUNK = 1 << 20
 
 
@@ -52,6 +56,20 @@ def history_in(path: str | Path, cache: Path | None = None) -> Path:
             if older != target.parent:
                 shutil.rmtree(older, ignore_errors=True)
     return target
+
+
+def open_history(path: str | Path, opener: Callable[[Path], Opened]) -> Opened:
+    """`opener` on the history at `path`; for a backup zip, on its extracted copy, which is removed
+    again when it cannot be opened (HistoryUnavailable), so each bad zip does not leave a copy."""
+    file = history_in(path)
+    try:
+        return opener(file)
+    except HistoryUnavailable:
+        if file != Path(path).expanduser():
+            shutil.rmtree(file.parent, ignore_errors=True)
+            if not any(file.parent.parent.iterdir()):
+                file.parent.parent.rmdir()
+        raise
 
 
 def _extract(archive: Path, target: Path) -> None:
@@ -86,9 +104,12 @@ def _check_size(archive: Path, size: int, packed: int) -> None:
 
 
 def _copy_bounded(archive: Path, source: IO[bytes], copy: IO[bytes], packed: int) -> None:
-    """Copy, counting: a zip may state a smaller size than its entry inflates to."""
+    """Copy, counting: a zip may state a smaller size than its entry inflates to. An entry that does
+    not start as a SQLite file is refused before the rest of it is read."""
     written = 0
     while chunk := source.read(_CHUNK):
+        if not written and not chunk.startswith(_SQLITE_MAGIC):
+            raise HistoryUnavailable(f"{ENTRY} in backup zip {archive} is not a SQLite database")
         written += len(chunk)
         _check_size(archive, written, packed)
         copy.write(chunk)

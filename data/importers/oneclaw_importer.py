@@ -16,7 +16,7 @@ from oneclaw_search.data.history.database import HistoryDatabase
 from oneclaw_search.data.history.history_writer import NewMessage, NewSession
 from oneclaw_search.data.history.new_rows import HistoryWrites
 from oneclaw_search.data.history.raw_sql import Row, execute_sql
-from oneclaw_search.data.importers.backup_archive import history_in
+from oneclaw_search.data.importers.backup_archive import open_history
 from oneclaw_search.domain.models import MemoryChunk
 
 BATCH = 20_000
@@ -41,7 +41,7 @@ class OneClawImporter:
         self._expect = expect  # hears how many rows there are, before they are copied
 
     def import_history(self, path: Path) -> OneClawImportSummary:
-        source = HistoryDatabase.open_read_only(history_in(path))
+        source = open_history(path, HistoryDatabase.open_read_only)
         summary = OneClawImportSummary()
         try:
             with source.connected() as database:

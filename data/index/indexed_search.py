@@ -4,10 +4,12 @@
 One straight path: the spec's literal reading through the DAO (narrowed by trigram candidates), the
 best rows by BM25 from tantivy, the rows the index has not taken in read directly, then one read of
 every candidate with the turns beside it, whose texts give the ranking model its evidence. The history
-decides what is live; evidence is always counted from the rows' current text.
+decides what is live; evidence is always counted from the rows' current text. With no index to read (a
+cache that cannot be written), the search reads the newest rows for keywords itself.
 """
 from __future__ import annotations
 
+from oneclaw_search.data.history.literal_index import Unindexed
 from oneclaw_search.data.history.message_dao import CandidateTurn, PeeweeMessageDao
 from oneclaw_search.data.history.session_dao import PeeweeSessionDao
 from oneclaw_search.data.index.documents import fingerprint
@@ -18,12 +20,17 @@ from oneclaw_search.data.index.unindexed_rows import Unread
 from oneclaw_search.data.text.keywords import QueryTerms
 from oneclaw_search.domain.clock import Deadline
 from oneclaw_search.domain.history_query import HistoryQuery
-from oneclaw_search.domain.literal_search import LiteralMessageSearch, LiteralSessionSearch, session_text
+from oneclaw_search.domain.literal_search import session_text
 from oneclaw_search.domain.message_filter import Within
 from oneclaw_search.domain.models import ScoredMessage, ScoredSession
+from oneclaw_search.domain.relevance import Collection
 from oneclaw_search.domain.text_evidence import evidence_of
 
 INDEXED_RETRIEVERS = ("keyword (BM25F, tantivy)", "phrase (trigram candidates)")
+# With no index to read, the newest rows a search reads for keywords itself (a deadline bounds the read too).
+SCANNED_READS = 100_000
+SCANNED_RETRIEVERS = (f"keyword (BM25F over the newest {SCANNED_READS:,} rows read directly: no usable index)",
+                      "phrase (LIKE scan)")
 # Candidates per result a source keeps: the model re-ranks tantivy's BM25 with the turns around each
 # row, which lifts some from below the first few.
 CANDIDATES_PER_RESULT = 4
@@ -33,22 +40,19 @@ class IndexedMessageSearch:
     def __init__(self, lookup: KeywordLookup, dao: PeeweeMessageDao) -> None:
         self._lookup = lookup
         self._dao = dao
-        self._literal = LiteralMessageSearch(dao)
 
     @property
     def retrievers(self) -> tuple[str, ...]:
-        """What the latest search ran: the index, or the spec's scan when the index could not serve."""
-        return INDEXED_RETRIEVERS if self._lookup.state_now.usable else self._literal.retrievers
+        """What the latest search ran: the index, or keyword and phrase scans when the index could not serve."""
+        return INDEXED_RETRIEVERS if self._lookup.state_now.usable else SCANNED_RETRIEVERS
 
     def search(self, query: HistoryQuery, after: int, before: int, limit: int, *, deadline: Deadline | None = None,
                within: Within | None = None) -> list[ScoredMessage]:
         state = self._lookup.state(deadline)
-        if not state.usable:
-            return self._literal.search(query, after, before, limit, deadline=deadline, within=within)
         literal = self._dao.search_content(query.raw, after, before, limit, deadline=deadline, within=within)
         terms = QueryTerms(query)
         indexed, found = keyword_rowids(self._lookup.keyword, MESSAGES, query, after, before,
-                                        limit * CANDIDATES_PER_RESULT, within)
+                                        limit * CANDIDATES_PER_RESULT, within) if state.usable else unindexed(terms)
         unread = self._unread(state, terms, deadline)
         rows = [row for row in self._dao.candidates([*indexed, *unread.rowids], [hit.id for hit in literal], after, before,
                                                     within, deadline) if query.admits(row.hit.content)]
@@ -64,6 +68,9 @@ class IndexedMessageSearch:
         the history changed since the index last caught up, its newest turns."""
         if state.settled or not terms.terms:
             return Unread()
+        if not state.usable:
+            rows = self._dao.newest_turns(0, SCANNED_READS, 0, deadline)
+            return Unread().read(rows, terms, len(rows))
         rows = self._dao.newest_turns(state.read, self._lookup.unindexed_reads, EDITED_READS, deadline)
         return Unread().read(rows, terms, sum(1 for rowid, _ in rows if rowid > state.read))
 
@@ -78,28 +85,31 @@ class IndexedSessionSearch:
     def __init__(self, lookup: KeywordLookup, dao: PeeweeSessionDao) -> None:
         self._lookup = lookup
         self._dao = dao
-        self._literal = LiteralSessionSearch(dao)
 
     @property
     def retrievers(self) -> tuple[str, ...]:
-        return INDEXED_RETRIEVERS if self._lookup.state_now.usable else self._literal.retrievers
+        return INDEXED_RETRIEVERS if self._lookup.state_now.usable else SCANNED_RETRIEVERS
 
     def search(self, query: HistoryQuery, after: int, before: int, limit: int, *, deadline: Deadline | None = None,
                within: Within | None = None) -> list[ScoredSession]:
         state = self._lookup.state(deadline)
-        if not state.usable:
-            return self._literal.search(query, after, before, limit, deadline=deadline, within=within)
         literal = self._dao.search_by_title_or_preview(query.raw, after, before, limit, deadline=deadline, within=within)
         terms = QueryTerms(query)
         indexed, found = keyword_rowids(self._lookup.keyword, SESSIONS, query, after, before,
-                                        limit * CANDIDATES_PER_RESULT, within)
-        changed = state.sessions
+                                        limit * CANDIDATES_PER_RESULT, within) if state.usable else unindexed(terms)
+        changed = state.sessions if state.usable else Unindexed(0)
+        reads = self._lookup.unindexed_reads if state.usable else SCANNED_READS
         unread = Unread()
         if changed is not None and terms.terms:
-            rows = self._dao.unindexed(changed, self._lookup.unindexed_reads, deadline)
+            rows = self._dao.unindexed(changed, reads, deadline)
             unread.read(rows, terms, len(rows) if changed.rowid == 0 else sum(1 for rowid, _ in rows if rowid > changed.rowid))
         hits = [hit for hit in self._dao.candidates([*indexed, *unread.rowids], [hit.id for hit in literal], after, before,
                                                     within, deadline) if query.admits(session_text(hit))]
         owns = [terms.bag(hit.title) for hit in hits]  # a session's words are its title's (documents.py)
         collection = unread.joined(found)
         return [ScoredSession(hit, evidence_of(query, session_text(hit), own, collection)) for hit, own in zip(hits, owns, strict=True)]
+
+
+def unindexed(terms: QueryTerms) -> tuple[dict[int, int], Collection]:
+    """What an index that cannot be read adds: no rows, and no statistics beyond the query's terms."""
+    return {}, Collection(0, 0.0, dict.fromkeys(terms.terms, 0))

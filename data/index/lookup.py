@@ -21,7 +21,7 @@ from oneclaw_search.data.index.background import BackgroundBuild
 from oneclaw_search.data.index.keyword_index import KeywordIndex
 from oneclaw_search.data.index.keyword_search import literal_rowids
 from oneclaw_search.data.index.schema import MESSAGES, SESSIONS
-from oneclaw_search.data.index.side_index import SideIndex
+from oneclaw_search.data.index.side_index import SideIndex, damaged, damaged_index
 from oneclaw_search.data.index.sync import IndexSync
 from oneclaw_search.domain.clock import Deadline
 from oneclaw_search.domain.message_filter import Within
@@ -111,13 +111,8 @@ class KeywordLookup:
             self.builder.start()
             self.keyword.refresh()
             return state
-        except ValueError as error:  # tantivy's word for a folder it cannot read
-            if "os error" not in str(error):  # damaged, not refused: built anew in the background
-                _log.warning("keyword index %s damaged, building it anew: %s", self.keyword.folder, error)
-                return self._started_over()
-            return self._unusable(error)
-        except (OSError, pw.DatabaseError) as error:
-            return self._unusable(error)
+        except (ValueError, OSError, pw.DatabaseError) as error:  # damaged: built anew in the background
+            return self._started_over(error) if damaged_index(error) else self._unusable(error)
 
     def _behind(self) -> IndexState:
         """How far the index is behind the history: two short reads of each, no scan."""
@@ -132,14 +127,24 @@ class KeywordLookup:
             changed = Unindexed(rowid, active if noted else None)
         return IndexState(self.sync.read_up_to(), top, changed)
 
-    def _started_over(self) -> IndexState:
+    def _started_over(self, damage: Exception) -> IndexState:
+        """A damaged folder or side file, built anew in the background (the side file goes too when
+        it is itself damaged, or turns out to be once the folder is dropped)."""
+        _log.warning("keyword index %s damaged, building it anew: %s", self.keyword.folder, damage)
+        side_file = isinstance(damage, pw.DatabaseError)
         try:
-            self.sync.start_over()
-            self.sync.prepare()
+            try:
+                self.sync.start_over(side_file)
+                self.sync.prepare()
+            except pw.DatabaseError as error:
+                if side_file or not damaged(error):
+                    raise
+                self.sync.start_over(side_file=True)
+                self.sync.prepare()
+            self.builder.start()
+            return self._behind()
         except (OSError, ValueError, pw.DatabaseError) as error:
             return self._unusable(error)
-        self.builder.start()
-        return self._behind()
 
     def _unusable(self, error: Exception) -> IndexState:
         # An index we cannot open or write (read-only folder, full disk) must not fail the search.

@@ -6,6 +6,7 @@ included.
 """
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -14,6 +15,9 @@ import peewee as pw
 from oneclaw_search.data.history.raw_sql import Row, execute_sql, sqlite_connection
 
 SUFFIX = ".search-index.sqlite"
+# SQLITE_CORRUPT and SQLITE_NOTADB, by code and by message (an error raised while peewee opens its
+# connection carries no code): the file itself, not a lock, a full disk or a read-only folder.
+_DAMAGED = {11: "database disk image is malformed", 26: "file is not a database"}
 FORMAT_VERSION = "14"  # bump whenever its tables change: older files are started over
 
 
@@ -32,9 +36,20 @@ class SideIndex:
     def __init__(self, path: Path) -> None:
         self.path = path
         self.keyword_folder = keyword_folder(path)
-        self.peewee = pw.SqliteDatabase(
-            str(path), pragmas={"journal_mode": "wal", "synchronous": "normal", "busy_timeout": 30_000},
+        self.peewee = self._database()
+
+    def _database(self) -> pw.SqliteDatabase:
+        return pw.SqliteDatabase(
+            str(self.path), pragmas={"journal_mode": "wal", "synchronous": "normal", "busy_timeout": 30_000},
         )
+
+    def start_over(self) -> None:
+        """Delete a damaged file and its journals: the next use makes it anew. Other threads'
+        connections to the deleted file go with the database object they belong to."""
+        self.peewee.close()
+        for name in ("", "-wal", "-shm", "-journal"):
+            self.path.with_name(self.path.name + name).unlink(missing_ok=True)
+        self.peewee = self._database()
 
     def execute(self, sql: str, params: Sequence[object] = ()) -> list[Row]:
         return execute_sql(self.peewee, sql, params).fetchall()
@@ -66,3 +81,20 @@ class SideIndex:
             "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
             [(key.replace("__", "."), str(value)) for key, value in values.items()],
         )
+
+
+def damaged(error: BaseException) -> bool:
+    """Whether SQLite found the file damaged (malformed, or no database at all): what starting the
+    file over mends, unlike a busy lock, a full disk or a read-only folder."""
+    cause: BaseException = error
+    while isinstance(cause, pw.PeeweeException) and hasattr(cause, "orig"):  # peewee may wrap it twice
+        cause = cause.orig
+    if not isinstance(cause, sqlite3.DatabaseError) or isinstance(cause, sqlite3.OperationalError):
+        return False
+    return (getattr(cause, "sqlite_errorcode", 0) & 0xFF) in _DAMAGED or str(cause) in _DAMAGED.values()
+
+
+def damaged_index(error: BaseException) -> bool:
+    """Whether `error` says a part of the side index is damaged: tantivy's word for a folder it cannot
+    read (not one it was refused: those name an 'os error'), or SQLite's for a damaged side file."""
+    return (isinstance(error, ValueError) and "os error" not in str(error)) or damaged(error)

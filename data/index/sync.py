@@ -54,9 +54,12 @@ class IndexSync:
             self.side.set_meta(m__stale=json.dumps(sorted(noted | set(rowids))))
             self.side.execute("DELETE FROM meta WHERE key = 'h.synced'")
 
-    def start_over(self) -> None:
-        """Drop the keyword index (a damaged folder): the next look finds it empty and builds it anew."""
+    def start_over(self, side_file: bool = False) -> None:
+        """Drop the keyword index (a damaged folder), and the side file too when `side_file` (damaged
+        itself): the next look finds them empty and builds them anew."""
         self._keyword.drop()
+        if side_file:
+            self.side.start_over()
         self._prepared = False
 
     def backlog(self) -> tuple[int, int]:

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from oneclaw_search.data.index.keyword_index import WriterBusy
 from oneclaw_search.data.index.schema import MESSAGES, SESSIONS
+from oneclaw_search.data.index.side_index import damaged_index
 from oneclaw_search.data.index.sync import KEYWORDS, IndexSync
 from oneclaw_search.di import create_injector
 from oneclaw_search.di.cli.history_location import PostgresLocation
@@ -33,12 +34,7 @@ def run_index(db: Path | PostgresLocation, time_zone: str | None, index_path: st
     sync, keyword = parts.lookup.sync, parts.lookup.keyword
     started = time.perf_counter()
     try:
-        edited = _when_free(sync, keyword.folder)
-    except ValueError as damage:  # tantivy cannot read the folder
-        print(f"the index at {keyword.folder} is damaged ({str(damage).splitlines()[0][:120]}); building it anew",
-              file=sys.stderr)
-        sync.start_over()
-        edited = _catch_up(sync)
+        edited = _rebuilt_when_damaged(sync, keyword.folder)
     except Exception as error:  # noqa: BLE001 - a full disk, a read-only folder: one line, exit 1
         print(f"could not update the index at {keyword.folder}: {error}", file=sys.stderr)
         return 1
@@ -50,6 +46,19 @@ def run_index(db: Path | PostgresLocation, time_zone: str | None, index_path: st
     print(f"side index {parts.side.path}: {counts[0]} messages, {counts[1]} sessions, "
           f"{size / 1e6:.1f} MB, up to date in {seconds:.2f} s{changed}")
     return 0
+
+
+def _rebuilt_when_damaged(sync: IndexSync, folder: Path) -> int:
+    """_when_free; when a part of the index is damaged (tantivy's folder or the side file), both are
+    deleted and built anew."""
+    try:
+        return _when_free(sync, folder)
+    except Exception as damage:
+        if not damaged_index(damage):
+            raise
+        print(f"the index at {folder} is damaged ({str(damage).splitlines()[0][:120]}); building it anew", file=sys.stderr)
+        sync.start_over(side_file=True)
+        return _catch_up(sync)
 
 
 def _when_free(sync: IndexSync, folder: Path) -> int:

@@ -243,7 +243,8 @@ def test_a_reply_names_the_scan_when_the_index_cannot_be_written(history, tmp_pa
     (tmp_path / "a-file").write_text("not a folder")
     container = open_index(chat(history, ["a walrus"]), index_path=tmp_path / "a-file" / "side.sqlite")
     retrievers = json.loads(call(container, query="zeppelin", format="json").result)["retrievers"]
-    assert "phrase (LIKE scan)" in retrievers and not any(name.startswith("keyword (BM25") for name in retrievers)
+    assert "phrase (LIKE scan)" in retrievers and "keyword (BM25F, tantivy)" not in retrievers
+    assert any(name.startswith("keyword (BM25F over the newest") and "no usable index" in name for name in retrievers)
 
 
 @pytest.mark.spec("Q-15", "Q-08")

@@ -10,6 +10,7 @@ import time
 from contextlib import closing
 from datetime import datetime, timedelta
 
+import peewee as pw
 import pytest
 from acceptance_helpers import call
 from builders import built, ms, new_message, new_session
@@ -97,6 +98,41 @@ def test_the_index_command_rebuilds_a_damaged_index_and_fails_loudly_where_it_ca
     assert refused.returncode == 1 and "could not update the index" in refused.stderr
 
 
+def cut_every_file_in_half(path):
+    """As a crash on a full or failing disk can leave a side index: every file of it, the tantivy
+    files and the SQLite file with its journals, cut to half its size."""
+    side = path.with_name(path.name + SUFFIX)
+    files = [file for file in [*folder(path).rglob("*"), *side.parent.glob(side.name + "*")] if file.is_file()]
+    for file in files:
+        file.write_bytes(file.read_bytes()[: file.stat().st_size // 2])
+    return files
+
+
+def cli_search(path, query):
+    """One `oneclaw-search search` process: a test process holding the index's files mapped must not
+    see them cut (the kernel would stop it), so the index is only ever opened in processes of their own."""
+    done = subprocess.run([sys.executable, "-m", "oneclaw_search.di.cli", "search", "--db", str(path), "--json",
+                           "--max-results", "50", "--now", "2026-03-01T12:00:00Z", query],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def test_a_side_index_cut_in_half_everywhere_is_rebuilt_by_the_next_search_and_by_the_index_command(notes):
+    assert run_index(notes).returncode == 0
+    before = cli_search(notes, "sushi note")  # both words, in neither order as typed: only keywords find them
+    assert INDEXED in before["retrievers"] and len(before["results"]) == 50
+    assert any(file.name.endswith(SUFFIX) for file in cut_every_file_in_half(notes))
+    found = cli_search(notes, "sushi note")
+    assert INDEXED in found["retrievers"] and len(found["results"]) == 50
+    rebuilt = run_index(notes)  # waits for the build that search started, then checks it
+    assert rebuilt.returncode == 0 and "700 messages" in rebuilt.stdout, rebuilt.stderr
+    cut_every_file_in_half(notes)
+    done = run_index(notes)
+    assert done.returncode == 0 and "damaged" in done.stderr and "700 messages" in done.stdout
+    assert len(cli_search(notes, "sushi note")["results"]) == 50
+
+
 def edit(path, message_id, content):
     with closing(sqlite3.connect(path)) as connection, connection:
         connection.execute("UPDATE messages SET content = ? WHERE id = ?", (content, message_id))
@@ -129,6 +165,18 @@ def test_an_index_that_cannot_be_opened_leaves_searches_on_the_scan_saying_so(hi
     result = search(path)
     assert "phrase (LIKE scan)" in result["retrievers"] and INDEXED not in result["retrievers"]
     assert len(result["results"]) == 50 and result["complete"]
+
+
+def test_with_a_cache_that_cannot_be_written_a_search_still_finds_by_keywords_saying_what_ran(history, mocker):
+    start = datetime(2026, 1, 1, 9)
+    rows = [new_message(f"m{n}", "s", f"note {n} about sushi", (start + timedelta(minutes=n)).isoformat()) for n in range(20_000)]
+    rows[150] = new_message("m150", "s", "a kookaburra laughed all through the meeting", (start + timedelta(minutes=150)).isoformat())
+    path = history([new_session("s", "Notes", "2026-01-01T09:00")], rows)
+    mocker.patch("oneclaw_search.data.index.side_index.SideIndex.ensure_schema",
+                 side_effect=pw.OperationalError("database or disk is full"))
+    result = search(path, "meeting kookaburra")  # both words, not as typed, in a turn far older than the newest
+    assert [item["id"] for item in result["results"] if item["source"] == "message"] == ["m150"]
+    assert INDEXED not in result["retrievers"] and any("no usable index" in name for name in result["retrievers"])
 
 
 SEARCH_THEN_WAIT = """

@@ -37,3 +37,20 @@ def test_a_changed_backup_replaces_its_cached_copy(tmp_path, private_cache):
     second = history_in(archive)
     assert second != first and second.is_file() and not first.exists()
     assert [path.name for path in cached_files(private_cache)] == ["oneclaw.db"]
+
+
+def test_a_backup_whose_history_cannot_be_opened_leaves_nothing_in_the_cache(tmp_path, capsys, private_cache):
+    garbage = tmp_path / "oneclaw-backup-garbage.zip"
+    with zipfile.ZipFile(garbage, "w", zipfile.ZIP_DEFLATED) as zipped:
+        zipped.writestr("oneclaw.db", os.urandom(1 << 20))  # a megabyte that is no SQLite file
+    assert main(["--db", str(garbage), "search", "sushi"]) == 1
+    assert "not a SQLite database" in capsys.readouterr().err
+    damaged = tmp_path / "oneclaw-backup-damaged.zip"
+    with zipfile.ZipFile(damaged, "w") as zipped:  # a SQLite header, then pages no reader can make sense of
+        zipped.writestr("oneclaw.db", b"SQLite format 3\0" + os.urandom(64 << 10))
+    for _ in range(2):  # each try extracts again, and removes its copy again
+        assert main(["--db", str(damaged), "search", "sushi"]) == 1
+        assert capsys.readouterr().err.startswith("oneclaw-search: ")
+        assert cached_files(private_cache) == []
+    assert main(["--db", str(tmp_path / "h.db"), "import", "oneclaw", str(damaged)]) == 1
+    assert cached_files(private_cache) == []
