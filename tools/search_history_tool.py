@@ -94,16 +94,8 @@ class SearchHistoryTool:
         return SEARCH_HISTORY_DEFINITION
 
     def execute(self, parameters: object) -> ToolResult:
-        """Any JSON value may arrive from a model; one that is not an object is a validation error."""
-        if not isinstance(parameters, Mapping):
-            return ToolResult.error("validation_error", "Tool parameters must be a JSON object")
         try:
-            parameters = clean_parameters(parameters)
-            today = self._today() if self._today is not None and parameters.get("date_range") is not None else None
-            request = parse_search_request(parameters, today)
-            output_format = parse_output_format(parameters.get("format"))
-            if output_format is OutputFormat.JSON and parameters.get("context") is None:
-                request = replace(request, context=JSON_CONTEXT)
+            request, output_format = parse_call(parameters, self._today)
         except (InvalidSearchRequest, InvalidText) as problem:
             return ToolResult.error("validation_error", str(problem))
         try:
@@ -113,3 +105,18 @@ class SearchHistoryTool:
         except Exception as failure:  # noqa: BLE001 - any failure is reported to the model, never raised
             return ToolResult.error("search_error", f"Search failed: {failure_text(failure)}")
         return ToolResult.success(render(request, outcome, output_format, self._stem))
+
+
+def parse_call(parameters: object, today: Callable[[], date] | None) -> tuple[SearchRequest, OutputFormat]:
+    """A call's request and reply format, checked in the spec's order before any history is read, so a
+    bad call gets the same validation_error whatever the history. Any JSON value may arrive from a
+    model: one that is not an object is refused. Raises InvalidSearchRequest or InvalidText."""
+    if not isinstance(parameters, Mapping):
+        raise InvalidSearchRequest("Tool parameters must be a JSON object")
+    parameters = clean_parameters(parameters)
+    ranged = today is not None and parameters.get("date_range") is not None
+    request = parse_search_request(parameters, today() if ranged and today is not None else None)
+    output_format = parse_output_format(parameters.get("format"))
+    if output_format is OutputFormat.JSON and parameters.get("context") is None:
+        request = replace(request, context=JSON_CONTEXT)
+    return request, output_format

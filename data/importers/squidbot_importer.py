@@ -152,9 +152,7 @@ def _files(path: Path, summary: SquidbotSummary) -> list[tuple[Path, str, str]]:
             summary.skipped["a link leading out of the folder"] += 1
             continue
         found.append((file, file.name, _file_session(file)))
-    if not found and not summary.skipped:
-        raise HistoryUnavailable(f"no squidbot history in {path}: expected {HISTORY_FILE} or {SESSIONS_FOLDER}/*.jsonl")
-    return found
+    return found  # none in a new install: squidbot writes its history with the first message
 
 
 def _file_session(file: Path) -> str:

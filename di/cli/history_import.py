@@ -15,7 +15,7 @@ from oneclaw_search.data.importers.bundle_importer import BundleImporter, Import
 from oneclaw_search.data.importers.claude_code_importer import DEFAULT_PROJECTS, ClaudeCodeImporter
 from oneclaw_search.data.importers.memory_folder_importer import MemoryFolderImporter, MemoryImportSummary
 from oneclaw_search.data.importers.oneclaw_importer import OneClawImporter
-from oneclaw_search.data.importers.squidbot_importer import SquidbotImporter, SquidbotSummary
+from oneclaw_search.data.importers.squidbot_importer import HISTORY_FILE, SESSIONS_FOLDER, SquidbotImporter, SquidbotSummary
 from oneclaw_search.di.cli.claude_code_import import claude_code_exit_code, describe_claude_code_summary
 from oneclaw_search.di.cli.history_location import History, PostgresLocation
 from oneclaw_search.di.cli.progress import CountBar, progress_bars
@@ -100,10 +100,15 @@ def run_squidbot_import(db: History, path: Path, time_zone: str | None) -> int:
         bar = bars.count("reading squidbot lines", "lines", then="writing messages")
         summary = SquidbotImporter(writer, resolve_zone(time_zone), *_hooks(bar)).import_path(path)
     print(describe_squidbot_summary(summary, path, db))
+    if not summary.files and not summary.skipped:
+        return 0  # a new install: the empty history is there to search, and the next import fills it
     return 0 if summary.files and (summary.messages or summary.already or not summary.skipped) else 1
 
 
 def describe_squidbot_summary(summary: SquidbotSummary, path: Path, db: History) -> str:
+    if not summary.files and not summary.skipped:
+        return (f"Nothing to import yet: {path} holds no squidbot history ({HISTORY_FILE} or {SESSIONS_FOLDER}/*.jsonl);"
+                f" {db} is ready to search, and importing again takes in what squidbot writes")
     headline = (f"Imported {summary.messages} new messages in {summary.sessions} sessions from {summary.files} files of"
                 f" {path} into {db} ({summary.already} already there)")
     return _with_skips(headline, "line(s)", [f"{count} × {reason}" for reason, count in summary.skipped.most_common()])

@@ -12,6 +12,7 @@ import argparse
 import json
 import os
 import sys
+from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -25,6 +26,7 @@ from oneclaw_search.domain.local_time import iso_time_ms, resolve_zone
 
 if TYPE_CHECKING:
     from oneclaw_search.tools import ToolExecutionEngine
+    from oneclaw_search.tools.tool import ToolResult
 
 PROG = "oneclaw-search"
 DB_VARIABLE = "ONECLAW_SEARCH_DB"  # the history when --db is not given (demo keeps its own default)
@@ -108,6 +110,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     time_zone = getattr(args, "time_zone", None)
+    if args.command == "search" and (refused := _refused(_search_arguments(args), args.json)) is not None:
+        return refused  # a bad call is told so whatever the history, before any history is opened
     try:
         db = _located(_history(parser, args), args)
         if not isinstance(db, PostgresLocation):
@@ -148,8 +152,8 @@ def main(argv: list[str] | None = None) -> int:
         return _fail(f"unexpected error: {type(problem).__name__}: {problem}")
 
 
-def run_search(db: History, time_zone: str | None, args: argparse.Namespace) -> int:
-    arguments = {
+def _search_arguments(args: argparse.Namespace) -> dict[str, object]:
+    return {
         "query": args.query,
         "scope": args.scope,
         "date_from": args.date_from,
@@ -163,6 +167,24 @@ def run_search(db: History, time_zone: str | None, args: argparse.Namespace) -> 
         "project": args.project,
         "agent_type": args.agent_type,
     }
+
+
+def _refused(arguments: dict[str, object], as_json: bool) -> int | None:
+    """The validation_error a search call gets (printed, its exit code), or None when the call is sound."""
+    from oneclaw_search.domain.input_text import InvalidText
+    from oneclaw_search.domain.search_request import InvalidSearchRequest
+    from oneclaw_search.tools.search_history_tool import parse_call
+    from oneclaw_search.tools.tool import ToolResult
+
+    try:
+        parse_call({key: value for key, value in arguments.items() if value is not None}, date.today)
+    except (InvalidSearchRequest, InvalidText) as problem:
+        return show(ToolResult.error("validation_error", str(problem)), as_json)
+    return None
+
+
+def run_search(db: History, time_zone: str | None, args: argparse.Namespace) -> int:
+    arguments = _search_arguments(args)
     where = {"index_path": args.index_path} if hasattr(args, "index_path") else {}
     if args.now is not None:
         where["clock"] = PinnedClock(_instant_ms(args.now, time_zone))
@@ -175,7 +197,11 @@ def run_search(db: History, time_zone: str | None, args: argparse.Namespace) -> 
 
 def run_tool(engine: ToolExecutionEngine, name: str, arguments: dict[str, object], as_json: bool) -> int:
     """Print what the tool returns; exit 0, 2 on a validation_error, 1 on any other error."""
-    result = engine.execute_tool(name, {key: value for key, value in arguments.items() if value is not None})
+    return show(engine.execute_tool(name, {key: value for key, value in arguments.items() if value is not None}), as_json)
+
+
+def show(result: ToolResult, as_json: bool) -> int:
+    """Print a tool's result; its exit code: 0, 2 on a validation_error, 1 on any other error."""
     code = 0 if result.is_success else 2 if result.error_type == "validation_error" else 1
     if result.is_success:
         print(result.result)

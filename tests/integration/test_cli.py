@@ -47,10 +47,14 @@ def test_no_results_still_exits_zero(seeded_db, capsys):
     (["x", "--scope", "web"], "validation_error: Invalid scope 'web'"),
     (["x", "--date-from", "2026-03-02", "--date-to", "2026-03-01"], "validation_error: Invalid date range"),
 ])
-def test_validation_errors_exit_two_with_the_message_on_stderr(seeded_db, capsys, extra, message):
-    assert main(["--db", str(seeded_db), "search", *extra]) == 2
+@pytest.mark.parametrize("where", ["seeded", "missing"])
+def test_validation_errors_exit_two_with_the_message_on_stderr_whatever_the_history(
+        seeded_db, tmp_path, capsys, extra, message, where):
+    db = seeded_db if where == "seeded" else tmp_path / "nope" / "history.db"
+    assert main(["--db", str(db), "search", *extra]) == 2
     captured = capsys.readouterr()
     assert captured.out == "" and captured.err.startswith("oneclaw-search: " + message)
+    assert where == "seeded" or not db.parent.exists()
 
 
 @pytest.mark.spec("P-11")

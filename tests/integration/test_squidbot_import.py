@@ -113,12 +113,19 @@ def test_a_missing_history_is_one_line(tmp_path, capsys):
     assert "squidbot history not found" in capsys.readouterr().err
 
 
-def test_a_folder_without_squidbot_files_is_one_line_naming_what_was_expected(tmp_path, capsys):
-    (tmp_path / "empty").mkdir()
-    assert main(["--db", str(tmp_path / "h.db"), "import", "squidbot", str(tmp_path / "empty")]) == 1
-    error = capsys.readouterr().err.strip()
-    assert "\n" not in error and "history.jsonl" in error and "sessions/*.jsonl" in error
-    assert not (tmp_path / "h.db").exists()
+def test_a_new_install_without_history_yet_gives_an_empty_history_that_answers_as_squidbot_does(tmp_path, capsys):
+    home, db = tmp_path / ".squidbot", tmp_path / "h.db"
+    home.mkdir()
+    code, out = run(db, home, capsys)
+    assert code == 0 and out.startswith("Nothing to import yet") and "history.jsonl" in out and db.exists()
+    engine = create_injector(db, time_zone="Asia/Tokyo").get(ToolExecutionEngine)
+    blank = engine.execute_tool("search_history", {"query": "  "})
+    assert blank.error_type == "validation_error" and "query" in blank.error_message
+    nothing = engine.execute_tool("search_history", {"query": "find me please"})
+    assert nothing.is_success and "No matching results found" in nothing.result
+    write_lines(home / "history.jsonl", LINES)  # squidbot's first messages: the next import takes them in
+    code, out = run(db, home, capsys)
+    assert code == 0 and "Imported 5 new messages" in out
 
 
 def test_replies_written_as_sender_assistant_join_the_conversation_they_answer(tmp_path, capsys):
