@@ -4,6 +4,7 @@ from __future__ import annotations
 import pytest
 from builders import TOKYO, chunk, ms, new_message, new_session, write_history
 from fakes import FixedClock
+from postgres_server import new_tenant, postgres_url, pytest_report_teststatus  # noqa: F401 - shared fixtures and hook
 
 from oneclaw_search.di import create_injector
 

@@ -1,12 +1,12 @@
 """MessageDao, SessionDao and MemoryIndexDao over PostgreSQL, as one tenant.
 
-The spec's `LIKE '%query%'` is ILIKE with `%`, `_` and `\\` escaped (so they match only themselves),
-answered from the pg_trgm indexes; each row it finds is checked again with the domain's Unicode
-folding, which decides. Messages of soft-deleted sessions are left out, as everywhere.
+The spec's `LIKE '%query%'` is a LIKE of folded text against the folded query, its `%`, `_` and `\\`
+escaped (so they match only themselves), answered from the pg_trgm indexes over the folded text
+(schema.py); each row it finds is checked again with the domain's Unicode folding, which decides.
+Messages of soft-deleted sessions are left out, as everywhere.
 """
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Sequence
 
 from oneclaw_search.data.postgres.database import PostgresHistory
@@ -20,13 +20,12 @@ from oneclaw_search.domain.text import fold
 TURN_TYPES = [kind.value for kind in SEARCHABLE_MESSAGE_TYPES]
 MESSAGE_COLUMNS = "m.id, m.session_id, s.title, m.type, m.content, m.created_at"
 SESSION_COLUMNS = "s.id, s.title, s.message_count, s.last_message_preview, s.created_at, s.updated_at"
-_OVERFETCH = 2  # rows ILIKE admits that Unicode folding then refuses are dropped after the read
+_OVERFETCH = 2  # rows the server's folding admits that the domain's then refuses are dropped after the read
 
 
-def like_pattern(query: str) -> str:
-    """'%query%' in which the query's own `%`, `_` and `\\` are literal (ESCAPE '\\')."""
-    escaped = storable_text(unicodedata.normalize("NFC", query)).replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-    return f"%{escaped}%"
+def folded_like(column: str) -> str:
+    """SQL: `column` holds the query (the next parameter) as the literal reading reads it."""
+    return f"oneclaw_search_fold({column}) LIKE oneclaw_search_like(%s) ESCAPE '\\'"
 
 
 def message_conditions(within: Within | None) -> tuple[str, list[object]]:
@@ -50,9 +49,9 @@ class PostgresMessageDao:
         narrowed, params = message_conditions(within)
         rows = self._history.rows(
             f"SELECT {MESSAGE_COLUMNS} FROM messages m JOIN sessions s ON s.tenant = m.tenant AND s.id = m.session_id "
-            f"WHERE m.content ILIKE %s ESCAPE '\\' AND m.created_at BETWEEN %s AND %s{narrowed} "
+            f"WHERE {folded_like('m.content')} AND m.created_at BETWEEN %s AND %s{narrowed} "
             "ORDER BY m.created_at DESC, m.id LIMIT %s",
-            [like_pattern(query), created_after, created_before, *params, limit * _OVERFETCH], deadline)
+            [storable_text(query), created_after, created_before, *params, limit * _OVERFETCH], deadline)
         needle = fold(query)
         return [MessageHit(*row) for row in rows if needle in fold(row[4])][:limit]
 
@@ -66,13 +65,13 @@ class PostgresSessionDao:
                                    within: Within | None = None) -> list[SessionHit]:
         if updated_after > updated_before or limit <= 0:
             return []
-        sql, pattern = "", like_pattern(query)
-        params: list[object] = [pattern, pattern, updated_after, updated_before]
+        sql, text = "", storable_text(query)
+        params: list[object] = [text, text, updated_after, updated_before]
         if within is not None and within.sessions is not None:
             sql, params = " AND s.id = ANY(%s)", [*params, sorted(within.sessions)]
         rows = self._history.rows(
-            f"SELECT {SESSION_COLUMNS} FROM sessions s WHERE (s.title ILIKE %s ESCAPE '\\' "
-            "OR s.last_message_preview ILIKE %s ESCAPE '\\') AND s.deleted_at IS NULL "
+            f"SELECT {SESSION_COLUMNS} FROM sessions s WHERE ({folded_like('s.title')} "
+            f"OR {folded_like('s.last_message_preview')}) AND s.deleted_at IS NULL "
             f"AND s.updated_at BETWEEN %s AND %s{sql} ORDER BY s.updated_at DESC, s.id LIMIT %s",
             [*params, limit * _OVERFETCH], deadline)
         needle = fold(query)

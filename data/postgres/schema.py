@@ -33,6 +33,25 @@ WORDS_FUNCTION = f"""CREATE OR REPLACE FUNCTION oneclaw_search_words(value text)
          THEN oneclaw_search_plain(value) || ' ' || regexp_replace(oneclaw_search_plain(value), {CAMEL})
          ELSE oneclaw_search_plain(value) END"""
 
+# The literal reading's caseless form, computed alike for a row and a query so one trigram index
+# serves both: compatibility forms composed (a decomposed 'école' is 'école', 'ﬁ' is 'fi'), the
+# letters whose case folding is more than a lower case (ß and ẞ fold to 'ss', ς to 'σ'), then lower.
+# Rows it admits are checked again with the domain's own folding, which decides. In PL/pgSQL, so the
+# planner keeps it whole: inlined, its parts are not LEAKPROOF and row-level security keeps the index out.
+FOLD_FUNCTION = """CREATE OR REPLACE FUNCTION oneclaw_search_fold(value text) RETURNS text
+    LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS $$
+    BEGIN
+        IF value ~ '[^[:ascii:]]' THEN
+            RETURN lower(replace(replace(replace(normalize(value, NFKC), 'ß', 'ss'), 'ẞ', 'ss'), 'ς', 'σ'));
+        END IF;
+        RETURN lower(value);
+    END $$"""
+# '%query%' over the folded query, its own `%`, `_` and `\` matching only themselves (ESCAPE '\');
+# each % doubled for the driver, which reads a lone one as a placeholder.
+LIKE_FUNCTION = """CREATE OR REPLACE FUNCTION oneclaw_search_like(query text) RETURNS text
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE RETURN
+    '%%' || replace(replace(replace(oneclaw_search_fold(query), '\\', '\\\\'), '%%', '\\%%'), '_', '\\_') || '%%'"""
+
 TABLES = [
     "CREATE TABLE IF NOT EXISTS oneclaw_tenants (name text PRIMARY KEY, created_at bigint NOT NULL)",
     f"""CREATE TABLE IF NOT EXISTS sessions ({TENANT_COLUMN}, id text NOT NULL, title text NOT NULL,
@@ -66,10 +85,15 @@ INDEXES = [
     "CREATE INDEX IF NOT EXISTS index_messages_session_id ON messages (tenant, session_id, created_at)",
     "CREATE INDEX IF NOT EXISTS index_messages_created_at ON messages (tenant, created_at)",
     "CREATE INDEX IF NOT EXISTS messages_content_tsv ON messages USING gin (content_tsv)",
-    "CREATE INDEX IF NOT EXISTS messages_content_trgm ON messages USING gin (content gin_trgm_ops)",
+    "CREATE INDEX IF NOT EXISTS messages_fold_trgm ON messages USING gin (oneclaw_search_fold(content) gin_trgm_ops)",
     "CREATE INDEX IF NOT EXISTS sessions_search_tsv ON sessions USING gin (search_tsv)",
-    "CREATE INDEX IF NOT EXISTS sessions_title_trgm ON sessions USING gin (title gin_trgm_ops)",
-    "CREATE INDEX IF NOT EXISTS sessions_preview_trgm ON sessions USING gin (last_message_preview gin_trgm_ops)",
+    "CREATE INDEX IF NOT EXISTS sessions_title_fold_trgm ON sessions USING gin (oneclaw_search_fold(title) gin_trgm_ops)",
+    "CREATE INDEX IF NOT EXISTS sessions_preview_fold_trgm ON sessions USING gin "
+    "(oneclaw_search_fold(last_message_preview) gin_trgm_ops)",
+    # the trigram indexes over the unfolded text that schemas before the folded ones made
+    "DROP INDEX IF EXISTS messages_content_trgm",
+    "DROP INDEX IF EXISTS sessions_title_trgm",
+    "DROP INDEX IF EXISTS sessions_preview_trgm",
 ]
 TENANT_TABLES = ("sessions", "messages", "memory_index", "oneclaw_search_origins", "oneclaw_search_meta")
 
@@ -78,7 +102,8 @@ TENANT_TABLES = ("sessions", "messages", "memory_index", "oneclaw_search_origins
 # LEAKPROOF, and these are not marked so: without the mark every search reads the whole table. Each
 # returns a boolean computed from its two arguments and raises only on a malformed pattern or query,
 # whatever the row holds, so the mark is true of them; only a superuser may set it.
-SEARCH_FUNCTIONS = ("ts_match_vq(tsvector, tsquery)", "texticlike(text, text)", "word_similarity_op(text, text)")
+SEARCH_FUNCTIONS = ("ts_match_vq(tsvector, tsquery)", "textlike(text, text)", "word_similarity_op(text, text)",
+                    "oneclaw_search_fold(text)")
 _LEAKY = "SELECT count(*) FROM pg_proc WHERE oid = ANY(%s::regprocedure[]) AND NOT proleakproof"
 
 
@@ -114,7 +139,7 @@ def ensure_schema(admin: PostgresHistory) -> None:
     with admin.connected() as database, database.atomic():
         execute(database, "SELECT pg_advisory_xact_lock(hashtext('oneclaw_search_schema'))")  # one creator at a time
         execute(database, "CREATE EXTENSION IF NOT EXISTS pg_trgm")
-        for statement in [PLAIN_FUNCTION, WORDS_FUNCTION, *TABLES, *INDEXES, *security()]:
+        for statement in [PLAIN_FUNCTION, WORDS_FUNCTION, FOLD_FUNCTION, LIKE_FUNCTION, *TABLES, *INDEXES, *security()]:
             execute(database, statement)
         if execute(database, "SELECT rolsuper FROM pg_roles WHERE rolname = current_user").fetchall() == [(True,)]:
             for function in SEARCH_FUNCTIONS:

@@ -1,7 +1,7 @@
 """Message and session search on the server (the MessageSearch and SessionSearch ports), handing the
 ranking model the same evidence as the SQLite backend (domain/relevance.py).
 
-The spec's literal reading comes from the DAOs (ILIKE over pg_trgm, re-checked with Unicode
+The spec's literal reading comes from the DAOs (LIKE of folded text over pg_trgm, re-checked with Unicode
 folding). Keyword candidates are rows whose tsvector holds a query term (GIN), the rarest terms
 counting most, read with the turns just before and after them; each row's evidence is then counted
 from its text by the keyword index's own analyzer, so both backends weigh alike.

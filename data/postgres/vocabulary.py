@@ -18,9 +18,11 @@ from oneclaw_search.domain.text import tokens
 COUNT_CAP = 1_000  # rows counted per term: enough to rank spellings, cheap for a word in every row
 SIMILARITY = 0.3  # pg_trgm's word similarity a one-edit typo of a short word reaches ('ramne', 'ramen')
 SAMPLE_ROWS = 32  # rows read per source for the words a similar-looking match stands for
-_SIMILAR = """(SELECT content FROM messages WHERE %s <%% content LIMIT %s)
+# Over the folded text, which the trigram indexes hold (schema.py).
+_SIMILAR = """(SELECT content FROM messages WHERE oneclaw_search_fold(%s) <%% oneclaw_search_fold(content) LIMIT %s)
     UNION ALL (SELECT title || ' ' || coalesce(last_message_preview, '') FROM sessions
-               WHERE %s <%% title OR %s <%% last_message_preview LIMIT %s)"""
+               WHERE oneclaw_search_fold(%s) <%% oneclaw_search_fold(title)
+                  OR oneclaw_search_fold(%s) <%% oneclaw_search_fold(last_message_preview) LIMIT %s)"""
 
 
 class PostgresVocabulary:

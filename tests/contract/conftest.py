@@ -1,6 +1,6 @@
 """The history DAOs and searches the contract suites run over: one set of rows written to a real
-SQLite file, then searched by the fakes, by the spec's scan and through the keyword index
-(MessageDao.kt, SessionDao.kt).
+SQLite file, then searched by the fakes, by the spec's scan and through the keyword index, and the
+same rows written to a PostgreSQL tenant and searched there (MessageDao.kt, SessionDao.kt).
 
 A fake holds no sessions table: it is given the rows of live sessions only, so a soft-deleted
 session's rows are simply not there, as they are not there for a search of the real file.
@@ -24,6 +24,7 @@ from oneclaw_search.data.index.lookup import KeywordLookup
 from oneclaw_search.data.index.side_index import SideIndex
 from oneclaw_search.domain.literal_search import LiteralMessageSearch, LiteralSessionSearch
 from oneclaw_search.domain.models import MessageHit, SessionHit
+from oneclaw_search.domain.ports import MessageDao, MessageSearch, SessionDao, SessionSearch
 
 LIVE_MESSAGES = """SELECT m.id, m.session_id, s.title, m.type, m.content, m.created_at
                    FROM messages m LEFT JOIN sessions s ON s.id = m.session_id
@@ -69,13 +70,28 @@ def indexed_daos(path, side) -> HistoryDaos:
     return HistoryDaos(messages, sessions, IndexedMessageSearch(lookup, messages), IndexedSessionSearch(lookup, sessions))
 
 
-@pytest.fixture(params=["fake", "scan", "index"])
+def postgres_daos(url, tenant, sessions, messages) -> HistoryDaos:
+    """The PostgreSQL backend's DAOs and searches, as its container wires them, over a tenant of its own."""
+    from oneclaw_search.data.postgres.database import PostgresHistory
+    from oneclaw_search.data.postgres.writer import PostgresHistoryWriter
+    from oneclaw_search.di import create_injector
+
+    PostgresHistoryWriter(PostgresHistory(url, tenant), None).write(list(sessions), list(messages), [])
+    container = create_injector(url, tenant=tenant, embedder=None)
+    return HistoryDaos(container.get(MessageDao), container.get(SessionDao), container.get(MessageSearch),
+                       container.get(SessionSearch))
+
+
+@pytest.fixture(params=["fake", "scan", "index", "postgres"])
 def history_daos(request, tmp_path):
     """Factory: (sessions, messages) -> the message and session DAOs of one implementation over them."""
     numbers = count()
+    new_tenant = request.getfixturevalue("new_tenant") if request.param == "postgres" else None
 
     def build(sessions=(), messages=()) -> HistoryDaos:
         n = next(numbers)
+        if new_tenant is not None:
+            return postgres_daos(request.getfixturevalue("postgres_url"), new_tenant(), sessions, messages)
         path = write_history(tmp_path / f"history-{n}.db", sessions, messages)
         if request.param == "fake":
             return fake_daos(path)

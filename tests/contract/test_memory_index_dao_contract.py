@@ -1,8 +1,8 @@
 """The MemoryIndexDao port's promises (MemoryIndexDao.kt; AC-06), proven alike by
-FakeMemoryIndexDao and PeeweeMemoryIndexDao on a writable SQLite file.
+FakeMemoryIndexDao, PeeweeMemoryIndexDao on a writable SQLite file and PostgresMemoryIndexDao.
 
-Outside the contract: the real DAO's `version()`, a cache key only it offers (the engine asks
-for it when it is there).
+`version()` is a cache key: a store that offers one changes it whenever its rows change; one that
+cannot tell (the fake) answers None, and the engine then reads the rows every search.
 """
 from __future__ import annotations
 
@@ -15,10 +15,19 @@ from oneclaw_search.data.history.memory_index_dao import PeeweeMemoryIndexDao
 from oneclaw_search.data.history.schema import open_writable
 
 
-@pytest.fixture(params=["fake", "real"])
+@pytest.fixture(params=["fake", "real", "postgres"])
 def dao(request, tmp_path):
     if request.param == "fake":
         yield FakeMemoryIndexDao()
+        return
+    if request.param == "postgres":
+        from oneclaw_search.data.postgres.daos import PostgresMemoryIndexDao
+        from oneclaw_search.data.postgres.database import PostgresHistory
+        from oneclaw_search.data.postgres.writer import PostgresHistoryWriter
+
+        history = PostgresHistory(request.getfixturevalue("postgres_url"), request.getfixturevalue("new_tenant")())
+        yield PostgresMemoryIndexDao(history, PostgresHistoryWriter(history, None))
+        history.close()
         return
     database = open_writable(tmp_path / "memory.db")
     yield PeeweeMemoryIndexDao(database)
@@ -54,3 +63,14 @@ def test_insert_all_replaces_a_row_with_the_same_id_where_it_stands(dao):
     dao.insert_all([changed, chunk("new", "a later note", "2026-02-05")])
     assert [row.id for row in dao.get_all()] == ["zeta", "alpha", "mid", "new"]
     assert dao.get_all()[1] == changed
+
+
+def test_a_version_when_offered_changes_whenever_the_rows_change(dao):
+    dao.insert_all(CHUNKS[:1])
+    first = dao.version()
+    dao.insert_all([chunk("zeta", "the daily note, rewritten", "2026-02-03", written="2026-03-02T09:00")])
+    second = dao.version()
+    dao.insert_all(CHUNKS[1:])
+    third = dao.version()
+    assert (first, second, third) == (None, None, None) or len({first, second, third}) == 3
+    assert dao.version() == third

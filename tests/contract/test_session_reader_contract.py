@@ -29,11 +29,19 @@ def fake_reader_class():
     return module.FakeReader
 
 
-@pytest.fixture(params=["fake", "real"])
+@pytest.fixture(params=["fake", "real", "postgres"])
 def reader(request, tmp_path):
     if request.param == "fake":
         return fake_reader_class()(COUNT)
     turns = [NewMessage(f"t{n}", "s", "USER" if n % 2 else "AI_RESPONSE", f"turn {n}", n * MINUTE) for n in range(1, COUNT + 1)]
+    if request.param == "postgres":
+        from oneclaw_search.data.postgres.database import PostgresHistory
+        from oneclaw_search.data.postgres.reader import PostgresSessionReader
+        from oneclaw_search.data.postgres.writer import PostgresHistoryWriter
+
+        history = PostgresHistory(request.getfixturevalue("postgres_url"), request.getfixturevalue("new_tenant")())
+        PostgresHistoryWriter(history, None).write([NewSession("s", "Trip", MINUTE)], turns[::-1], [])
+        return PostgresSessionReader(history)
     path = write_history(tmp_path / "history.db", [NewSession("s", "Trip", MINUTE)], turns[::-1])  # written out of order
     return PeeweeSessionReader(HistoryDatabase.open_read_only(path))
 

@@ -128,12 +128,12 @@ def test_the_schema_marks_the_search_functions_leakproof_so_their_indexes_serve_
     # condition (docs/postgresql.md has the figures).
     admin = PostgresHistory(postgres_url, admin=True)
     try:
-        admin.run("ALTER FUNCTION texticlike(text, text) NOT LEAKPROOF")
+        admin.run("ALTER FUNCTION oneclaw_search_fold(text) NOT LEAKPROOF")
         assert not search_functions_marked(admin)
         ensure_schema(admin)  # run again by the superuser, as `tenants add` does
         assert search_functions_marked(admin)
     finally:
-        admin.run("ALTER FUNCTION texticlike(text, text) LEAKPROOF")
+        admin.run("ALTER FUNCTION oneclaw_search_fold(text) LEAKPROOF")
         admin.close()
 
 
