@@ -66,6 +66,10 @@ class MemoryIndexDao(Protocol):
     def insert_all(self, chunks: Sequence[MemoryChunk]) -> None:
         """Insert or replace rows by id."""
 
+    def version(self, *, deadline: Deadline | None = None) -> object | None:
+        """A value that changes whenever the rows change, so a search may reuse what it built from
+        them; None when the store cannot tell (every search then reads the rows again)."""
+
 
 class VectorRows(Protocol):
     """What an embedder returns: one row of floats per text, sized and indexable (a list of lists, or

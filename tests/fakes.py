@@ -83,6 +83,9 @@ class FakeMemoryIndexDao:
     def get_all(self, *, deadline=None):
         return list(self.chunks)
 
+    def version(self, *, deadline=None):
+        return None  # a list anyone may change: read afresh each search
+
     def get_by_source_type(self, source_type):
         return [chunk for chunk in self.chunks if chunk.source_type == source_type]
 

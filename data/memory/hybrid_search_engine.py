@@ -15,7 +15,6 @@ from datetime import tzinfo
 import numpy as np
 import numpy.typing as npt
 
-from oneclaw_search.data.memory.memory_bm25 import MemoryBM25
 from oneclaw_search.data.memory.memory_snapshot import MemorySnapshot, SnapshotStore
 from oneclaw_search.data.text.analyzer import query_terms, stem
 from oneclaw_search.domain.clock import Clock, Deadline
@@ -24,8 +23,6 @@ from oneclaw_search.domain.models import MemorySearchResult
 from oneclaw_search.domain.ports import Embedder, MemoryFilter, MemoryIndexDao
 from oneclaw_search.domain.ranking import DECAY_LAMBDA_PER_DAY
 from oneclaw_search.domain.spelling import one_edit_away
-
-_NonNegativeIdfBM25 = MemoryBM25  # also known by this name: AC-06's tests check the model's class under it
 
 BM25_WEIGHT = 0.3
 VECTOR_WEIGHT = 0.7
@@ -124,7 +121,7 @@ class HybridSearchEngine:
     def _current(self, deadline: Deadline | None) -> MemorySnapshot:
         """The snapshot for memory_index as it is now, rebuilt only when the table changed (and
         read back from the store when another process already built it)."""
-        version = self._dao.version(deadline=deadline) if hasattr(self._dao, "version") else None
+        version = self._dao.version(deadline=deadline)
         snapshot = self._snapshot
         if snapshot is None or version is None or snapshot.version != version:
             dimension = self._embedder.dimension if self._embedder is not None else 0

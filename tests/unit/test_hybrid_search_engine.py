@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from datetime import date, timedelta
 
+import numpy as np
 import pytest
 from builders import TOKYO, chunk, ms
 from fakes import FakeMemoryIndexDao, FixedClock, KeywordEmbedder
@@ -12,7 +13,8 @@ from rank_bm25 import BM25Okapi
 
 from oneclaw_search.data.embedding.vectors import encode_embedding
 from oneclaw_search.data.memory.hybrid_search_engine import MIN_VECTOR_SIMILARITY as FLOOR
-from oneclaw_search.data.memory.hybrid_search_engine import HybridSearchEngine, _NonNegativeIdfBM25
+from oneclaw_search.data.memory.hybrid_search_engine import HybridSearchEngine
+from oneclaw_search.data.memory.memory_bm25 import MemoryBM25
 from oneclaw_search.domain.clock import Deadline, SearchTimedOut
 from oneclaw_search.domain.ports import MemoryFilter
 
@@ -34,14 +36,34 @@ def vec(*values):
     return encode_embedding(values)
 
 
+class OneClawOkapi(BM25Okapi):
+    """rank-bm25's Okapi, scanning every document as rank-bm25 does, with BM25Scorer.kt's IDF."""
+
+    def _calc_idf(self, nd):
+        for word, freq in nd.items():
+            self.idf[word] = math.log(1 + (self.corpus_size - freq + 0.5) / (freq + 0.5))
+
+
+CORPUS = [["sushi", "rice", "sushi"], ["sushi", "soup", "bowl", "noodle"], ["ramen"], ["rice", "bowl"],
+          ["sushi", "ramen", "bowl", "rice", "rice", "tea"], ["tea"]]
+
+
 @pytest.mark.spec("AC-06", "BR-08")
-def test_bm25_is_computed_by_rank_bm25_okapi_with_k1_1_2_and_b_0_75(mocker):
-    spy = mocker.spy(BM25Okapi, "__init__")
-    results = engine(chunk("a", "sushi tonight"), chunk("b", "ramen later")).search("sushi")
+@pytest.mark.parametrize("query", [["sushi"], ["rice", "bowl"], ["tea", "sushi", "ramen"], ["absent"], ["bowl", "bowl"]])
+def test_memory_bm25_scores_as_rank_bm25s_okapi_with_k1_1_2_and_b_0_75_from_postings_and_from_a_snapshot(query):
+    expected = OneClawOkapi(CORPUS, k1=1.2, b=0.75).get_scores(query)
+    ours = MemoryBM25(CORPUS)
+    restored = MemoryBM25.from_postings(ours.terms, ours.offsets, ours.rows, ours.counts, np.asarray(ours.doc_len, float))
+    assert list(ours.get_scores(query)) == pytest.approx(list(expected), rel=1e-12, abs=1e-12)
+    assert list(restored.get_scores(query)) == pytest.approx(list(expected), rel=1e-12, abs=1e-12)
+
+
+@pytest.mark.spec("AC-06")
+def test_the_engine_ranks_memory_by_that_model(mocker):
+    spy = mocker.spy(MemoryBM25, "get_scores")
+    results = engine(chunk("a", "sushi tonight"), chunk("b", "ramen later"), chunk("c", "sushi sushi")).search("sushi")
     assert spy.call_count == 1
-    assert isinstance(spy.call_args.args[0], _NonNegativeIdfBM25)
-    assert spy.call_args.kwargs == {"k1": 1.2, "b": 0.75}
-    assert [result.chunk.id for result in results] == ["a"]
+    assert [result.chunk.id for result in results] == ["c", "a"]
 
 
 @pytest.mark.spec("BR-08")
