@@ -36,3 +36,11 @@ def test_the_analyzer_benchmark_compares_both_splits_and_finds_the_stemmers_agre
     lines = done.stdout.splitlines()
     assert lines[0].startswith("regex tokenizer") and lines[1].startswith("simple tokenizer + Python pre-pass")
     assert " 0 of " in lines[2]  # memory and spelling stem exactly as the keyword index does
+
+
+def test_the_memory_bm25_benchmark_finds_ours_scoring_as_rank_bm25_does():
+    script = SCRIPT.with_name("bench_memory_bm25.py")
+    done = subprocess.run([sys.executable, str(script), "--chunks", "300", "--runs", "1"],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.count("same scores: True") == 4 and "build: rank-bm25 BM25Okapi" in done.stdout

@@ -1,13 +1,13 @@
-"""MemoryBM25: rank-bm25's Okapi model with OneClaw's IDF, scored from postings instead of a scan.
+"""MemoryBM25: rank-bm25's Okapi model with OneClaw's IDF, built and scored from postings instead of a scan.
 
 rank-bm25's own get_scores walks every document's term dictionary for every query term, which
 grows with the memory index; the same formula evaluated only over the documents holding each term
-gives the same numbers (Q-14) at a tiny fraction of the cost.
+gives the same numbers (Q-14) at a tiny fraction of the cost. Both are measured against rank-bm25 in
+tests/benchmarks/bench_memory_bm25.py.
 """
 from __future__ import annotations
 
 import math
-from collections import defaultdict
 
 import numpy as np
 import numpy.typing as npt
@@ -18,35 +18,36 @@ K1, B = 1.2, 0.75  # BM25Scorer.kt's constants
 
 class MemoryBM25(BM25Okapi):  # type: ignore[misc]  # rank-bm25 ships no types, so its class is Any
     def __init__(self, corpus: list[list[str]]) -> None:
-        super().__init__(corpus, k1=K1, b=B)
-        postings: dict[str, tuple[list[int], list[int]]] = defaultdict(lambda: ([], []))
-        for row, frequencies in enumerate(self.doc_freqs):
-            for term, count in frequencies.items():
-                postings[term][0].append(row)
-                postings[term][1].append(count)
-        self.terms = list(postings)
-        sizes = [len(rows) for rows, _ in postings.values()]
-        self.offsets = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
-        self.rows = np.fromiter((row for rows, _ in postings.values() for row in rows), dtype=np.int32, count=int(self.offsets[-1]))
-        self.counts = np.fromiter((c for _, counts in postings.values() for c in counts), dtype=np.float64, count=int(self.offsets[-1]))
-        self._finish()
+        """The model of `corpus` (each chunk's terms), its postings counted in one numpy pass: rank-bm25's
+        own set-up builds a dictionary per chunk first, several times slower on a large memory."""
+        vocabulary: dict[str, int] = {}
+        lengths = np.fromiter((len(terms) for terms in corpus), dtype=np.int64, count=len(corpus))
+        ids = np.fromiter((vocabulary.setdefault(term, len(vocabulary)) for terms in corpus for term in terms),
+                          dtype=np.int64, count=int(lengths.sum()))
+        chunk_of = np.repeat(np.arange(len(corpus), dtype=np.int64), lengths)
+        pairs, counts = np.unique(ids * len(corpus) + chunk_of, return_counts=True)  # by term, then chunk
+        offsets = np.searchsorted(pairs // len(corpus), np.arange(len(vocabulary) + 1)).astype(np.int64)
+        rows = (pairs % len(corpus)).astype(np.int32)
+        self._restore(list(vocabulary), offsets, rows, counts.astype(np.float64), lengths.astype(np.float64))
 
     @classmethod
     def from_postings(cls, terms: list[str], offsets: npt.NDArray[np.int64], rows: npt.NDArray[np.int32],
                       counts: npt.NDArray[np.float64], doc_len: npt.NDArray[np.float64]) -> MemoryBM25:
-        """The model as a saved snapshot left it: rank-bm25's parameters and IDF, from postings.
-
-        Only `doc_freqs`, rank-bm25's per-document dictionaries, is not restored: scoring never reads it.
-        """
+        """The model as a saved snapshot left it: rank-bm25's parameters and IDF, from postings."""
         model = cls.__new__(cls)
-        model.k1, model.b, model.epsilon, model.tokenizer, model.doc_freqs = K1, B, 0.25, None, []
-        model.corpus_size, model.doc_len = len(doc_len), doc_len.astype(np.int64).tolist()
-        model.avgdl = float(doc_len.sum()) / len(doc_len)
-        model.terms, model.offsets, model.rows, model.counts = terms, offsets, rows, counts
-        model.idf = {}
-        model._calc_idf(dict(zip(terms, np.diff(offsets).tolist(), strict=True)))
-        model._finish()
+        model._restore(terms, offsets, rows, counts, doc_len)
         return model
+
+    def _restore(self, terms: list[str], offsets: npt.NDArray[np.int64], rows: npt.NDArray[np.int32],
+                 counts: npt.NDArray[np.float64], doc_len: npt.NDArray[np.float64]) -> None:
+        """rank-bm25's attributes but `doc_freqs`, its per-chunk dictionaries, which scoring never reads."""
+        self.k1, self.b, self.epsilon, self.tokenizer, self.doc_freqs = K1, B, 0.25, None, []
+        self.corpus_size, self.doc_len = len(doc_len), doc_len.astype(np.int64).tolist()
+        self.avgdl = float(doc_len.sum()) / len(doc_len)
+        self.terms, self.offsets, self.rows, self.counts = terms, offsets, rows, counts
+        self.idf = {}
+        self._calc_idf(dict(zip(terms, np.diff(offsets).tolist(), strict=True)))
+        self._finish()
 
     def _finish(self) -> None:
         self._term_index = {term: i for i, term in enumerate(self.terms)}

@@ -73,15 +73,13 @@ class MemorySnapshot:
         corpus = [memory_terms(chunk.chunk_text) for chunk in chunks]
         bm25 = MemoryBM25(corpus) if any(corpus) else None
         vectors = np.zeros((len(chunks), dimension), dtype=np.float32)
-        has_vector = np.zeros(len(chunks), dtype=bool)
         for row, chunk in enumerate(chunks if dimension else ()):
             stored = decode_embedding(chunk.embedding, dimension)
-            if stored is None:
-                continue
-            norm = float(np.linalg.norm(stored))
-            if norm > 0:
-                vectors[row] = stored / norm
-                has_vector[row] = True
+            if stored is not None:
+                vectors[row] = stored
+        norms = np.linalg.norm(vectors, axis=1)
+        has_vector = norms > 0  # a missing or all-zero vector points nowhere
+        vectors[has_vector] /= norms[has_vector, None]
         times = np.array([content_time_ms(c.source_date, c.updated_at, zone) for c in chunks], dtype=np.float64)
         return cls(version, chunks, bm25, vectors, has_vector, times)
 
