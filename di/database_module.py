@@ -1,8 +1,8 @@
-"""DatabaseModule: the opened history database, the three DAOs over it, read_session's reader and the
-filtered search's rows.
+"""DatabaseModule: the opened history database, the memory DAO over it, read_session's reader and the
+filtered search's rows (the message and session DAOs come with the side index: IndexModule).
 
 Mirrors di/DatabaseModule.kt. The database is opened (and checked) before the container is
-built, so no provider does I/O; the DAOs answer their LIKE test from the side index when there is one.
+built, so no provider does I/O.
 """
 from __future__ import annotations
 
@@ -11,12 +11,9 @@ from injector import Module, provider, singleton
 from oneclaw_search.data.history.database import HistoryDatabase
 from oneclaw_search.data.history.filtered_history import PeeweeFilteredHistory
 from oneclaw_search.data.history.memory_index_dao import PeeweeMemoryIndexDao
-from oneclaw_search.data.history.message_dao import PeeweeMessageDao
-from oneclaw_search.data.history.session_dao import PeeweeSessionDao
 from oneclaw_search.data.history.session_reader import PeeweeSessionReader
-from oneclaw_search.di.index_module import HistoryRows, IndexParts
 from oneclaw_search.domain.focused_search import FocusedSearch
-from oneclaw_search.domain.ports import MemoryIndexDao, MessageDao, SessionDao
+from oneclaw_search.domain.ports import MemoryIndexDao
 from oneclaw_search.domain.session_reading import SessionReader
 from oneclaw_search.domain.session_summary import SessionDirectory
 
@@ -29,21 +26,6 @@ class DatabaseModule(Module):
     @provider
     def provide_database(self) -> HistoryDatabase:
         return self._database
-
-    @singleton
-    @provider
-    def provide_history_rows(self, database: HistoryDatabase, index: IndexParts) -> HistoryRows:
-        return HistoryRows(PeeweeMessageDao(database, index.lookup), PeeweeSessionDao(database, index.lookup))
-
-    @singleton
-    @provider
-    def provide_message_dao(self, rows: HistoryRows) -> MessageDao:
-        return rows.messages
-
-    @singleton
-    @provider
-    def provide_session_dao(self, rows: HistoryRows) -> SessionDao:
-        return rows.sessions
 
     @singleton
     @provider

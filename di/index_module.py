@@ -1,31 +1,28 @@
-"""IndexModule: message and session search over the keyword index, or the spec's scan without one.
+"""IndexModule: the message and session DAOs and their search, over the keyword index, or the spec's
+scans without one.
 
 `index_path="auto"` puts the side file (and the tantivy folder named after it) beside a history
 this project created and in the user's cache for any other; a path puts it there; None keeps the
-spec's literal scans.
+spec's literal scans (data/index/side_index.py decides where).
 """
 from __future__ import annotations
 
-import hashlib
-import os
 from dataclasses import dataclass
-from pathlib import Path
 
 from injector import Module, provider, singleton
 
-from oneclaw_search.data.history.cache_folder import user_cache
-from oneclaw_search.data.history.database import OWN_ORIGIN, HistoryDatabase
+from oneclaw_search.data.history.database import HistoryDatabase
 from oneclaw_search.data.history.message_dao import PeeweeMessageDao
 from oneclaw_search.data.history.session_dao import PeeweeSessionDao
 from oneclaw_search.data.index.background import build_command
 from oneclaw_search.data.index.indexed_search import IndexedMessageSearch, IndexedSessionSearch
 from oneclaw_search.data.index.lookup import KeywordLookup
-from oneclaw_search.data.index.side_index import SUFFIX, SideIndex, default_index_path
+from oneclaw_search.data.index.side_index import SideIndex, side_index_location
 from oneclaw_search.data.index.snapshot_store import SideSnapshotStore
 from oneclaw_search.data.index.summary_cache import MemorySummaryCache, SideSummaryCache
-from oneclaw_search.data.index.vocabulary import KeywordVocabulary, unindexed_texts
+from oneclaw_search.data.index.vocabulary import keyword_vocabulary
 from oneclaw_search.di.memory_module import MemoryStorage
-from oneclaw_search.di.settings import AUTO_INDEX, Settings
+from oneclaw_search.di.settings import Settings
 from oneclaw_search.domain.literal_search import LiteralMessageSearch, LiteralSessionSearch
 from oneclaw_search.domain.ports import IndexProgress, MessageDao, MessageSearch, SessionDao, SessionSearch, Vocabulary
 from oneclaw_search.domain.session_summary import SummaryCache
@@ -55,29 +52,30 @@ class SearchBackends:
     progress: IndexProgress | None = None
 
 
-def index_location(settings: Settings, database: HistoryDatabase) -> Path | None:
-    """Where the side index goes: the configured path; beside a history this project created;
-    otherwise (the OneClaw app's own folder, or one we may not write) the user's cache folder."""
-    if settings.index_path is None:
-        return None
-    if settings.index_path != AUTO_INDEX:
-        return Path(settings.index_path).expanduser()
-    beside = default_index_path(database.info.path)
-    if database.info.origin == OWN_ORIGIN and os.access(beside.parent, os.W_OK):
-        return beside
-    digest = hashlib.sha256(str(database.info.path.resolve()).encode()).hexdigest()[:16]
-    return user_cache() / f"{database.info.path.stem}-{digest}{SUFFIX}"
-
-
 class IndexModule(Module):
     @singleton
     @provider
     def provide_index_parts(self, database: HistoryDatabase, settings: Settings) -> IndexParts:
-        location = index_location(settings, database)
+        location = side_index_location(settings.index_path, database)
         if location is None:
             return IndexParts(None)
         side = SideIndex(location)
         return IndexParts(KeywordLookup.open(database, side, build_command(database.info.path, location)), side)
+
+    @singleton
+    @provider
+    def provide_history_rows(self, database: HistoryDatabase, index: IndexParts) -> HistoryRows:
+        return HistoryRows(PeeweeMessageDao(database, index.lookup), PeeweeSessionDao(database, index.lookup))
+
+    @singleton
+    @provider
+    def provide_message_dao(self, rows: HistoryRows) -> MessageDao:
+        return rows.messages
+
+    @singleton
+    @provider
+    def provide_session_dao(self, rows: HistoryRows) -> SessionDao:
+        return rows.sessions
 
     @singleton
     @provider
@@ -91,8 +89,7 @@ class IndexModule(Module):
         return SearchBackends(
             IndexedMessageSearch(parts.lookup, message_dao),
             IndexedSessionSearch(parts.lookup, session_dao),
-            KeywordVocabulary(parts.lookup, message_dao.texts_by_rowid, session_dao.texts_by_rowid,
-                              unindexed_texts(parts.lookup, message_dao, session_dao)),
+            keyword_vocabulary(parts.lookup, message_dao, session_dao),
             parts.lookup,
         )
 

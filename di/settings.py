@@ -9,6 +9,7 @@ from datetime import tzinfo
 from pathlib import Path
 from typing import Any
 
+from oneclaw_search.data.index.side_index import AUTO as AUTO_INDEX
 from oneclaw_search.domain.clock import Clock
 from oneclaw_search.domain.history_location import checked_tenant, is_postgres_url
 from oneclaw_search.domain.local_time import resolve_zone
@@ -18,7 +19,6 @@ from oneclaw_search.domain.search_settings import DEFAULT_BUDGET_SECONDS, DEFAUL
 from oneclaw_search.domain.search_window import RECENT_MESSAGE_BUFFER_MS
 
 DEFAULT_EMBEDDER = "default"
-AUTO_INDEX = "auto"
 
 
 @dataclass(frozen=True)

@@ -6,15 +6,20 @@ included.
 """
 from __future__ import annotations
 
+import hashlib
+import os
 import sqlite3
 from collections.abc import Sequence
 from pathlib import Path
 
 import peewee as pw
 
+from oneclaw_search.data.history.cache_folder import user_cache
+from oneclaw_search.data.history.database import OWN_ORIGIN, HistoryDatabase
 from oneclaw_search.data.history.raw_sql import Row, execute_sql, sqlite_connection
 
 SUFFIX = ".search-index.sqlite"
+AUTO = "auto"  # the side index's place chosen by the history (side_index_location)
 # SQLITE_CORRUPT and SQLITE_NOTADB, by code and by message (an error raised while peewee opens its
 # connection carries no code): the file itself, not a lock, a full disk or a read-only folder.
 _DAMAGED = {11: "database disk image is malformed", 26: "file is not a database"}
@@ -23,6 +28,21 @@ FORMAT_VERSION = "14"  # bump whenever its tables change: older files are starte
 
 def default_index_path(database_path: Path) -> Path:
     return database_path.with_name(database_path.name + SUFFIX)
+
+
+def side_index_location(configured: str | Path | None, database: HistoryDatabase) -> Path | None:
+    """Where the side index goes: None for none (the spec's scans); a configured path; for AUTO, beside
+    a history this project created, otherwise (the OneClaw app's own folder, or one we may not write)
+    in the user's cache folder, named after the history's path."""
+    if configured is None:
+        return None
+    if configured != AUTO:
+        return Path(configured).expanduser()
+    beside = default_index_path(database.info.path)
+    if database.info.origin == OWN_ORIGIN and os.access(beside.parent, os.W_OK):
+        return beside
+    digest = hashlib.sha256(str(database.info.path.resolve()).encode()).hexdigest()[:16]
+    return user_cache() / f"{database.info.path.stem}-{digest}{SUFFIX}"
 
 
 def keyword_folder(index_path: Path) -> Path:

@@ -83,6 +83,11 @@ class KeywordVocabulary:
         return unsigned_values(searcher, ROWID, [address for _, address in hits])
 
 
+def keyword_vocabulary(lookup: KeywordLookup, messages: PeeweeMessageDao, sessions: PeeweeSessionDao) -> KeywordVocabulary:
+    """The vocabulary of the keyword index and of the rows it has not taken in, their texts read through the DAOs."""
+    return KeywordVocabulary(lookup, messages.texts_by_rowid, sessions.texts_by_rowid, unindexed_texts(lookup, messages, sessions))
+
+
 def unindexed_texts(lookup: KeywordLookup, messages: PeeweeMessageDao, sessions: PeeweeSessionDao) -> Unindexed:
     """The texts of the newest messages and sessions an index in a given state has not taken in: the
     rows a search reads itself."""
