@@ -79,7 +79,7 @@ def _env(cache: Path) -> dict[str, str]:
 def sample_history(tmp_path_factory) -> Path:
     """A folder holding the demo's sample history, built once by the documented command."""
     folder = tmp_path_factory.mktemp("demo")
-    subprocess.run([sys.executable, "-m", "oneclaw_search.di.cli", "demo", "--db", str(folder / DEMO)],
+    subprocess.run([sys.executable, "-m", "oneclaw_search.tools.cli", "demo", "--db", str(folder / DEMO)],
                    cwd=folder, env=_env(folder / "cache"), check=True, capture_output=True, timeout=BLOCK_SECONDS)
     return folder
 
@@ -124,7 +124,7 @@ def test_every_subcommand_the_docs_name_exists():
     named = set().union(*(subcommands(block.code) for block in SHELL))
     assert {"search", "import", "demo", "mcp", "conformance"} <= named  # the parsing found the usual ones
     script = Path(sys.executable).with_name("oneclaw-search")  # the installed entry point, when there is one
-    command = [str(script)] if script.exists() else [sys.executable, "-m", "oneclaw_search.di.cli"]
+    command = [str(script)] if script.exists() else [sys.executable, "-m", "oneclaw_search.tools.cli"]
     for name in sorted(named):
         answered = subprocess.run([*command, name, "--help"], capture_output=True, text=True, check=False,
                                   timeout=BLOCK_SECONDS)

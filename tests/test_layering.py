@@ -1,4 +1,6 @@
-"""Layers import only inward: domain the standard library; data and tools the domain; di all.
+"""Layers import only inward: domain the standard library; data and tools the domain; di all of them
+and only to wire; the front doors (the command line and MCP server in tools/cli, the conformance
+runner in specs/conformance) whatever they drive.
 
 Walks every module's import statements with ast, so a stray `import peewee` in domain/ or a
 `from oneclaw_search.data ...` in tools/ fails here (P-14).
@@ -21,11 +23,19 @@ RULES = {
          "openai", "anthropic"},
     ),
     "tools": ({"oneclaw_search.domain", "oneclaw_search.tools"}, set()),
-    "di": (
-        {"oneclaw_search.domain", "oneclaw_search.data", "oneclaw_search.tools", "oneclaw_search.di"},
-        {"injector", "mcp", "anyio", "rich"},
+    "di": ({"oneclaw_search.domain", "oneclaw_search.data", "oneclaw_search.tools", "oneclaw_search.di"}, {"injector"}),
+    "tools/cli": (
+        {"oneclaw_search.domain", "oneclaw_search.data", "oneclaw_search.tools", "oneclaw_search.di",
+         "oneclaw_search.conformance"},
+        {"mcp", "anyio", "rich"},
+    ),
+    "specs/conformance": (
+        {"oneclaw_search.domain", "oneclaw_search.data", "oneclaw_search.tools", "oneclaw_search.di",
+         "oneclaw_search.conformance"},
+        {"injector"},
     ),
 }
+FRONT_DOORS = ("tools/cli",)  # inside a layer, checked by their own rule instead of the layer's
 
 
 # data/ is rooms, each importing only those listed (all may import the domain): a DAG, so no cycle
@@ -70,12 +80,32 @@ def violations(layer: str, source: str) -> list[str]:
 @pytest.mark.spec("P-14")
 @pytest.mark.parametrize("layer", sorted(RULES))
 def test_each_layer_imports_only_what_it_may(layer):
-    offenders = {
-        str(path.relative_to(ROOT)): found
-        for path in sorted((ROOT / layer).rglob("*.py"))
-        if (found := violations(layer, path.read_text(encoding="utf-8")))
-    }
-    assert offenders == {}
+    paths = [path for path in sorted((ROOT / layer).rglob("*.py"))
+             if layer in FRONT_DOORS or not any(path.is_relative_to(ROOT / door) for door in FRONT_DOORS)]
+    offenders = {str(path.relative_to(ROOT)): found for path in paths if (found := violations(layer, path.read_text(encoding="utf-8")))}
+    assert paths and offenders == {}
+
+
+def test_the_di_modules_import_each_other_in_no_cycle():
+    graph = {path.stem: {name.split(".")[2] for name in imported_modules(path.read_text(encoding="utf-8"))
+                         if name.startswith("oneclaw_search.di.")}
+             for path in (ROOT / "di").glob("*.py")}
+    state: dict[str, str] = {}
+
+    def walk(module: str, trail: tuple[str, ...]) -> None:
+        assert state.get(module) != "open", " -> ".join([*trail, module])
+        if module not in state:
+            state[module] = "open"
+            for below in graph.get(module, ()):
+                walk(below, (*trail, module))
+            state[module] = "done"
+    for module in graph:
+        walk(module, ())
+
+
+def test_di_holds_only_wiring():
+    """Its modules, the container and the recorder entry: no command line, no runner, no subpackages."""
+    assert sorted(path.name for path in (ROOT / "di").iterdir() if path.is_dir() and path.name != "__pycache__") == []
 
 
 def room_violations(room: str, source: str) -> list[str]:

@@ -23,9 +23,10 @@ def test_every_folder_package_is_listed_for_setuptools():
         for layer in LAYERS
         for init in (ROOT / layer).rglob("__init__.py")
     }
-    cases = "oneclaw_search.conformance_cases"  # data only: the conformance suite's JSON, so no __init__.py
-    assert folders | {cases} == set(setuptools["packages"])
-    assert setuptools["package-dir"] == {**{f"oneclaw_search.{layer}": layer for layer in LAYERS}, cases: "specs/conformance"}
+    runner = "oneclaw_search.conformance"  # the conformance suite's runner, beside its cases in specs/
+    assert (ROOT / "specs" / "conformance" / "__init__.py").exists()
+    assert folders | {runner} == set(setuptools["packages"])
+    assert setuptools["package-dir"] == {**{f"oneclaw_search.{layer}": layer for layer in LAYERS}, runner: "specs/conformance"}
 
 
 def test_no_layer_is_importable_under_its_bare_folder_name():
@@ -52,7 +53,7 @@ def test_the_wheel_installs_nothing_but_oneclaw_search(tmp_path):
     installed = {path.name for path in target.iterdir()} - {"bin"}
     assert installed == {"oneclaw_search", wheel.name.split("-py3")[0] + ".dist-info"}
     assert {path.name for path in (target / "oneclaw_search").iterdir()} >= set(LAYERS)
-    shipped = {path.name for path in (target / "oneclaw_search" / "conformance_cases").iterdir()}
+    shipped = {path.name for path in (target / "oneclaw_search" / "conformance").iterdir() if path.is_file() and path.suffix != ".py"}
     assert shipped == {path.name for path in (ROOT / "specs" / "conformance").iterdir() if path.suffix in (".json", ".md")}
     entry_points = next(target.glob("*.dist-info")).joinpath("entry_points.txt").read_text()
-    assert "oneclaw-search = oneclaw_search.di.cli:main" in entry_points
+    assert "oneclaw-search = oneclaw_search.tools.cli:main" in entry_points

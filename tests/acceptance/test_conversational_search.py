@@ -118,7 +118,7 @@ def test_a_message_written_since_the_index_caught_up_is_found_without_waiting_fo
 
 @pytest.mark.spec("Q-11")
 def test_the_index_command_builds_the_side_index_and_says_where(painting_chat):
-    done = subprocess.run([sys.executable, "-m", "oneclaw_search.di.cli", "--db", str(painting_chat), "index"],
+    done = subprocess.run([sys.executable, "-m", "oneclaw_search.tools.cli", "--db", str(painting_chat), "index"],
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert "3 messages, 1 sessions" in done.stdout and f"{painting_chat.name}.search-index.sqlite" in done.stdout

@@ -1,6 +1,6 @@
 """Chooses the ranking model's constants by leave-one-conversation-out cross-validation on LoCoMo dev.
 
-    python tests/benchmarks/bench_cross_validation.py            # the full grid, five folds, ablations (about an hour on 2 cores)
+    python tests/benchmarks/bench_cross_validation.py            # the full grid, five folds, ablations (about 20 minutes on 2 cores)
     python tests/benchmarks/bench_cross_validation.py --smoke    # two conversations, a tiny grid
 
 For each fold one conversation is held out: the grid's best constants on the other four (mean of
@@ -34,8 +34,8 @@ from oneclaw_search.tools import ToolExecutionEngine  # noqa: E402
 
 GRID: dict[str, tuple[float, ...]] = {
     "before_weight": (0.0, 0.5, 1.0, 1.5, 2.0, 3.0),
-    "after_weight": (0.0, 0.25, 0.5),
-    "sharpness": (1.0, 12.0, 24.0, 48.0),
+    "after_weight": (0.0, 0.25, 0.5, 1.0),
+    "sharpness": (1.0, 12.0, 24.0, 48.0, 96.0),
     "min_coverage": (0.0, 0.1, 0.2),
 }
 SMOKE_GRID: dict[str, tuple[float, ...]] = {"before_weight": (0.0, 1.0), "sharpness": (6.0, 12.0)}

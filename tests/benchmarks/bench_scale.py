@@ -159,7 +159,7 @@ def measure_background(db: Path) -> dict:
 
 def cli_command(db: Path, *command: str) -> list[str]:
     script = Path(sys.executable).with_name("oneclaw-search")
-    launcher = [str(script)] if script.exists() else [sys.executable, "-m", "oneclaw_search.di.cli"]
+    launcher = [str(script)] if script.exists() else [sys.executable, "-m", "oneclaw_search.tools.cli"]
     return [*launcher, "--db", str(db), "--index-path", str(default_index_path(db)), *command]
 
 

@@ -99,7 +99,7 @@ def seed(package: Path, defect: Defect) -> None:
 def run_suite(root: Path) -> dict:
     """The suite in process against the copy under `root` (it comes first on the import path)."""
     env = {**os.environ, "PYTHONPATH": str(root), "XDG_CACHE_HOME": str(root / "cache")}
-    done = subprocess.run([sys.executable, "-m", "oneclaw_search.di.cli", "conformance", "--cases", str(CASES), "--json"],
+    done = subprocess.run([sys.executable, "-m", "oneclaw_search.tools.cli", "conformance", "--cases", str(CASES), "--json"],
                           cwd=root, env=env, capture_output=True, text=True, check=False)
     try:
         return json.loads(done.stdout)

@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 from traceability import spec_ids
 
-from oneclaw_search.di.conformance.cases import load_groups
-from oneclaw_search.di.conformance.in_process import InProcessAdapter
-from oneclaw_search.di.conformance.process_adapter import ProcessAdapter
-from oneclaw_search.di.conformance.runner import NOT_APPLICABLE, PASS, Runner
+from oneclaw_search.conformance.cases import load_groups
+from oneclaw_search.conformance.in_process import InProcessAdapter
+from oneclaw_search.conformance.process_adapter import ProcessAdapter
+from oneclaw_search.conformance.runner import NOT_APPLICABLE, PASS, Runner
 
 ROOT = Path(__file__).resolve().parents[2]
 CASES = ROOT / "specs" / "conformance"
@@ -82,7 +82,7 @@ def test_the_groups_are_the_spec_its_extensions_and_this_package():
 
 
 def test_the_command_reports_per_case_per_id_and_exits_zero_when_all_pass(tmp_path):
-    run = subprocess.run([sys.executable, "-m", "oneclaw_search.di.cli", "conformance", "--group", "feat-032", "--json"],
+    run = subprocess.run([sys.executable, "-m", "oneclaw_search.tools.cli", "conformance", "--group", "feat-032", "--json"],
                          capture_output=True, text=True, check=False)
     report = json.loads(run.stdout)
     assert run.returncode == 0 and report["passed"] is True

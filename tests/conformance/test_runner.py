@@ -7,13 +7,13 @@ import sys
 
 import pytest
 
-from oneclaw_search.di.conformance.cases import CaseFileError, load_groups
-from oneclaw_search.di.conformance.fixtures import Moment, resolve_fixture
-from oneclaw_search.di.conformance.in_process import InProcessAdapter
-from oneclaw_search.di.conformance.process_adapter import ProcessAdapter
-from oneclaw_search.di.conformance.replies import read_reply
-from oneclaw_search.di.conformance.report import verdicts
-from oneclaw_search.di.conformance.runner import FAIL, NOT_APPLICABLE, PASS, Runner
+from oneclaw_search.conformance.cases import CaseFileError, load_groups
+from oneclaw_search.conformance.fixtures import Moment, resolve_fixture
+from oneclaw_search.conformance.in_process import InProcessAdapter
+from oneclaw_search.conformance.process_adapter import ProcessAdapter
+from oneclaw_search.conformance.replies import read_reply
+from oneclaw_search.conformance.report import verdicts
+from oneclaw_search.conformance.runner import FAIL, NOT_APPLICABLE, PASS, Runner
 
 FIXTURE = {"sessions": [{"id": "s1", "title": "Trip"}],
            "messages": [{"id": "m1", "session_id": "s1", "content": "Book the train to Kyoto", "created_at": "now-2d@09:00"},

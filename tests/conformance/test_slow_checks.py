@@ -14,7 +14,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 @pytest.mark.slow
 def test_every_case_passes_or_is_not_applicable_through_the_command_line():
-    run = subprocess.run([sys.executable, "-m", "oneclaw_search.di.cli", "conformance", "--adapter", "cli", "--json"],
+    run = subprocess.run([sys.executable, "-m", "oneclaw_search.tools.cli", "conformance", "--adapter", "cli", "--json"],
                          capture_output=True, text=True, check=False)
     report = json.loads(run.stdout)
     failed = [f"{case['id']}: {case['detail']}" for case in report["cases"] if case["status"] == "fail"]

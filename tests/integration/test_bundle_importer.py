@@ -159,7 +159,7 @@ def test_a_hostile_line_is_skipped_by_number_and_the_rest_imported(tmp_path):
 
 def test_a_line_longer_than_the_limit_is_skipped_unread_and_the_lines_after_it_imported(tmp_path, capsys):
     from oneclaw_search.data.importers.bundle_importer import MAX_LINE_CHARS
-    from oneclaw_search.di.cli import main
+    from oneclaw_search.tools.cli import main
 
     bundle = tmp_path / "bundle.jsonl"
     huge = json.dumps({"kind": "memory", "id": "big", "text": "x" * (MAX_LINE_CHARS + 10)})

@@ -13,8 +13,8 @@ from oneclaw_search.data.history.history_writer import HistoryWriter
 from oneclaw_search.data.history.schema import open_writable
 from oneclaw_search.data.importers.claude_code_importer import ClaudeCodeImporter
 from oneclaw_search.di import create_injector
-from oneclaw_search.di.cli import main
 from oneclaw_search.tools import ToolExecutionEngine
+from oneclaw_search.tools.cli import main
 
 SID, OLD_SID, CWD = "5f0c2a1e-1111-4000-8000-000000000001", "77aa0000-2222-4000-8000-000000000002", "/home/ana/code/tea.shop"
 PROJECT = "-home-ana-code-tea-shop"  # Claude Code's lossy folder name for CWD

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from oneclaw_ddl import create_oneclaw_database
 
-from oneclaw_search.di.cli import main
+from oneclaw_search.tools.cli import main
 
 SCRIPT = Path(sys.executable).parent / "oneclaw-search"
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from oneclaw_search.di.cli import main
+from oneclaw_search.tools.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = Path(sys.executable).parent / "oneclaw-search"
@@ -63,7 +63,7 @@ def test_demo_keeps_its_own_default_whatever_the_variable_says(tmp_path, monkeyp
 def test_the_demo_runs_with_model2vec_unimportable(tmp_path):
     """The shipped table is read with tokenizers and numpy: model2vec is only the `models` extra."""
     code = ("import sys; sys.modules['model2vec'] = None\n"
-            "from oneclaw_search.di.cli import main\n"
+            "from oneclaw_search.tools.cli import main\n"
             f"sys.exit(main(['demo', '--db', {str(tmp_path / 'demo.db')!r}]))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr

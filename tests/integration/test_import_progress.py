@@ -13,8 +13,8 @@ from oneclaw_search.data.importers import bundle_importer, memory_folder_importe
 from oneclaw_search.data.importers.bundle_importer import BundleImporter
 from oneclaw_search.data.importers.memory_folder_importer import MemoryFolderImporter
 from oneclaw_search.data.importers.oneclaw_importer import OneClawImporter
-from oneclaw_search.di.cli import main
 from oneclaw_search.domain.local_time import resolve_zone
+from oneclaw_search.tools.cli import main
 
 AT = 1_772_013_600_000
 

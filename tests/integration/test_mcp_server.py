@@ -15,8 +15,8 @@ from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
 from oneclaw_search.di import create_injector
-from oneclaw_search.di.cli import main
 from oneclaw_search.tools import ToolExecutionEngine, ToolRegistry
+from oneclaw_search.tools.cli import main
 from oneclaw_search.tools.tool import ToolDefinition, ToolResult
 
 SCRIPT = Path(sys.executable).parent / "oneclaw-search"

@@ -10,8 +10,8 @@ from contextlib import closing
 import pytest
 
 from oneclaw_search.di import create_injector
-from oneclaw_search.di.cli import main
 from oneclaw_search.tools import ToolExecutionEngine
+from oneclaw_search.tools.cli import main
 
 MEMORY = (
     "# Long-term Memory\r\n\r\n## Preferences\r\n\r\n- Loves sushi\r\n- Dislikes natto\r\n\r\n## Projects\r\n- Moving to PostgreSQL\r\n"

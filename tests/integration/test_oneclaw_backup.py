@@ -11,8 +11,8 @@ from oneclaw_ddl import create_oneclaw_database
 
 from oneclaw_search.data.importers.backup_archive import history_in
 from oneclaw_search.di import create_injector
-from oneclaw_search.di.cli import main
 from oneclaw_search.tools import ToolExecutionEngine
+from oneclaw_search.tools.cli import main
 
 DINNER = 1_772_013_600_000  # 2026-02-25 19:00 Tokyo
 

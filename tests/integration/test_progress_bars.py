@@ -1,4 +1,4 @@
-"""Progress bars of `import` and `index` (di/cli/progress.py): a count, its rate and the time left on
+"""Progress bars of `import` and `index` (tools/cli/progress.py): a count, its rate and the time left on
 stderr, drawn through rich only when stderr is a terminal; the importers and the index tell their
 totals and counts through optional hooks."""
 import io
@@ -23,8 +23,8 @@ from oneclaw_search.data.importers.bundle_importer import bounded_lines, count_l
 from oneclaw_search.data.index import sync
 from oneclaw_search.data.index.sync import KEYWORDS
 from oneclaw_search.di import create_injector
-from oneclaw_search.di.cli import main, progress
 from oneclaw_search.di.index_module import IndexParts
+from oneclaw_search.tools.cli import main, progress
 
 AT = 1_772_013_600_000
 PLAIN = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")  # rich's cursor and colour codes

@@ -11,8 +11,8 @@ from datetime import datetime
 from zoneinfo import ZoneInfo
 
 from oneclaw_search.di import create_injector
-from oneclaw_search.di.cli import main
 from oneclaw_search.tools import ToolExecutionEngine
+from oneclaw_search.tools.cli import main
 
 TOKYO = ZoneInfo("Asia/Tokyo")
 LINES = [

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from oneclaw_search.di.conformance.cases import load_groups
-from oneclaw_search.di.conformance.postgres_adapter import PostgresAdapter
-from oneclaw_search.di.conformance.runner import NOT_APPLICABLE, PASS, Runner
+from oneclaw_search.conformance.cases import load_groups
+from oneclaw_search.conformance.postgres_adapter import PostgresAdapter
+from oneclaw_search.conformance.runner import NOT_APPLICABLE, PASS, Runner
 
 CASES = load_groups(Path(__file__).resolve().parents[2] / "specs" / "conformance")
 ALL_CASES = [case for group in CASES for case in group.cases]

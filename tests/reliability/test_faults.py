@@ -83,7 +83,7 @@ def test_a_damaged_or_missing_index_is_built_anew_and_searches_answer_meanwhile(
 
 
 def run_index(path, *options):
-    return subprocess.run([sys.executable, "-m", "oneclaw_search.di.cli", "--db", str(path), "index", *options],
+    return subprocess.run([sys.executable, "-m", "oneclaw_search.tools.cli", "--db", str(path), "index", *options],
                           capture_output=True, text=True, timeout=120)
 
 
@@ -111,7 +111,7 @@ def cut_every_file_in_half(path):
 def cli_search(path, query):
     """One `oneclaw-search search` process: a test process holding the index's files mapped must not
     see them cut (the kernel would stop it), so the index is only ever opened in processes of their own."""
-    done = subprocess.run([sys.executable, "-m", "oneclaw_search.di.cli", "search", "--db", str(path), "--json",
+    done = subprocess.run([sys.executable, "-m", "oneclaw_search.tools.cli", "search", "--db", str(path), "--json",
                            "--max-results", "50", "--now", "2026-03-01T12:00:00Z", query],
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr

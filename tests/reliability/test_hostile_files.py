@@ -9,7 +9,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "integration"))
 from test_oneclaw_backup import backup_zip  # noqa: E402
 
 from oneclaw_search.data.importers.backup_archive import history_in  # noqa: E402
-from oneclaw_search.di.cli import main  # noqa: E402
+from oneclaw_search.tools.cli import main  # noqa: E402
 
 
 def cached_files(cache):

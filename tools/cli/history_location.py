@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 from oneclaw_search.domain.history_location import shown
 
 if TYPE_CHECKING:
-    from injector import Injector
+    from oneclaw_search.di.container import Injector
 
 
 @dataclass(frozen=True)

@@ -9,11 +9,11 @@ import time
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from oneclaw_search.di.conformance.cases import Case, Group
-from oneclaw_search.di.conformance.checks import NEEDS, run_check
-from oneclaw_search.di.conformance.fixtures import Moment, resolve_arguments, resolve_fixture
-from oneclaw_search.di.conformance.replies import read_reply
-from oneclaw_search.di.conformance.structure import compare_schema, compare_tool
+from oneclaw_search.conformance.cases import Case, Group
+from oneclaw_search.conformance.checks import NEEDS, run_check
+from oneclaw_search.conformance.fixtures import Moment, resolve_arguments, resolve_fixture
+from oneclaw_search.conformance.replies import read_reply
+from oneclaw_search.conformance.structure import compare_schema, compare_tool
 
 PASS, FAIL, NOT_APPLICABLE = "pass", "fail", "n/a"
 

@@ -9,8 +9,8 @@ import json
 from collections import defaultdict
 from typing import Any
 
-from oneclaw_search.di.conformance.cases import Group
-from oneclaw_search.di.conformance.runner import FAIL, NOT_APPLICABLE, PASS, Outcome
+from oneclaw_search.conformance.cases import Group
+from oneclaw_search.conformance.runner import FAIL, NOT_APPLICABLE, PASS, Outcome
 
 
 def verdicts(groups: list[Group], outcomes: list[Outcome]) -> dict[str, Any]:

@@ -1,7 +1,7 @@
 """The process adapter: any program speaking PROTOCOL.md's line-delimited JSON on stdin and stdout.
 
 `ProcessAdapter` is the runner's side; `serve` is our reference program's side, answering with the
-in-process adapter (`python -m oneclaw_search.di.conformance.process_adapter`), so the protocol
+in-process adapter (`python -m oneclaw_search.conformance.process_adapter`), so the protocol
 itself is exercised by the suite.
 """
 from __future__ import annotations
@@ -12,7 +12,7 @@ import sys
 import tempfile
 from typing import IO, Any
 
-REFERENCE_COMMAND = [sys.executable, "-m", "oneclaw_search.di.conformance.process_adapter"]
+REFERENCE_COMMAND = [sys.executable, "-m", "oneclaw_search.conformance.process_adapter"]
 
 
 class ProcessAdapter:
@@ -61,7 +61,7 @@ class ProcessAdapter:
 
 def serve(lines: IO[str], out: IO[str]) -> None:
     """Answer each request line with one response line until the input ends."""
-    from oneclaw_search.di.conformance.in_process import InProcessAdapter
+    from oneclaw_search.conformance.in_process import InProcessAdapter
 
     adapter = InProcessAdapter()
     adapter.name = "process"

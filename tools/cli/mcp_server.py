@@ -11,8 +11,8 @@ import json
 from importlib import metadata
 from typing import Any
 
-from oneclaw_search.di.cli.history_location import History, open_container
 from oneclaw_search.tools import ToolExecutionEngine, ToolRegistry
+from oneclaw_search.tools.cli.history_location import History, open_container
 from oneclaw_search.tools.tool import ToolResult
 
 SERVER_NAME = "oneclaw-search"

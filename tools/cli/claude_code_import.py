@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from oneclaw_search.data.importers.claude_code_importer import ClaudeCodeSummary
-from oneclaw_search.di.cli.history_location import History
+from oneclaw_search.tools.cli.history_location import History
 
 
 def describe_claude_code_summary(summary: ClaudeCodeSummary, path: Path, db: History) -> str:

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from oneclaw_search.di.conformance.runner import Adapter
+    from oneclaw_search.conformance.runner import Adapter
 
 ADAPTERS = ("in-process", "cli", "process", "postgres")
 
@@ -29,17 +29,17 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def default_cases() -> Path:
-    """The case files installed with the package (a data-only package, so no __init__.py)."""
-    spec = find_spec("oneclaw_search.conformance_cases")
+    """The case files installed with the package, beside the runner (specs/conformance/)."""
+    spec = find_spec("oneclaw_search.conformance")
     if spec is None or not spec.submodule_search_locations:
         raise ValueError("the shipped conformance cases are missing; pass --cases DIR")
     return Path(next(iter(spec.submodule_search_locations)))
 
 
 def run_conformance(args: argparse.Namespace) -> int:
-    from oneclaw_search.di.conformance.cases import load_groups
-    from oneclaw_search.di.conformance.report import as_json, as_text, verdicts
-    from oneclaw_search.di.conformance.runner import Runner
+    from oneclaw_search.conformance.cases import load_groups
+    from oneclaw_search.conformance.report import as_json, as_text, verdicts
+    from oneclaw_search.conformance.runner import Runner
 
     groups = load_groups(args.cases or default_cases())
     if args.group:
@@ -62,15 +62,15 @@ def open_adapter(name: str, command: list[str] | None = None, url: str | None = 
     if name == "postgres":
         if not url:
             raise ValueError("--adapter postgres needs --db postgresql://...")
-        from oneclaw_search.di.conformance.postgres_adapter import PostgresAdapter
+        from oneclaw_search.conformance.postgres_adapter import PostgresAdapter
         return PostgresAdapter(url)
     if name == "cli":
-        from oneclaw_search.di.conformance.cli_adapter import CliAdapter
+        from oneclaw_search.conformance.cli_adapter import CliAdapter
         return CliAdapter(command)
     if name == "process":
-        from oneclaw_search.di.conformance.process_adapter import ProcessAdapter
+        from oneclaw_search.conformance.process_adapter import ProcessAdapter
         return ProcessAdapter(command)
     if command:
         raise ValueError("--command goes with --adapter process or cli")
-    from oneclaw_search.di.conformance.in_process import InProcessAdapter
+    from oneclaw_search.conformance.in_process import InProcessAdapter
     return InProcessAdapter()

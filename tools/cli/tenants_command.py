@@ -8,8 +8,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from oneclaw_search.di.cli.history_location import PostgresLocation
 from oneclaw_search.domain.history_location import checked_tenant
+from oneclaw_search.tools.cli.history_location import PostgresLocation
 
 
 def run_tenants(db: Path | PostgresLocation, action: str, name: str | None) -> int:

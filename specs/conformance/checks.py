@@ -9,9 +9,9 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from oneclaw_search.di.conformance.fixtures import Moment
-from oneclaw_search.di.conformance.replies import Reply
-from oneclaw_search.di.conformance.result_checks import RESULT_CHECKS, shown
+from oneclaw_search.conformance.fixtures import Moment
+from oneclaw_search.conformance.replies import Reply
+from oneclaw_search.conformance.result_checks import RESULT_CHECKS, shown
 
 Check = Callable[[Reply, Any, Moment], "str | None"]
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from oneclaw_search.di.conformance.fixtures import Moment
-from oneclaw_search.di.conformance.replies import ROLE_PREFIX, Reply
+from oneclaw_search.conformance.fixtures import Moment
+from oneclaw_search.conformance.replies import ROLE_PREFIX, Reply
 
 
 def shown(reply: Reply) -> str:

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from oneclaw_search.di.conformance.checks import CHECKS
+from oneclaw_search.conformance.checks import CHECKS
 
 STEP_KINDS = ("call", "load", "fault", "configure", "set_clock", "tools", "schema", "concurrently")
 CASE_KEYS = {"id", "title", "proves", "divergence", "reading", "optional", "requires", "fixture", "now",

@@ -1,6 +1,6 @@
 """`oneclaw-search import [KIND] PATH`: loads a JSONL bundle (the default kind), a memory folder,
 squidbot's JSONL history, a OneClaw backup or Claude Code's transcripts into a database this package
-may write. On a terminal, imports show progress bars on stderr (di/cli/progress.py); piped, they
+may write. On a terminal, imports show progress bars on stderr (tools/cli/progress.py); piped, they
 stay quiet until the summary."""
 from __future__ import annotations
 
@@ -16,13 +16,13 @@ from oneclaw_search.data.importers.claude_code_importer import DEFAULT_PROJECTS,
 from oneclaw_search.data.importers.memory_folder_importer import MemoryFolderImporter, MemoryImportSummary
 from oneclaw_search.data.importers.oneclaw_importer import OneClawImporter
 from oneclaw_search.data.importers.squidbot_importer import HISTORY_FILE, SESSIONS_FOLDER, SquidbotImporter, SquidbotSummary
-from oneclaw_search.di.cli.claude_code_import import claude_code_exit_code, describe_claude_code_summary
-from oneclaw_search.di.cli.history_location import History, PostgresLocation
-from oneclaw_search.di.cli.progress import CountBar, progress_bars
 from oneclaw_search.di.core_module import default_embedder
 from oneclaw_search.domain.clock import SystemClock
 from oneclaw_search.domain.errors import HistoryUnavailable
 from oneclaw_search.domain.local_time import resolve_zone
+from oneclaw_search.tools.cli.claude_code_import import claude_code_exit_code, describe_claude_code_summary
+from oneclaw_search.tools.cli.history_location import History, PostgresLocation
+from oneclaw_search.tools.cli.progress import CountBar, progress_bars
 
 SHOWN_SKIPS = 10
 KINDS = ("bundle", "memory", "squidbot", "oneclaw", "claude-code")

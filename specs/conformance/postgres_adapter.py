@@ -12,13 +12,13 @@ from typing import Any
 
 from injector import Injector, provider, singleton
 
+from oneclaw_search.conformance.faults import FaultModule
+from oneclaw_search.conformance.history_file import fixture_rows
+from oneclaw_search.conformance.in_process import InProcessAdapter
 from oneclaw_search.data.postgres.database import PostgresHistory
 from oneclaw_search.data.postgres.schema import TENANT_TABLES, add_tenant, ensure_schema
 from oneclaw_search.data.postgres.writer import PostgresHistoryWriter
 from oneclaw_search.di import create_injector
-from oneclaw_search.di.conformance.faults import FaultModule
-from oneclaw_search.di.conformance.history_file import fixture_rows
-from oneclaw_search.di.conformance.in_process import InProcessAdapter
 from oneclaw_search.di.core_module import default_embedder
 from oneclaw_search.di.index_module import SearchBackends
 from oneclaw_search.di.postgres_module import PostgresModule

@@ -1,4 +1,4 @@
 """The `oneclaw-search` command and the MCP server: what people and MCP clients run on top of the container."""
-from oneclaw_search.di.cli.main import main
+from oneclaw_search.tools.cli.main import main
 
 __all__ = ["main"]

@@ -14,9 +14,9 @@ from typing import Any
 
 from injector import Injector
 
+from oneclaw_search.conformance.faults import FaultModule, Faults
+from oneclaw_search.conformance.history_file import TABLES, file_checksum, table_columns, write_fixture
 from oneclaw_search.di import create_injector
-from oneclaw_search.di.conformance.faults import FaultModule, Faults
-from oneclaw_search.di.conformance.history_file import TABLES, file_checksum, table_columns, write_fixture
 from oneclaw_search.domain.clock import PinnedClock
 from oneclaw_search.tools import ToolExecutionEngine, ToolRegistry, ToolResult
 

@@ -15,7 +15,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from oneclaw_search.di.conformance.history_file import TABLES, file_checksum, table_columns
+from oneclaw_search.conformance.history_file import TABLES, file_checksum, table_columns
 
 CAPABILITIES = ["checksum", "schema", "exit_codes", "concurrent_calls"]
 GROUPS = ["feat-032", "extended", "package"]
@@ -29,7 +29,7 @@ class CliAdapter:
     name = "cli"
 
     def __init__(self, command: list[str] | None = None) -> None:
-        self._command = command or [sys.executable, "-m", "oneclaw_search.di.cli"]
+        self._command = command or [sys.executable, "-m", "oneclaw_search.tools.cli"]
         self._folder = Path(tempfile.mkdtemp(prefix="oneclaw-conformance-cli-"))
         self._generation, self._now, self._zone = 0, 0, "UTC"
 

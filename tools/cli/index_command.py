@@ -1,5 +1,5 @@
 """`oneclaw-search index`: build or catch up the keyword index now, instead of in the background of
-the first searches, with progress bars on a terminal (di/cli/progress.py).
+the first searches, with progress bars on a terminal (tools/cli/progress.py).
 
 Prints where the index lives, how many rows it holds, its size and how long the work took.
 """
@@ -14,9 +14,9 @@ from oneclaw_search.data.index.schema import MESSAGES, SESSIONS
 from oneclaw_search.data.index.side_index import damaged_index
 from oneclaw_search.data.index.sync import KEYWORDS, IndexSync
 from oneclaw_search.di import create_injector
-from oneclaw_search.di.cli.history_location import PostgresLocation
-from oneclaw_search.di.cli.progress import CountBar, progress_bars
 from oneclaw_search.di.index_module import IndexParts
+from oneclaw_search.tools.cli.history_location import PostgresLocation
+from oneclaw_search.tools.cli.progress import CountBar, progress_bars
 
 STAGES = {KEYWORDS: "indexing messages"}
 BUSY_POLL_SECONDS = 0.5

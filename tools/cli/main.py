@@ -16,13 +16,13 @@ from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from oneclaw_search.di.cli.conformance_command import add_parser as add_conformance_parser
-from oneclaw_search.di.cli.conformance_command import run_conformance
-from oneclaw_search.di.cli.history_location import History, PostgresLocation
 from oneclaw_search.domain.clock import PinnedClock
 from oneclaw_search.domain.errors import HistoryUnavailable
 from oneclaw_search.domain.history_location import checked_tenant, is_postgres_url
 from oneclaw_search.domain.local_time import iso_time_ms, resolve_zone
+from oneclaw_search.tools.cli.conformance_command import add_parser as add_conformance_parser
+from oneclaw_search.tools.cli.conformance_command import run_conformance
+from oneclaw_search.tools.cli.history_location import History, PostgresLocation
 
 if TYPE_CHECKING:
     from oneclaw_search.tools import ToolExecutionEngine
@@ -117,30 +117,30 @@ def main(argv: list[str] | None = None) -> int:
         if not isinstance(db, PostgresLocation):
             _without_postgres_drivers()
         if args.command == "tenants":
-            from oneclaw_search.di.cli.tenants_command import run_tenants
+            from oneclaw_search.tools.cli.tenants_command import run_tenants
 
             return run_tenants(db, args.action, args.name)
         if args.command == "demo":
-            from oneclaw_search.di.cli.demo import run_demo
+            from oneclaw_search.tools.cli.demo import run_demo
 
             return run_demo(DEFAULT_DEMO_PATH if isinstance(db, PostgresLocation) else db, time_zone)
         # Each command imports what only it needs: a one-shot search skips the importers and MCP.
         if args.command == "import":
-            from oneclaw_search.di.cli.history_import import run_import_kind
+            from oneclaw_search.tools.cli.history_import import run_import_kind
 
             return run_import_kind(db, args.what, time_zone)
         if args.command == "index":
-            from oneclaw_search.di.cli.index_command import run_index
+            from oneclaw_search.tools.cli.index_command import run_index
 
             return run_index(db, time_zone, getattr(args, "index_path", None))
         if args.command == "conformance":
             return run_conformance(args)
         if args.command == "summary":
-            from oneclaw_search.di.cli.summary_command import run_summary
+            from oneclaw_search.tools.cli.summary_command import run_summary
 
             return run_summary(db, time_zone, args)
         if args.command == "mcp":
-            from oneclaw_search.di.cli.mcp_server import run_mcp
+            from oneclaw_search.tools.cli.mcp_server import run_mcp
 
             return run_mcp(db, time_zone, getattr(args, "index_path", None))
         return run_search(db, time_zone, args)
@@ -188,8 +188,8 @@ def run_search(db: History, time_zone: str | None, args: argparse.Namespace) -> 
     where = {"index_path": args.index_path} if hasattr(args, "index_path") else {}
     if args.now is not None:
         where["clock"] = PinnedClock(_instant_ms(args.now, time_zone))
-    from oneclaw_search.di.cli.history_location import open_container
     from oneclaw_search.tools import ToolExecutionEngine
+    from oneclaw_search.tools.cli.history_location import open_container
 
     engine = open_container(db, time_zone=time_zone, **where).get(ToolExecutionEngine)
     return run_tool(engine, "search_history", arguments, args.json)
