@@ -20,6 +20,8 @@ from oneclaw_search.di.summary_module import SummaryModule
 from oneclaw_search.di.tool_module import ToolModule
 from oneclaw_search.domain.errors import HistoryUnavailable
 
+__all__ = ["Injector", "create_injector"]  # Injector too: the type a front door's container has
+
 
 def create_injector(database_path: str | Path, **settings: Any) -> Injector:
     """A container over the history at `database_path` (a OneClaw backup zip too), opened

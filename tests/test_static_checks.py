@@ -11,10 +11,11 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 LAYERS = ("domain", "data", "tools", "di")
+FOLDERS = {**{layer: layer for layer in LAYERS}, "conformance": "specs/conformance"}  # import name -> folder
 
 
 def test_ruff_finds_nothing_in_the_package_or_the_tests():
-    run = subprocess.run([sys.executable, "-m", "ruff", "check", "--no-cache", *LAYERS, "tests"],
+    run = subprocess.run([sys.executable, "-m", "ruff", "check", "--no-cache", *FOLDERS.values(), "tests"],
                          cwd=ROOT, capture_output=True, text=True, check=False)
     assert run.returncode == 0, run.stdout[-4000:] + run.stderr[-2000:]
 
@@ -22,8 +23,8 @@ def test_ruff_finds_nothing_in_the_package_or_the_tests():
 def test_mypy_finds_no_type_errors_in_the_package(tmp_path):
     package = tmp_path / "oneclaw_search"
     package.mkdir()
-    for layer in LAYERS:
-        (package / layer).symlink_to(ROOT / layer, target_is_directory=True)
+    for name, folder in FOLDERS.items():
+        (package / name).symlink_to(ROOT / folder, target_is_directory=True)
     run = subprocess.run([sys.executable, "-m", "mypy", "--config-file", str(ROOT / "pyproject.toml"),
                           "--cache-dir", str(tmp_path / ".mypy_cache"), "-p", "oneclaw_search"],
                          cwd=tmp_path, env={"MYPYPATH": str(tmp_path), "PATH": "/usr/bin:/bin"},

@@ -41,11 +41,12 @@ class MemoryBM25(BM25Okapi):  # type: ignore[misc]  # rank-bm25 ships no types, 
     def _restore(self, terms: list[str], offsets: npt.NDArray[np.int64], rows: npt.NDArray[np.int32],
                  counts: npt.NDArray[np.float64], doc_len: npt.NDArray[np.float64]) -> None:
         """rank-bm25's attributes but `doc_freqs`, its per-chunk dictionaries, which scoring never reads."""
-        self.k1, self.b, self.epsilon, self.tokenizer, self.doc_freqs = K1, B, 0.25, None, []
+        self.k1, self.b, self.epsilon, self.tokenizer = K1, B, 0.25, None
+        self.doc_freqs: list[dict[str, int]] = []
         self.corpus_size, self.doc_len = len(doc_len), doc_len.astype(np.int64).tolist()
         self.avgdl = float(doc_len.sum()) / len(doc_len)
         self.terms, self.offsets, self.rows, self.counts = terms, offsets, rows, counts
-        self.idf = {}
+        self.idf: dict[str, float] = {}
         self._calc_idf(dict(zip(terms, np.diff(offsets).tolist(), strict=True)))
         self._finish()
 
