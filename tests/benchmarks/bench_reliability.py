@@ -20,7 +20,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 GROUPS = {
     "test_fuzz": "fuzz: search_history and read_session calls, determinism, prefix order, deleted sessions",
-    "test_faults": "faults: damaged/deleted index, edited messages, index command",
+    "test_faults": "faults: damaged/deleted index or side file, no writable cache, edited messages, index command",
     "test_secrets": "security: secrets masked in every reply",
     "test_concurrency": "concurrency: a recorder writing while processes search",
     "test_hostile_files": "security: hostile backups and import files",
