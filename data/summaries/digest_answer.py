@@ -17,6 +17,14 @@ from oneclaw_search.data.summaries.summary_prompt import MAX_ITEMS
 
 FIELDS = ("key_topics", "key_decisions", "unresolved")
 MAX_PHRASE_CHARS = 160
+# The answer's shape as a JSON schema, for servers that constrain a model's output to one (llama.cpp's
+# server and others): a small local model asked plainly for JSON often answers prose instead.
+ANSWER_SCHEMA = {
+    "type": "object",
+    "properties": {field: {"type": "array", "items": {"type": "string"}, "maxItems": MAX_ITEMS} for field in FIELDS},
+    "required": list(FIELDS),
+    "additionalProperties": False,
+}
 
 Lists = tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]
 

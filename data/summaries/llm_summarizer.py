@@ -9,11 +9,12 @@ imported on first use, so this package loads where they are not installed.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
 from types import ModuleType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, cast
 
-from oneclaw_search.data.summaries.digest_answer import UnparsableAnswer, merge, parse_answer
+from oneclaw_search.data.summaries.digest_answer import ANSWER_SCHEMA, UnparsableAnswer, merge, parse_answer
 from oneclaw_search.data.summaries.summary_prompt import SYSTEM_PROMPT, transcript_pieces, turn_room
 from oneclaw_search.domain.session_summary import Digest, Summarizer, Transcript
 
@@ -67,15 +68,28 @@ class _ChatModelSummarizer:
         return type(error).__name__
 
 
+# Servers that read no schema from `response_format` refuse the request with one of these.
+_REFUSED_FORMAT = (400, 422)
+
+
 class OpenAICompatibleSummarizer(_ChatModelSummarizer):
-    """Chat Completions at `base_url` (…/v1). A local server that checks no key takes any string."""
+    """Chat Completions at `base_url` (…/v1). A local server that checks no key takes any string.
+
+    With `constrained`, the answer's JSON schema goes along as `response_format` (a JSON object with
+    a schema, as llama.cpp's server reads it); a server that refuses that is asked plainly from then on.
+    `sampling` adds request fields such as `temperature` or `seed` (none by default: OpenAI's reasoning
+    models refuse a temperature).
+    """
 
     def __init__(self, base_url: str, model: str, api_key: str, fallback: Summarizer,
-                 timeout_seconds: float = 20.0, token_budget: int = 6000) -> None:
+                 timeout_seconds: float = 20.0, token_budget: int = 6000, constrained: bool = True,
+                 sampling: Mapping[str, object] | None = None) -> None:
         super().__init__(model, fallback, timeout_seconds, token_budget)
         self._base_url = base_url
         self._api_key = api_key
         self._client: OpenAI | None = None
+        self._constrained = constrained
+        self._sampling = dict(sampling or {})
 
     def _ask(self, piece: str) -> str | None:
         import openai
@@ -84,13 +98,24 @@ class OpenAICompatibleSummarizer(_ChatModelSummarizer):
         if self._client is None:
             self._client = openai.OpenAI(base_url=self._base_url, api_key=self._api_key,
                                          timeout=self._timeout, max_retries=0)
-        completion = self._client.chat.completions.create(
-            model=self.model,
-            messages=[{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": piece}],
-        )
+        try:
+            return self._complete(piece)
+        except openai.APIStatusError as refused:
+            if not self._constrained or refused.status_code not in _REFUSED_FORMAT:
+                raise
+            self._constrained = False
+            return self._complete(piece)
+
+    def _complete(self, piece: str) -> str | None:
+        request: dict[str, Any] = {"model": self.model, **self._sampling, "messages": [
+            {"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": piece}]}
+        if self._constrained:
+            request["response_format"] = {"type": "json_object", "schema": ANSWER_SCHEMA}
+        assert self._client is not None
+        completion = self._client.chat.completions.create(**request)
         if not completion.choices:
             raise UnparsableAnswer("no choices")
-        return completion.choices[0].message.content
+        return cast("str | None", completion.choices[0].message.content)
 
 
 class AnthropicSummarizer(_ChatModelSummarizer):

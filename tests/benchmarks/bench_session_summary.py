@@ -1,7 +1,10 @@
 """Measures the extractive session summary: ROUGE against LoCoMo's own session summaries, precision and
 recall of decisions and open items on hand-labelled turns, and the time to summarise a long session.
+With --llm-base-url, a chat model behind an OpenAI-compatible server (a local one: docs/tool-reference.md, get_session_summary)
+summarises the first --llm-sessions sessions too, its ROUGE and seconds per session printed beside the
+extractive summary's on the same sessions.
 
-    python tests/benchmarks/bench_session_summary.py [--json FILE]
+    python tests/benchmarks/bench_session_summary.py [--json FILE] [--llm-base-url URL --llm-model NAME --llm-sessions N]
 """
 from __future__ import annotations
 
@@ -91,6 +94,35 @@ def rouge(samples: list[dict]) -> dict[str, dict[str, float]]:
             for name, pairs in scores.items()}
 
 
+def with_model(samples: list[dict], base_url: str, model: str, count: int) -> dict[str, dict[str, float]]:
+    """ROUGE of a chat model's topics + decisions and the extractive ones on the first `count` sessions,
+    and the model's seconds per session; how many times it fell back to the extractive summary."""
+    from rouge_score import rouge_scorer
+
+    from oneclaw_search.data.summaries.llm_summarizer import OpenAICompatibleSummarizer
+
+    scorer = rouge_scorer.RougeScorer(["rouge1", "rougeL"])
+    extractive = ExtractiveSummarizer()
+    llm = OpenAICompatibleSummarizer(base_url, model, "none", extractive, timeout_seconds=600, token_budget=1500,
+                                     sampling={"temperature": 0, "seed": 7})  # greedy: the same figures each run
+    pairs = [(transcript, sample["session_summary"].get(f"session_{n}_summary", ""))
+             for sample in samples for n, transcript in sessions(sample).items()]
+    pairs = [(transcript, reference) for transcript, reference in pairs if reference.strip()][:count]
+    scores: dict[str, list[tuple[float, float]]] = {"extractive": [], f"llm:{model}": []}
+    seconds, fell_back = [], 0
+    for transcript, reference in pairs:
+        started = time.perf_counter()
+        digest = llm.summarize(transcript)
+        seconds.append(time.perf_counter() - started)
+        fell_back += not digest.method.startswith("llm:")
+        for name, made in (("extractive", extractive.summarize(transcript)), (f"llm:{model}", digest)):
+            scores[name].append(rouge_pair(scorer, " ".join(made.key_topics + made.key_decisions), reference))
+    return {name: {"sessions": len(rows), "rouge1_mean": statistics.mean(r[0] for r in rows),
+                   "rougeL_mean": statistics.mean(r[1] for r in rows),
+                   **({"seconds_median": statistics.median(seconds), "fell_back": fell_back} if name != "extractive" else {})}
+            for name, rows in scores.items()}
+
+
 def labelled(samples: list[dict]) -> dict[str, dict[str, float]]:
     """Micro-averaged precision and recall of the turns items come from, against hand-labelled turns."""
     by_id = {sample["sample_id"]: sample for sample in samples}
@@ -163,6 +195,9 @@ def through_the_tool() -> dict[str, float]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
+    parser.add_argument("--llm-base-url", help="an OpenAI-compatible server (…/v1) whose model summarises too")
+    parser.add_argument("--llm-model", default="local", help="the model name to ask the server for")
+    parser.add_argument("--llm-sessions", type=int, default=10, help="LoCoMo sessions the model summarises")
     args = parser.parse_args()
     if find_spec("rouge_score") is None:
         print("the ROUGE figures need rouge-score: pip install rouge-score", file=sys.stderr)
@@ -183,6 +218,12 @@ def main() -> int:
     print(f"\n{LONG_SESSION}-turn session, median of {RUNS}: "
           + ", ".join(f"{name} {ms:.1f} ms" for name, ms in figures["ms_per_1000_turns"].items()))
     print("through get_session_summary: " + ", ".join(f"{name} {ms:.1f} ms" for name, ms in figures["tool_ms_1000_turns"].items()))
+    if args.llm_base_url:
+        figures["llm"] = with_model(samples, args.llm_base_url, args.llm_model, args.llm_sessions)
+        print(f"\nthe first {args.llm_sessions} LoCoMo dev sessions, topics + decisions against session_summary:")
+        for name, row in figures["llm"].items():
+            extra = f", {row['seconds_median']:.1f} s a session, fell back {row['fell_back']} times" if "fell_back" in row else ""
+            print(f"  {name:<32} R-1 {row['rouge1_mean']:.3f}  R-L {row['rougeL_mean']:.3f}{extra}")
     if args.json:
         args.json.write_text(json.dumps(figures, indent=2) + "\n")
     return 0

@@ -184,3 +184,14 @@ def test_anthropic_an_http_error_falls_back(llm):
 def test_a_session_without_turns_is_left_to_the_fallback(llm):
     digest = openai_summarizer(llm).summarize(transcript())
     assert digest == EXTRACTIVE and llm.requests == []
+
+
+def test_the_answers_schema_goes_along_and_a_server_refusing_it_is_asked_plainly_from_then_on(llm):
+    llm.then(answer(json.dumps(VALID)), status(400), answer(json.dumps(VALID)), answer(json.dumps(VALID)))
+    summarizer = openai_summarizer(llm)
+    assert summarizer.summarize(MIGRATION).method == f"llm:{MODEL}"
+    schema = llm.requests[0].body["response_format"]
+    assert schema["type"] == "json_object" and schema["schema"]["required"] == ["key_topics", "key_decisions", "unresolved"]
+    assert summarizer.summarize(MIGRATION).method == f"llm:{MODEL}"  # refused with the schema, answered without it
+    assert summarizer.summarize(MIGRATION).method == f"llm:{MODEL}"
+    assert ["response_format" in request.body for request in llm.requests] == [True, True, False, False]
