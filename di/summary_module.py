@@ -10,6 +10,7 @@ from datetime import tzinfo
 from injector import Module, provider, singleton
 
 from oneclaw_search.data.summaries.configured import chosen_summarizer, summary_method
+from oneclaw_search.data.summaries.keyphrases import YakeTopics
 from oneclaw_search.di.index_module import SearchBackends
 from oneclaw_search.di.settings import Settings
 from oneclaw_search.domain.extractive_summary import ExtractiveSummarizer
@@ -23,7 +24,7 @@ class SummaryModule(Module):
     @singleton
     @provider
     def provide_summarizer(self, settings: Settings, backends: SearchBackends) -> Summarizer:
-        return chosen_summarizer(settings.summarizer, ExtractiveSummarizer(backends.vocabulary))
+        return chosen_summarizer(settings.summarizer, ExtractiveSummarizer(backends.vocabulary, topics=YakeTopics()))
 
     @singleton
     @provider

@@ -1,8 +1,8 @@
 """ExtractiveSummarizer: a session's digest made offline and deterministically from its own words,
 for draagon-forge's REQ-016.3 `get_session_summary` when no LLM is asked or available.
 
-Topics are the session's most distinctive words and two-word phrases; decisions and open items
-come from summary_cues.py.
+Topics come from a TopicFinder when one is given (the wiring gives YAKE's keyphrases), else from the
+session's most distinctive words and two-word phrases; decisions and open items come from summary_cues.py.
 """
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from typing import NamedTuple
 from oneclaw_search.domain.ports import Vocabulary
 from oneclaw_search.domain.search_terms import Stem, plain, unchanged
 from oneclaw_search.domain.session_reading import Turn
-from oneclaw_search.domain.session_summary import EXTRACTIVE, Digest, Transcript
+from oneclaw_search.domain.session_summary import EXTRACTIVE, Digest, TopicFinder, Transcript
 from oneclaw_search.domain.stopwords import STOPWORDS
 from oneclaw_search.domain.summary_cues import TracedItem, decisions, open_items
 
@@ -49,9 +49,10 @@ class ExtractiveSummarizer:
     """With a vocabulary, a word's weight falls with how many of the history's `rows` hold it; without
     one, the session's own counts decide, stopwords left out."""
 
-    def __init__(self, vocabulary: Vocabulary | None = None, rows: int = 0) -> None:
+    def __init__(self, vocabulary: Vocabulary | None = None, rows: int = 0, topics: TopicFinder | None = None) -> None:
         self._vocabulary = vocabulary
         self._rows = rows
+        self._topics = topics
         self._stem: Stem = vocabulary.stem if vocabulary is not None else unchanged
 
     def summarize(self, transcript: Transcript) -> Digest:
@@ -62,7 +63,8 @@ class ExtractiveSummarizer:
     def traced(self, transcript: Transcript) -> TracedDigest:
         """What summarize() says, each decision and open item with the id of its turn."""
         turns = transcript.turns
-        return TracedDigest(self.topics(turns), tuple(decisions(turns)[:MAX_ITEMS]),
+        topics = self._topics.topics(turns, MAX_ITEMS) if self._topics is not None else self.topics(turns)
+        return TracedDigest(topics, tuple(decisions(turns)[:MAX_ITEMS]),
                             tuple(open_items(turns, self._stem)[:MAX_ITEMS]))
 
     def topics(self, turns: Sequence[Turn]) -> tuple[str, ...]:

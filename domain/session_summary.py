@@ -59,6 +59,11 @@ class Summarizer(Protocol):
         """Never raises for a session it cannot summarise well: it says so in `method` instead."""
 
 
+class TopicFinder(Protocol):
+    def topics(self, turns: Sequence[Turn], limit: int) -> tuple[str, ...]:
+        """At most `limit` key topics of the turns, most central first: short phrases or names."""
+
+
 class SummaryCache(Protocol):
     def get(self, key: str) -> Digest | None:
         """The digest stored under `key`, if any."""

@@ -20,7 +20,7 @@ RULES = {
         # the LLM summarizers' official SDKs are imported only inside their adapters, when asked; the
         # PostgreSQL drivers only in data/postgres, which nothing imports unless a URL asks for it
         {"peewee", "playhouse", "psycopg", "pgvector", "numpy", "rank_bm25", "model2vec", "tokenizers", "tantivy", "Stemmer",
-         "openai", "anthropic"},
+         "openai", "anthropic", "yake"},
     ),
     "tools": ({"oneclaw_search.domain", "oneclaw_search.tools"}, set()),
     "di": ({"oneclaw_search.domain", "oneclaw_search.data", "oneclaw_search.tools", "oneclaw_search.di"}, {"injector"}),

@@ -14,6 +14,7 @@ from oneclaw_search.data.summaries.llm_summarizer import AnthropicSummarizer, Op
 from oneclaw_search.domain.session_summary import Summarizer
 
 EXTRACTIVE, OPENAI, ANTHROPIC = "extractive", "openai", "anthropic"
+EXTRACTIVE_METHOD = "extractive:yake-topics"  # cached digests of an earlier extractive summary are made anew
 DEFAULT_MODELS = {OPENAI: "gpt-4o-mini", ANTHROPIC: "claude-3-5-haiku-latest"}
 
 
@@ -29,7 +30,7 @@ def chosen_summarizer(chosen: str | object, extractive: Summarizer) -> Summarize
 def summary_method(chosen: str | object) -> str:
     """What a cached summary was made by: another model or endpoint never reuses it."""
     if chosen == EXTRACTIVE:
-        return EXTRACTIVE
+        return EXTRACTIVE_METHOD
     if chosen in (OPENAI, ANTHROPIC):
         model = os.environ.get("ONECLAW_SEARCH_LLM_MODEL") or DEFAULT_MODELS[str(chosen)]
         return f"{chosen}:{os.environ.get('ONECLAW_SEARCH_LLM_BASE_URL', '')}:{model}"

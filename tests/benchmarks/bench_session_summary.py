@@ -21,16 +21,29 @@ from importlib.util import find_spec
 from pathlib import Path
 from typing import Any
 
+from oneclaw_search.data.summaries.keyphrases import YakeTopics
 from oneclaw_search.data.text.analyzer import stem
 from oneclaw_search.domain.extractive_summary import ExtractiveSummarizer
 from oneclaw_search.domain.search_terms import index_terms
 from oneclaw_search.domain.session_reading import SessionInfo, Turn
 from oneclaw_search.domain.session_summary import Transcript
+from oneclaw_search.domain.stopwords import STOPWORDS
 
 # CC BY-NC data: read where it lies, never copied into this repository.
 DATASET = Path(__file__).resolve().parents[3] / "shared" / "datasets" / "locomo" / "locomo10-dev.json"
 LABELS = Path(__file__).with_name("session_summary_labels.json")
 RUNS, LONG_SESSION = 7, 1000
+# What a topic must not be alone, and what it must be (issue: "never a stop word, a filler verb or an
+# interjection"; "phrases or names"): this benchmark's own list, kept apart from the summarizer's filter.
+FILLER_WORDS = frozenset([
+    "oh", "wow", "hey", "hi", "hello", "yeah", "yes", "yep", "no", "nope", "ok", "okay", "thanks", "thank",
+    "great", "cool", "awesome", "amazing", "nice", "lol", "haha", "hmm", "um", "uh", "well", "really",
+    "totally", "sure", "glad", "love", "lovely", "good", "today", "yesterday", "tomorrow", "tonight", "went",
+    "go", "going", "got", "get", "said", "say", "think", "thought", "know", "like", "want", "feel", "felt",
+    "made", "make", "thing", "things", "stuff", "lot", "way", "time", "day", "pretty", "super", "gonna",
+    "kind", "also", "just"
+])
+_TOPIC_WORD = re.compile(r"\w+")
 
 
 class HistoryVocabulary:
@@ -73,11 +86,14 @@ def rouge(samples: list[dict]) -> dict[str, dict[str, float]]:
     from rouge_score import rouge_scorer  # benchmark-only: pip install rouge-score
 
     scorer = rouge_scorer.RougeScorer(["rouge1", "rougeL"])
-    scores: dict[str, list[tuple[float, float]]] = {"extractive": [], "extractive+vocabulary": [], "lead (same length)": []}
+    scores: dict[str, list[tuple[float, float]]] = {"extractive, YAKE topics (shipped)": [], "extractive": [],
+                                                    "extractive+vocabulary": [], "lead (same length)": []}
+    yake_topics = YakeTopics()
     for sample in samples:
         transcripts = sessions(sample)
         vocabulary = HistoryVocabulary([t.content for s in transcripts.values() for t in s.turns])
-        methods = {"extractive": ExtractiveSummarizer(), "extractive+vocabulary": ExtractiveSummarizer(vocabulary, vocabulary.rows)}
+        methods = {"extractive, YAKE topics (shipped)": ExtractiveSummarizer(vocabulary, vocabulary.rows, topics=yake_topics),
+                   "extractive": ExtractiveSummarizer(), "extractive+vocabulary": ExtractiveSummarizer(vocabulary, vocabulary.rows)}
         for n, transcript in transcripts.items():
             reference = sample["session_summary"].get(f"session_{n}_summary", "")
             if not reference.strip():
@@ -123,6 +139,30 @@ def with_model(samples: list[dict], base_url: str, model: str, count: int) -> di
             for name, rows in scores.items()}
 
 
+def topic_shapes(samples: list[dict]) -> dict[str, dict[str, float]]:
+    """Of every topic given for LoCoMo dev's sessions: the share that is a stop word or filler alone, and
+    the share that is a phrase of two to five words or a name (one capitalised word)."""
+    methods = {"YAKE topics (shipped)": ExtractiveSummarizer(topics=YakeTopics()), "word tally (before)": ExtractiveSummarizer()}
+    found: dict[str, list[str]] = {name: [] for name in methods}
+    for sample in samples:
+        for transcript in sessions(sample).values():
+            for name, summarizer in methods.items():
+                found[name] += summarizer.summarize(transcript).key_topics
+    return {name: {"topics": len(topics), "per_session": len(topics) / sum(len(sessions(s)) for s in samples),
+                   "filler_alone": sum(map(_filler_alone, topics)) / max(len(topics), 1),
+                   "phrase_or_name": sum(map(_phrase_or_name, topics)) / max(len(topics), 1)}
+            for name, topics in found.items()}
+
+
+def _filler_alone(topic: str) -> bool:
+    return all(word.lower() in FILLER_WORDS or word.lower() in STOPWORDS for word in _TOPIC_WORD.findall(topic))
+
+
+def _phrase_or_name(topic: str) -> bool:
+    words = _TOPIC_WORD.findall(topic)
+    return 2 <= len(words) <= 5 or (len(words) == 1 and topic[:1].isupper())
+
+
 def labelled(samples: list[dict]) -> dict[str, dict[str, float]]:
     """Micro-averaged precision and recall of the turns items come from, against hand-labelled turns."""
     by_id = {sample["sample_id"]: sample for sample in samples}
@@ -154,12 +194,13 @@ def long_session(seed: int, count: int = LONG_SESSION) -> Transcript:
 
 def timing() -> dict[str, float]:
     """Each run summarises a session never seen before, so no cache of words or sentences helps it."""
-    runs: dict[str, list[float]] = {"no vocabulary": [], "vocabulary": []}
+    runs: dict[str, list[float]] = {"no vocabulary": [], "vocabulary": [], "YAKE topics (shipped)": []}
     for seed in range(RUNS):
-        for name in runs:
-            transcript = long_session(seed * 2 + (name == "vocabulary"))
+        for at, name in enumerate(runs):
+            transcript = long_session(seed * 3 + at)
             vocabulary = HistoryVocabulary([t.content for t in transcript.turns])
-            summarizer = ExtractiveSummarizer(vocabulary, vocabulary.rows) if name == "vocabulary" else ExtractiveSummarizer()
+            summarizer = {"no vocabulary": ExtractiveSummarizer(), "vocabulary": ExtractiveSummarizer(vocabulary, vocabulary.rows),
+                          "YAKE topics (shipped)": ExtractiveSummarizer(vocabulary, vocabulary.rows, topics=YakeTopics())}[name]
             start = time.perf_counter()
             summarizer.summarize(transcript)
             runs[name].append(time.perf_counter() - start)
@@ -206,12 +247,15 @@ def main() -> int:
         print(f"LoCoMo dev split not found at {DATASET}; see ../shared/README.md", file=sys.stderr)
         return 2
     samples = json.loads(DATASET.read_text())
-    figures = {"rouge": rouge(samples), "labelled": labelled(samples), "ms_per_1000_turns": timing(),
-               "tool_ms_1000_turns": through_the_tool()}
+    figures = {"rouge": rouge(samples), "topics": topic_shapes(samples), "labelled": labelled(samples),
+               "ms_per_1000_turns": timing(), "tool_ms_1000_turns": through_the_tool()}
     print(f"{'method':<24}{'sessions':>9}{'R-1 mean':>10}{'R-1 med':>9}{'R-L mean':>10}{'R-L med':>9}")
     for name, row in figures["rouge"].items():
         print(f"{name:<24}{row['sessions']:>9}{row['rouge1_mean']:>10.3f}{row['rouge1_median']:>9.3f}"
               f"{row['rougeL_mean']:>10.3f}{row['rougeL_median']:>9.3f}")
+    print(f"\n{'topics':<24}{'count':>7}{'a session':>10}{'filler alone':>14}{'phrase or name':>16}")
+    for name, row in figures["topics"].items():
+        print(f"{name:<24}{row['topics']:>7}{row['per_session']:>10.2f}{row['filler_alone']:>14.3f}{row['phrase_or_name']:>16.3f}")
     print(f"\n{'items':<12}{'labelled':>9}{'found':>7}{'precision':>11}{'recall':>8}")
     for kind, row in figures["labelled"].items():
         print(f"{kind:<12}{row['labelled']:>9}{row['found']:>7}{row['precision']:>11.2f}{row['recall']:>8.2f}")
