@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from oneclaw_search.domain.ports import Vocabulary
+from oneclaw_search.domain.prose_summary import prose_summary
 from oneclaw_search.domain.search_terms import Stem, plain, unchanged
 from oneclaw_search.domain.session_reading import Turn
 from oneclaw_search.domain.session_summary import EXTRACTIVE, Digest, TopicFinder, Transcript
@@ -58,7 +59,21 @@ class ExtractiveSummarizer:
     def summarize(self, transcript: Transcript) -> Digest:
         traced = self.traced(transcript)
         return Digest(traced.key_topics, tuple(item.text for item in traced.key_decisions),
-                      tuple(item.text for item in traced.unresolved), EXTRACTIVE)
+                      tuple(item.text for item in traced.unresolved), EXTRACTIVE, self.prose(transcript.turns))
+
+    def prose(self, turns: Sequence[Turn]) -> str:
+        """The session's short prose summary (prose_summary.py), its words weighed as the topics' are."""
+        seen: dict[str, str | None] = {}  # a session repeats its words: stem each once
+        return prose_summary(turns, lambda text: self.terms(text, seen), self.weights)
+
+    def terms(self, text: str, seen: dict[str, str | None] | None = None) -> list[str]:
+        """A text's content terms: stems, stop words and numbers left out (`seen`: words already stemmed)."""
+        known = {} if seen is None else seen
+        return [term for word in _WORD.findall(text)
+                if (term := known[word] if word in known else known.setdefault(word, self._term(word)))]
+
+    def weights(self, terms: set[str]) -> dict[str, float]:
+        return self._weights(terms)
 
     def traced(self, transcript: Transcript) -> TracedDigest:
         """What summarize() says, each decision and open item with the id of its turn."""

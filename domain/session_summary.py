@@ -42,6 +42,7 @@ class Digest:
     key_decisions: tuple[str, ...]
     unresolved: tuple[str, ...]
     method: str
+    summary: str = ""  # a short prose summary: the session's most central sentences, in order
 
 
 @dataclass(frozen=True, slots=True)

@@ -61,7 +61,7 @@ class GetSessionSummaryTool:
         return {"session_id": summary.session_id, "title": summary.title, "started_at": self._iso(summary.started_at),
                 "ended_at": self._iso(summary.ended_at), "turn_count": summary.turn_count,
                 "key_topics": list(digest.key_topics), "key_decisions": list(digest.key_decisions),
-                "unresolved": list(digest.unresolved), "method": digest.method}
+                "unresolved": list(digest.unresolved), "summary": digest.summary, "method": digest.method}
 
     def _text(self, summaries: list[SessionSummary]) -> str:
         lines = [f"[Session summaries ({len(summaries)} sessions)]"]
@@ -72,6 +72,7 @@ class GetSessionSummaryTool:
             span = f"{self._iso(summary.started_at)} to {self._iso(summary.ended_at)}"
             lines += ["", f'--- Session {number}: "{summary.title}" (id: {summary.session_id}, {span}, '
                           f"{summary.turn_count} turns, method: {digest.method}) ---",
+                      f"Summary: {digest.summary or 'nothing to summarise'}",
                       f"Key topics: {'; '.join(digest.key_topics) or 'none found'}"]
             for heading, items in (("Key decisions", digest.key_decisions), ("Unresolved", digest.unresolved)):
                 lines += [f"{heading}:" if items else f"{heading}: none found", *(f"- {item}" for item in items)]

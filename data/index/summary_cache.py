@@ -52,9 +52,10 @@ class MemorySummaryCache:
 
 def _text(digest: Digest) -> str:
     return json.dumps({"key_topics": digest.key_topics, "key_decisions": digest.key_decisions,
-                       "unresolved": digest.unresolved, "method": digest.method}, ensure_ascii=False)
+                       "unresolved": digest.unresolved, "method": digest.method, "summary": digest.summary}, ensure_ascii=False)
 
 
 def _digest(text: str) -> Digest:
     stored = json.loads(text)
-    return Digest(tuple(stored["key_topics"]), tuple(stored["key_decisions"]), tuple(stored["unresolved"]), stored["method"])
+    return Digest(tuple(stored["key_topics"]), tuple(stored["key_decisions"]), tuple(stored["unresolved"]), stored["method"],
+                  stored.get("summary", ""))  # digests kept before summaries had none

@@ -14,7 +14,7 @@ from oneclaw_search.data.summaries.llm_summarizer import AnthropicSummarizer, Op
 from oneclaw_search.domain.session_summary import Summarizer
 
 EXTRACTIVE, OPENAI, ANTHROPIC = "extractive", "openai", "anthropic"
-EXTRACTIVE_METHOD = "extractive:yake-topics"  # cached digests of an earlier extractive summary are made anew
+EXTRACTIVE_METHOD = "extractive:yake-topics:prose"  # cached digests of an earlier extractive summary are made anew
 DEFAULT_MODELS = {OPENAI: "gpt-4o-mini", ANTHROPIC: "claude-3-5-haiku-latest"}
 
 

@@ -15,7 +15,7 @@ from typing import Any
 from oneclaw_search.domain.session_reading import Turn
 from oneclaw_search.domain.stopwords import STOPWORDS
 
-MAX_WORDS = 2_000
+MAX_WORDS = 1_000
 CANDIDATES = 30  # YAKE's best phrases looked through for the few that have a topic's shape
 # Words that say how a chat went, not what it was about: interjections, courtesies, filler verbs and
 # adverbs, and the day words of small talk.

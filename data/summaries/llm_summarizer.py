@@ -47,7 +47,8 @@ class _ChatModelSummarizer:
             digest = self._fallback.summarize(transcript)
             return replace(digest, method=f"{digest.method} (llm:{self.model} unavailable: {self._reason(error)})")
         topics, decisions, unresolved = merge(parts)
-        return Digest(topics, decisions, unresolved, f"llm:{self.model}")
+        # The prose summary is the offline one: the model is asked for the lists alone.
+        return Digest(topics, decisions, unresolved, f"llm:{self.model}", self._fallback.summarize(transcript).summary)
 
     def _ask(self, piece: str) -> str | None:
         """The model's reply to one piece of transcript."""

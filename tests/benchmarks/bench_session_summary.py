@@ -24,6 +24,7 @@ from typing import Any
 from oneclaw_search.data.summaries.keyphrases import YakeTopics
 from oneclaw_search.data.text.analyzer import stem
 from oneclaw_search.domain.extractive_summary import ExtractiveSummarizer
+from oneclaw_search.domain.prose_summary import NOVELTY, prose_summary
 from oneclaw_search.domain.search_terms import index_terms
 from oneclaw_search.domain.session_reading import SessionInfo, Turn
 from oneclaw_search.domain.session_summary import Transcript
@@ -139,6 +140,44 @@ def with_model(samples: list[dict], base_url: str, model: str, count: int) -> di
             for name, rows in scores.items()}
 
 
+NOVELTY_GRID = (0.0, 0.25, 0.5, 1.0)
+
+
+def prose(samples: list[dict]) -> dict[str, Any]:
+    """ROUGE-1 F of the prose summary (`summary`) against LoCoMo dev's session summaries, as the issue
+    scores it (rouge-score: lower-case words, stop words kept, no stemming). NOVELTY is chosen by
+    leave-one-conversation-out cross-validation over NOVELTY_GRID; beside it, the session's first 120 words."""
+    from rouge_score import rouge_scorer
+
+    scorer = rouge_scorer.RougeScorer(["rouge1"])
+    by_fold: dict[str, dict[float, list[float]]] = {}
+    lead: list[float] = []
+    for sample in samples:
+        transcripts = sessions(sample)
+        vocabulary = HistoryVocabulary([t.content for s in transcripts.values() for t in s.turns])
+        summarizer = ExtractiveSummarizer(vocabulary, vocabulary.rows)
+        fold = by_fold.setdefault(sample["sample_id"], {novelty: [] for novelty in NOVELTY_GRID})
+        for n, transcript in transcripts.items():
+            reference = sample["session_summary"].get(f"session_{n}_summary", "")
+            if not reference.strip():
+                continue
+            for novelty in NOVELTY_GRID:
+                said = prose_summary(transcript.turns, summarizer.terms, summarizer.weights, novelty)
+                fold[novelty].append(scorer.score(reference, said)["rouge1"].fmeasure)
+            lead.append(scorer.score(reference, " ".join(" ".join(t.content for t in transcript.turns).split()[:120]))["rouge1"].fmeasure)
+    folds = {}
+    for held in by_fold:
+        training = [score for name, fold in by_fold.items() if name != held for score in fold[NOVELTY_GRID[0]]]
+        chosen = max(NOVELTY_GRID, key=lambda novelty: statistics.mean(
+            score for name, fold in by_fold.items() if name != held for score in fold[novelty]))
+        folds[held] = {"novelty": chosen, "rouge1": statistics.mean(by_fold[held][chosen]), "training_sessions": len(training)}
+    shipped = [score for fold in by_fold.values() for score in fold[NOVELTY]] if NOVELTY in NOVELTY_GRID else []
+    return {"folds": folds, "cross_validated": statistics.mean(row["rouge1"] for row in folds.values()),
+            "worst_fold": min(row["rouge1"] for row in folds.values()),
+            "shipped_novelty": NOVELTY, "shipped": statistics.mean(shipped) if shipped else None,
+            "first_120_words": statistics.mean(lead)}
+
+
 def topic_shapes(samples: list[dict]) -> dict[str, dict[str, float]]:
     """Of every topic given for LoCoMo dev's sessions: the share that is a stop word or filler alone, and
     the share that is a phrase of two to five words or a name (one capitalised word)."""
@@ -247,12 +286,18 @@ def main() -> int:
         print(f"LoCoMo dev split not found at {DATASET}; see ../shared/README.md", file=sys.stderr)
         return 2
     samples = json.loads(DATASET.read_text())
-    figures = {"rouge": rouge(samples), "topics": topic_shapes(samples), "labelled": labelled(samples),
+    figures = {"rouge": rouge(samples), "prose": prose(samples), "topics": topic_shapes(samples), "labelled": labelled(samples),
                "ms_per_1000_turns": timing(), "tool_ms_1000_turns": through_the_tool()}
     print(f"{'method':<24}{'sessions':>9}{'R-1 mean':>10}{'R-1 med':>9}{'R-L mean':>10}{'R-L med':>9}")
     for name, row in figures["rouge"].items():
         print(f"{name:<24}{row['sessions']:>9}{row['rouge1_mean']:>10.3f}{row['rouge1_median']:>9.3f}"
               f"{row['rougeL_mean']:>10.3f}{row['rougeL_median']:>9.3f}")
+    summary = figures["prose"]
+    print("\nprose summary (`summary`), ROUGE-1 F, novelty chosen on the other conversations: "
+          + ", ".join(f"{name} {row['rouge1']:.3f} ({row['novelty']})" for name, row in summary["folds"].items()))
+    print(f"  cross-validated mean {summary['cross_validated']:.3f}, worst fold {summary['worst_fold']:.3f}; shipped novelty "
+          f"{summary['shipped_novelty']}: {summary['shipped'] if summary['shipped'] is None else round(summary['shipped'], 3)};"
+          f" the session's first 120 words {summary['first_120_words']:.3f}")
     print(f"\n{'topics':<24}{'count':>7}{'a session':>10}{'filler alone':>14}{'phrase or name':>16}")
     for name, row in figures["topics"].items():
         print(f"{name:<24}{row['topics']:>7}{row['per_session']:>10.2f}{row['filler_alone']:>14.3f}{row['phrase_or_name']:>16.3f}")

@@ -50,7 +50,7 @@ def test_recent_sessions_come_newest_first_in_the_requirements_shape_and_deleted
     sessions = json.loads(outcome.result)["sessions"]
     assert [s["session_id"] for s in sessions] == ["s-new", "s-old"]
     assert set(sessions[0]) == {"session_id", "title", "started_at", "ended_at", "turn_count", "key_topics",
-                                "key_decisions", "unresolved", "method"}
+                                "key_decisions", "unresolved", "summary", "method"}
     assert sessions[0]["started_at"] == "2026-02-20T09:00:00+09:00" and sessions[0]["turn_count"] == 1
     assert sessions[0]["method"] == "extractive" and sessions[0]["key_decisions"] == ["Let's plant tulips."]
     assert sessions[1]["unresolved"] == ["Should we take the train to Kyoto?"]
