@@ -33,6 +33,7 @@ from oneclaw_search.domain.stopwords import STOPWORDS
 # CC BY-NC data: read where it lies, never copied into this repository.
 DATASET = Path(__file__).resolve().parents[3] / "shared" / "datasets" / "locomo" / "locomo10-dev.json"
 LABELS = Path(__file__).with_name("session_summary_labels.json")
+CODING = Path(__file__).with_name("session_summary_coding.json")  # coding sessions written for this benchmark, with labels
 RUNS, LONG_SESSION = 7, 1000
 # What a topic must not be alone, and what it must be (issue: "never a stop word, a filler verb or an
 # interjection"; "phrases or names"): this benchmark's own list, kept apart from the summarizer's filter.
@@ -202,19 +203,35 @@ def _phrase_or_name(topic: str) -> bool:
     return 2 <= len(words) <= 5 or (len(words) == 1 and topic[:1].isupper())
 
 
-def labelled(samples: list[dict]) -> dict[str, dict[str, float]]:
-    """Micro-averaged precision and recall of the turns items come from, against hand-labelled turns."""
+def labelled(samples: list[dict]) -> dict[str, dict[str, dict[str, float]]]:
+    """Micro-averaged precision and recall of the turns items come from, against hand-labelled turns: LoCoMo
+    dev sessions (labels by dia_id in LABELS), coding sessions written for this benchmark (CODING, text and
+    labels both ours), and the two together."""
     by_id = {sample["sample_id"]: sample for sample in samples}
-    hits = {kind: Counter[str]() for kind in ("decisions", "open")}
+    cases: dict[str, list[tuple[Any, dict]]] = {"LoCoMo dev": [], "coding (ours)": []}
     for label in json.loads(LABELS.read_text())["sessions"]:
-        sample = by_id[label["sample_id"]]
-        transcripts = sessions(sample)
+        transcripts = sessions(by_id[label["sample_id"]])
         vocabulary = HistoryVocabulary([t.content for s in transcripts.values() for t in s.turns])
-        traced = ExtractiveSummarizer(vocabulary, vocabulary.rows).traced(transcripts[label["session"]])
+        cases["LoCoMo dev"].append((ExtractiveSummarizer(vocabulary, vocabulary.rows).traced(transcripts[label["session"]]), label))
+    if CODING.exists():
+        coding = json.loads(CODING.read_text())["sessions"]
+        vocabulary = HistoryVocabulary([turn["text"] for session in coding for turn in session["turns"]])
+        for session in coding:
+            turns = tuple(Turn(t["id"], t["role"], t["text"], at) for at, t in enumerate(session["turns"]))
+            transcript = Transcript(SessionInfo(session["id"], session["title"], 0, len(turns)), turns)
+            cases["coding (ours)"].append((ExtractiveSummarizer(vocabulary, vocabulary.rows).traced(transcript), session))
+    cases["all"] = cases["LoCoMo dev"] + cases["coding (ours)"]
+    return {source: _precision_recall(pairs) for source, pairs in cases.items()}
+
+
+def _precision_recall(pairs: list[tuple[Any, dict]]) -> dict[str, dict[str, float]]:
+    hits = {kind: Counter[str]() for kind in ("decisions", "open")}
+    for traced, label in pairs:
         for kind, items in (("decisions", traced.key_decisions), ("open", traced.unresolved)):
             found, gold = {item.turn_id for item in items}, set(label[kind])
             hits[kind].update(found=len(found), gold=len(gold), right=len(found & gold))
-    return {kind: {"labelled": c["gold"], "found": c["found"], "precision": c["right"] / c["found"] if c["found"] else 0.0,
+    return {kind: {"sessions": len(pairs), "labelled": c["gold"], "found": c["found"],
+                   "precision": c["right"] / c["found"] if c["found"] else 0.0,
                    "recall": c["right"] / c["gold"] if c["gold"] else 0.0} for kind, c in hits.items()}
 
 
@@ -301,9 +318,11 @@ def main() -> int:
     print(f"\n{'topics':<24}{'count':>7}{'a session':>10}{'filler alone':>14}{'phrase or name':>16}")
     for name, row in figures["topics"].items():
         print(f"{name:<24}{row['topics']:>7}{row['per_session']:>10.2f}{row['filler_alone']:>14.3f}{row['phrase_or_name']:>16.3f}")
-    print(f"\n{'items':<12}{'labelled':>9}{'found':>7}{'precision':>11}{'recall':>8}")
-    for kind, row in figures["labelled"].items():
-        print(f"{kind:<12}{row['labelled']:>9}{row['found']:>7}{row['precision']:>11.2f}{row['recall']:>8.2f}")
+    print(f"\n{'labelled sessions':<18}{'items':<11}{'sessions':>9}{'labelled':>9}{'found':>7}{'precision':>11}{'recall':>8}")
+    for source, kinds in figures["labelled"].items():
+        for kind, row in kinds.items():
+            print(f"{source:<18}{kind:<11}{row['sessions']:>9}{row['labelled']:>9}{row['found']:>7}"
+                  f"{row['precision']:>11.2f}{row['recall']:>8.2f}")
     print(f"\n{LONG_SESSION}-turn session, median of {RUNS}: "
           + ", ".join(f"{name} {ms:.1f} ms" for name, ms in figures["ms_per_1000_turns"].items()))
     print("through get_session_summary: " + ", ".join(f"{name} {ms:.1f} ms" for name, ms in figures["tool_ms_1000_turns"].items()))
