@@ -18,14 +18,16 @@ ITEM_CHARS = 120  # an item is a reminder of what was said, not the whole turn
 _SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+")
 _DECISION = re.compile(
     r"\b(?:let's|let us|we'll|we will|decided|decisions?|go(?:ing)? with|went with|agreed|"
-    r"settled? on|I'll use|we chose|final answer)\b",
+    r"settled? on|I'll use|we chose|final answer|"
+    # a speaker's own intent or choice, as a chat between people states it
+    r"I'm going to|I am going to|I'm gonna|I've decided|I have decided|I chose|I picked|I'll start|I'll go)\b",
     re.IGNORECASE,
 )
 # "TODO" only in capitals: a "todo list" in prose is not an open item.
 _OPEN = re.compile(r"\bTODO\b|\bTBD\b|(?i:\bstill need to\b|\bopen question|\bnot sure yet\b|\bto be decided\b)")
 # Substrings one of which each cue holds: a plain `in` test skips most sentences before the regex runs.
 _DECISION_HINTS = ("let", "we'll", "we will", "decid", "decision", "with", "agreed", "settle", "i'll use", "chose",
-                   "final answer")
+                   "final answer", "going to", "gonna", "picked", "i'll start", "i'll go")
 _OPEN_HINTS = ("todo", "tbd", "still need to", "open question", "not sure yet", "to be decided")
 _DECISION_WORDS = 3  # a bare "Agreed." says nothing of what was agreed
 _ANSWER_OVERLAP = 2  # content words a later reply shares with a question to count as answering it

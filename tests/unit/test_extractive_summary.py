@@ -122,3 +122,13 @@ def test_the_same_session_gives_the_same_digest():
 def test_an_empty_session_has_an_empty_digest():
     assert ExtractiveSummarizer().summarize(transcript()) == Digest((), (), (), EXTRACTIVE)
     assert ExtractiveSummarizer(FakeVocabulary({}), rows=10).summarize(transcript(user("   "))) == Digest((), (), (), EXTRACTIVE)
+
+
+def test_a_speakers_own_intent_or_choice_is_a_decision_and_a_wish_or_a_past_event_is_not():
+    digest = ExtractiveSummarizer().summarize(transcript(
+        user("I'm going to sign up for the pottery class next month."),
+        user("I picked the blue glaze for the first bowl."),
+        user("I'd love to try painting someday."),
+        user("I went to a concert on Saturday."),
+    ))
+    assert digest.key_decisions == ("I'm going to sign up for the pottery class next month.", "I picked the blue glaze for the first bowl.")
