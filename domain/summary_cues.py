@@ -24,11 +24,15 @@ _DECISION = re.compile(
     re.IGNORECASE,
 )
 # "TODO" only in capitals: a "todo list" in prose is not an open item.
-_OPEN = re.compile(r"\bTODO\b|\bTBD\b|(?i:\bstill need to\b|\bopen question|\bnot sure yet\b|\bto be decided\b)")
+# a plan still undecided counts too, as people say it: still looking or deciding, not sure, figure out
+_OPEN = re.compile(r"\bTODO\b|\bTBD\b|(?i:\bstill need to\b|\bopen question|\bnot sure yet\b|\bto be decided\b"
+                   r"|\bstill (?:looking|deciding|figuring|thinking|waiting)\b|\bnot sure\b|\bfigure out\b"
+                   r"|\bhaven't decided\b|\bundecided\b)")
 # Substrings one of which each cue holds: a plain `in` test skips most sentences before the regex runs.
 _DECISION_HINTS = ("let", "we'll", "we will", "decid", "decision", "with", "agreed", "settle", "i'll use", "chose",
                    "final answer", "going to", "gonna", "picked", "i'll start", "i'll go")
-_OPEN_HINTS = ("todo", "tbd", "still need to", "open question", "not sure yet", "to be decided")
+_OPEN_HINTS = ("todo", "tbd", "still", "open question", "not sure", "to be decided", "figure out", "haven't decided",
+               "undecided")
 _DECISION_WORDS = 3  # a bare "Agreed." says nothing of what was agreed
 _ANSWER_OVERLAP = 2  # content words a later reply shares with a question to count as answering it
 

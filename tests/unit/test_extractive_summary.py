@@ -132,3 +132,12 @@ def test_a_speakers_own_intent_or_choice_is_a_decision_and_a_wish_or_a_past_even
         user("I went to a concert on Saturday."),
     ))
     assert digest.key_decisions == ("I'm going to sign up for the pottery class next month.", "I picked the blue glaze for the first bowl.")
+
+
+def test_a_plan_said_to_be_undecided_is_an_open_item():
+    digest = ExtractiveSummarizer().summarize(transcript(
+        user("I'm still looking for a studio with enough light."),
+        user("Not sure whether to take the job in Lisbon."),
+        user("The studio we rented last year had great light."),
+    ))
+    assert digest.unresolved == ("I'm still looking for a studio with enough light.", "Not sure whether to take the job in Lisbon.")
