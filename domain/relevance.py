@@ -18,6 +18,10 @@ from functools import cached_property
 
 K1, B = 1.2, 0.75  # BM25's constants, tantivy's and rank-bm25's defaults: the model's, not knobs
 _MOST = 2 * (K1 + 1)  # the most a coverage and the phrase add up to, however often terms stand
+# Candidates per result a source keeps that a backend's keyword search hands the model: the model
+# re-ranks BM25 with the turns around each row, which lifts some from below the first few. Both
+# backends read it; its five-fold figures are in docs/performance.md.
+CANDIDATES_PER_RESULT = 4
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,7 +15,7 @@ from oneclaw_search.data.history.session_dao import PeeweeSessionDao
 from oneclaw_search.data.index.documents import fingerprint
 from oneclaw_search.data.index.keyword_search import keyword_rowids
 from oneclaw_search.data.index.lookup import EDITED_READS, IndexState, KeywordLookup
-from oneclaw_search.data.index.schema import MESSAGES, SESSIONS
+from oneclaw_search.data.index.schema import MESSAGES, SESSIONS, IndexKind
 from oneclaw_search.data.index.unindexed_rows import Unread
 from oneclaw_search.data.text.keywords import QueryTerms
 from oneclaw_search.domain.clock import Deadline
@@ -23,36 +23,47 @@ from oneclaw_search.domain.history_query import HistoryQuery
 from oneclaw_search.domain.literal_search import session_text
 from oneclaw_search.domain.message_filter import Within
 from oneclaw_search.domain.models import ScoredMessage, ScoredSession
-from oneclaw_search.domain.relevance import Collection
+from oneclaw_search.domain.relevance import CANDIDATES_PER_RESULT, Collection
 from oneclaw_search.domain.text_evidence import evidence_of
 
+Window = tuple[int, int]  # created after, before
 INDEXED_RETRIEVERS = ("keyword (BM25F, tantivy)", "phrase (trigram candidates)")
 # With no index to read, the newest rows a search reads for keywords itself (a deadline bounds the read too).
 SCANNED_READS = 100_000
 SCANNED_RETRIEVERS = (f"keyword (BM25F over the newest {SCANNED_READS:,} rows read directly: no usable index)",
                       "phrase (LIKE scan)")
-# Candidates per result a source keeps: the model re-ranks tantivy's BM25 with the turns around each
-# row, which lifts some from below the first few.
-CANDIDATES_PER_RESULT = 4
 
 
-class IndexedMessageSearch:
-    def __init__(self, lookup: KeywordLookup, dao: PeeweeMessageDao) -> None:
+class _OnTheIndex:
+    """What message and session search share: the lookup, what ran, and tantivy's best candidates."""
+
+    def __init__(self, lookup: KeywordLookup) -> None:
         self._lookup = lookup
-        self._dao = dao
 
     @property
     def retrievers(self) -> tuple[str, ...]:
         """What the latest search ran: the index, or keyword and phrase scans when the index could not serve."""
         return INDEXED_RETRIEVERS if self._lookup.state_now.usable else SCANNED_RETRIEVERS
 
+    def _candidates(self, kind: IndexKind, state: IndexState, terms: QueryTerms, query: HistoryQuery, window: Window,
+                    limit: int, within: Within | None) -> tuple[dict[int, int], Collection]:
+        """tantivy's best rows (rowid -> fingerprint) and its statistics; none while the index cannot be read."""
+        if not state.usable:
+            return {}, Collection(0, 0.0, dict.fromkeys(terms.terms, 0))
+        return keyword_rowids(self._lookup.keyword, kind, query, *window, limit * CANDIDATES_PER_RESULT, within)
+
+
+class IndexedMessageSearch(_OnTheIndex):
+    def __init__(self, lookup: KeywordLookup, dao: PeeweeMessageDao) -> None:
+        super().__init__(lookup)
+        self._dao = dao
+
     def search(self, query: HistoryQuery, after: int, before: int, limit: int, *, deadline: Deadline | None = None,
                within: Within | None = None) -> list[ScoredMessage]:
         state = self._lookup.state(deadline)
         literal = self._dao.search_content(query.raw, after, before, limit, deadline=deadline, within=within)
         terms = QueryTerms(query)
-        indexed, found = keyword_rowids(self._lookup.keyword, MESSAGES, query, after, before,
-                                        limit * CANDIDATES_PER_RESULT, within) if state.usable else unindexed(terms)
+        indexed, found = self._candidates(MESSAGES, state, terms, query, (after, before), limit, within)
         unread = self._unread(state, terms, deadline)
         rows = [row for row in self._dao.candidates([*indexed, *unread.rowids], [hit.id for hit in literal], after, before,
                                                     within, deadline) if query.admits(row.hit.content)]
@@ -81,22 +92,18 @@ class IndexedMessageSearch:
         if stale:
             self._lookup.reindex(stale)
 
-class IndexedSessionSearch:
-    def __init__(self, lookup: KeywordLookup, dao: PeeweeSessionDao) -> None:
-        self._lookup = lookup
-        self._dao = dao
 
-    @property
-    def retrievers(self) -> tuple[str, ...]:
-        return INDEXED_RETRIEVERS if self._lookup.state_now.usable else SCANNED_RETRIEVERS
+class IndexedSessionSearch(_OnTheIndex):
+    def __init__(self, lookup: KeywordLookup, dao: PeeweeSessionDao) -> None:
+        super().__init__(lookup)
+        self._dao = dao
 
     def search(self, query: HistoryQuery, after: int, before: int, limit: int, *, deadline: Deadline | None = None,
                within: Within | None = None) -> list[ScoredSession]:
         state = self._lookup.state(deadline)
         literal = self._dao.search_by_title_or_preview(query.raw, after, before, limit, deadline=deadline, within=within)
         terms = QueryTerms(query)
-        indexed, found = keyword_rowids(self._lookup.keyword, SESSIONS, query, after, before,
-                                        limit * CANDIDATES_PER_RESULT, within) if state.usable else unindexed(terms)
+        indexed, found = self._candidates(SESSIONS, state, terms, query, (after, before), limit, within)
         changed = state.sessions if state.usable else Unindexed(0)
         reads = self._lookup.unindexed_reads if state.usable else SCANNED_READS
         unread = Unread()
@@ -109,7 +116,3 @@ class IndexedSessionSearch:
         collection = unread.joined(found)
         return [ScoredSession(hit, evidence_of(query, session_text(hit), own, collection)) for hit, own in zip(hits, owns, strict=True)]
 
-
-def unindexed(terms: QueryTerms) -> tuple[dict[int, int], Collection]:
-    """What an index that cannot be read adds: no rows, and no statistics beyond the query's terms."""
-    return {}, Collection(0, 0.0, dict.fromkeys(terms.terms, 0))

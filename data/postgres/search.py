@@ -27,11 +27,10 @@ from oneclaw_search.domain.history_query import HistoryQuery
 from oneclaw_search.domain.literal_search import session_text
 from oneclaw_search.domain.message_filter import Within
 from oneclaw_search.domain.models import MessageHit, ScoredMessage, ScoredSession, SessionHit
-from oneclaw_search.domain.relevance import Collection
+from oneclaw_search.domain.relevance import CANDIDATES_PER_RESULT, Collection
 from oneclaw_search.domain.text_evidence import evidence_of
 
 RETRIEVERS = ("keyword (BM25F, PostgreSQL full-text)", "phrase (pg_trgm)")
-CANDIDATES_PER_RESULT = 4  # as the keyword index: the model re-ranks with the turns around each row
 # The turn just before and just after, in the order written (time, then the row's sequence).
 _BESIDE = """LEFT JOIN LATERAL (SELECT n.content FROM messages n WHERE n.tenant = m.tenant AND n.session_id = m.session_id
     AND n.type = ANY(%s) AND (n.created_at, n.seq) {side} (m.created_at, m.seq) ORDER BY n.created_at {order}, n.seq {order}
