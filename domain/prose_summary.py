@@ -17,7 +17,8 @@ from oneclaw_search.domain.summary_cues import sentences
 
 SUMMARY_WORDS = 120
 NOVELTY = 0.5  # chosen by cross-validation over conversations (tests/benchmarks/bench_session_summary.py)
-MIN_SENTENCE_WORDS = 4  # "Thanks!" and "Sounds good." carry nothing a summary needs
+# A shorter sentence (a thanks, an agreement) carries nothing a summary needs (five folds: docs/performance.md).
+MIN_SENTENCE_WORDS = 4
 SHORTLIST = 200  # the most central sentences a pick is made from: a 1,000-turn session has thousands
 
 Terms = Callable[[str], list[str]]  # a sentence's content terms (stemmed, no stop words)

@@ -1,8 +1,9 @@
 """Measures the extractive session summary: ROUGE against LoCoMo's own session summaries, precision and
 recall of decisions and open items on hand-labelled turns, and the time to summarise a long session.
-With --llm-base-url, a chat model behind an OpenAI-compatible server (a local one: docs/tool-reference.md, get_session_summary)
-summarises the first --llm-sessions sessions too, its ROUGE and seconds per session printed beside the
-extractive summary's on the same sessions.
+With sumy installed, its LexRank, TextRank and LSA summaries stand beside the prose summary. With
+--llm-base-url, a chat model behind an OpenAI-compatible server (a local one: docs/tool-reference.md,
+get_session_summary) summarises the first --llm-sessions sessions too, its ROUGE and seconds per session
+printed beside the extractive summary's on the same sessions.
 
     python tests/benchmarks/bench_session_summary.py [--json FILE] [--llm-base-url URL --llm-model NAME --llm-sessions N]
 """
@@ -29,6 +30,7 @@ from oneclaw_search.domain.search_terms import index_terms
 from oneclaw_search.domain.session_reading import SessionInfo, Turn
 from oneclaw_search.domain.session_summary import Transcript
 from oneclaw_search.domain.stopwords import STOPWORDS
+from oneclaw_search.domain.summary_cues import sentences as cue_sentences
 
 # CC BY-NC data: read where it lies, never copied into this repository.
 DATASET = Path(__file__).resolve().parents[3] / "shared" / "datasets" / "locomo" / "locomo10-dev.json"
@@ -179,6 +181,57 @@ def prose(samples: list[dict]) -> dict[str, Any]:
             "first_120_words": statistics.mean(lead)}
 
 
+class _SentenceTokenizer:
+    """sumy's tokenizer interface over the summary's own sentence splitter (sumy's needs NLTK data this
+    machine cannot download), so both summaries read the same sentences."""
+
+    language = "english"
+
+    def to_sentences(self, text: str) -> list[str]:
+        return list(cue_sentences(text))
+
+    def to_words(self, sentence: str) -> list[str]:
+        return _TOPIC_WORD.findall(sentence)
+
+
+def library_prose(samples: list[dict]) -> dict[str, dict[str, float]]:
+    """The prose summary's counterpart from a summarization library (sumy: LexRank, TextRank, LSA), given
+    the same 120-word budget: as many of its best sentences as fit. ROUGE-1 per conversation, mean, worst."""
+    from rouge_score import rouge_scorer
+    from sumy.parsers.plaintext import PlaintextParser
+    from sumy.summarizers.lex_rank import LexRankSummarizer
+    from sumy.summarizers.lsa import LsaSummarizer
+    from sumy.summarizers.text_rank import TextRankSummarizer
+
+    scorer = rouge_scorer.RougeScorer(["rouge1"])
+    rows = {}
+    for name, summarizer in (("sumy LexRank", LexRankSummarizer()), ("sumy TextRank", TextRankSummarizer()),
+                             ("sumy LSA", LsaSummarizer())):
+        folds: dict[str, list[float]] = {}
+        for sample in samples:
+            for n, transcript in sessions(sample).items():
+                reference = sample["session_summary"].get(f"session_{n}_summary", "")
+                if reference.strip():
+                    text = "\n".join(turn.content for turn in transcript.turns)
+                    document = PlaintextParser.from_string(text, _SentenceTokenizer()).document
+                    said = _fitting(lambda count, d=document, s=summarizer: [str(x) for x in s(d, count)])
+                    folds.setdefault(sample["sample_id"], []).append(scorer.score(reference, said)["rouge1"].fmeasure)
+        means = {fold: statistics.mean(scores) for fold, scores in folds.items()}
+        rows[name] = {"folds": means, "mean": statistics.mean(means.values()), "worst": min(means.values())}
+    return rows
+
+
+def _fitting(best: Any, budget: int = 120) -> str:
+    """The most of a summarizer's best sentences that fit in `budget` words."""
+    fitting = ""
+    for count in range(1, 40):
+        said = " ".join(best(count))
+        if len(said.split()) > budget:
+            break
+        fitting = said
+    return fitting
+
+
 def topic_shapes(samples: list[dict]) -> dict[str, dict[str, float]]:
     """Of every topic given for LoCoMo dev's sessions: the share that is a stop word or filler alone, and
     the share that is a phrase of two to five words or a name (one capitalised word)."""
@@ -326,6 +379,11 @@ def main() -> int:
     print(f"\n{LONG_SESSION}-turn session, median of {RUNS}: "
           + ", ".join(f"{name} {ms:.1f} ms" for name, ms in figures["ms_per_1000_turns"].items()))
     print("through get_session_summary: " + ", ".join(f"{name} {ms:.1f} ms" for name, ms in figures["tool_ms_1000_turns"].items()))
+    if find_spec("sumy") is not None:  # benchmark-only: pip install sumy
+        figures["library_prose"] = library_prose(samples)
+        for name, row in figures["library_prose"].items():
+            print(f"  {name:<14} ROUGE-1 mean {row['mean']:.3f}, worst fold {row['worst']:.3f}: "
+                  + ", ".join(f"{fold} {score:.3f}" for fold, score in row["folds"].items()))
     if args.llm_base_url:
         figures["llm"] = with_model(samples, args.llm_base_url, args.llm_model, args.llm_sessions)
         print(f"\nthe first {args.llm_sessions} LoCoMo dev sessions, topics + decisions against session_summary:")
