@@ -5,7 +5,11 @@ With sumy installed, its LexRank, TextRank and LSA summaries stand beside the pr
 get_session_summary) summarises the first --llm-sessions sessions too, its ROUGE and seconds per session
 printed beside the extractive summary's on the same sessions.
 
-    python tests/benchmarks/bench_session_summary.py [--json FILE] [--llm-base-url URL --llm-model NAME --llm-sessions N]
+    python tests/benchmarks/bench_session_summary.py [--json FILE] [--claude-history REPO]
+        [--llm-base-url URL --llm-model NAME --llm-sessions N]
+
+--claude-history names a clone (or bare mirror) of randlee/claude-history: its Claude Code transcripts,
+labelled in session_summary_claude_code.json, join the labelled precision and recall.
 """
 from __future__ import annotations
 
@@ -21,6 +25,8 @@ from collections.abc import Sequence
 from importlib.util import find_spec
 from pathlib import Path
 from typing import Any
+
+import claude_code_sessions  # beside this script, whose folder is on sys.path
 
 from oneclaw_search.data.summaries.keyphrases import YakeTopics
 from oneclaw_search.data.text.analyzer import stem
@@ -256,10 +262,10 @@ def _phrase_or_name(topic: str) -> bool:
     return 2 <= len(words) <= 5 or (len(words) == 1 and topic[:1].isupper())
 
 
-def labelled(samples: list[dict]) -> dict[str, dict[str, dict[str, float]]]:
+def labelled(samples: list[dict], claude_history: Path | None = None) -> dict[str, dict[str, dict[str, float]]]:
     """Micro-averaged precision and recall of the turns items come from, against hand-labelled turns: LoCoMo
     dev sessions (labels by dia_id in LABELS), coding sessions written for this benchmark (CODING, text and
-    labels both ours), and the two together."""
+    labels both ours), real Claude Code transcripts when `claude_history` is given, and all together."""
     by_id = {sample["sample_id"]: sample for sample in samples}
     cases: dict[str, list[tuple[Any, dict]]] = {"LoCoMo dev": [], "coding (ours)": []}
     for label in json.loads(LABELS.read_text())["sessions"]:
@@ -273,7 +279,12 @@ def labelled(samples: list[dict]) -> dict[str, dict[str, dict[str, float]]]:
             turns = tuple(Turn(t["id"], t["role"], t["text"], at) for at, t in enumerate(session["turns"]))
             transcript = Transcript(SessionInfo(session["id"], session["title"], 0, len(turns)), turns)
             cases["coding (ours)"].append((ExtractiveSummarizer(vocabulary, vocabulary.rows).traced(transcript), session))
-    cases["all"] = cases["LoCoMo dev"] + cases["coding (ours)"]
+    if claude_history is not None:
+        loaded = claude_code_sessions.load(claude_history)
+        vocabulary = HistoryVocabulary([turn.content for _, transcript in loaded for turn in transcript.turns])
+        cases["Claude Code"] = [(ExtractiveSummarizer(vocabulary, vocabulary.rows).traced(transcript), label)
+                                for (_, transcript), label in zip(loaded, claude_code_sessions.labels(), strict=True)]
+    cases["all"] = [pair for pairs in cases.values() for pair in pairs]
     return {source: _precision_recall(pairs) for source, pairs in cases.items()}
 
 
@@ -345,6 +356,7 @@ def through_the_tool() -> dict[str, float]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
+    parser.add_argument("--claude-history", type=Path, help="a clone or bare mirror of randlee/claude-history")
     parser.add_argument("--llm-base-url", help="an OpenAI-compatible server (…/v1) whose model summarises too")
     parser.add_argument("--llm-model", default="local", help="the model name to ask the server for")
     parser.add_argument("--llm-sessions", type=int, default=10, help="LoCoMo sessions the model summarises")
@@ -356,7 +368,7 @@ def main() -> int:
         print(f"LoCoMo dev split not found at {DATASET}; see ../shared/README.md", file=sys.stderr)
         return 2
     samples = json.loads(DATASET.read_text())
-    figures = {"rouge": rouge(samples), "prose": prose(samples), "topics": topic_shapes(samples), "labelled": labelled(samples),
+    figures = {"rouge": rouge(samples), "prose": prose(samples), "topics": topic_shapes(samples), "labelled": labelled(samples, args.claude_history),
                "ms_per_1000_turns": timing(), "tool_ms_1000_turns": through_the_tool()}
     print(f"{'method':<24}{'sessions':>9}{'R-1 mean':>10}{'R-1 med':>9}{'R-L mean':>10}{'R-L med':>9}")
     for name, row in figures["rouge"].items():
