@@ -140,6 +140,8 @@ def test_demo_builds_a_sample_and_answers_the_spec_scenarios(tmp_path):
     assert done.returncode == 0, done.stderr
     assert (tmp_path / "oneclaw-demo.db").exists()
     assert "Sakura Sushi" in done.stdout and "source: daily_log" in done.stdout and "source: memory" in done.stdout
+    summaries = done.stdout[done.stdout.index("Agent calls get_session_summary"):]
+    assert "Summary: I went to Kamakura" in summaries and "- Let's book it for Friday at 7pm." in summaries
     assert run("demo", cwd=tmp_path).returncode == 0  # an earlier demo database is rebuilt
 
 

@@ -1,7 +1,8 @@
 """`oneclaw-search demo`: builds the sample history, then asks it the spec's questions.
 
 Each scenario goes through the ToolRegistry and ToolExecutionEngine exactly as an agent host's
-tool call would (spec "Typical Scenarios" 1, 2, 3 and 5).
+tool call would (spec "Typical Scenarios" 1, 2, 3 and 5); the last asks get_session_summary
+(draagon-forge REQ-016.3) what the newest sessions were about.
 """
 from __future__ import annotations
 
@@ -36,16 +37,19 @@ def build_demo_database(path: Path, time_zone: str | None) -> None:
     database.close()
 
 
-def scenarios(time_zone: str | None) -> list[tuple[str, dict[str, object]]]:
+def scenarios(time_zone: str | None) -> list[tuple[str, str, dict[str, object]]]:
     today = local_date(SystemClock().now_ms(), resolve_zone(time_zone))
     trip_day = (today - timedelta(days=5)).isoformat()
     return [
-        ("What was that restaurant I mentioned last week?",
+        ("What was that restaurant I mentioned last week?", "search_history",
          {"query": "restaurant", "date_from": (today - timedelta(days=7)).isoformat(), "date_to": today.isoformat()}),
-        ("What did we discuss about the database migration?", {"query": "database migration"}),
-        ("What API keys have I configured?", {"query": "API key", "scope": "memory"}),
-        (f"Where did I go on {trip_day}?", {"query": "trip", "scope": "daily_log", "date_from": trip_day, "date_to": trip_day}),
-        ("The same restaurant search, as JSON for a program:", {"query": "sushi", "max_results": 2, "format": "json"}),
+        ("What did we discuss about the database migration?", "search_history", {"query": "database migration"}),
+        ("What API keys have I configured?", "search_history", {"query": "API key", "scope": "memory"}),
+        (f"Where did I go on {trip_day}?", "search_history",
+         {"query": "trip", "scope": "daily_log", "date_from": trip_day, "date_to": trip_day}),
+        ("The same restaurant search, as JSON for a program:", "search_history",
+         {"query": "sushi", "max_results": 2, "format": "json"}),
+        ("What were our last two sessions about?", "get_session_summary", {"limit": 2}),
     ]
 
 
@@ -57,10 +61,10 @@ def run_demo(path: Path, time_zone: str | None) -> int:
         lookup.sync.catch_up()
     print(f"Built a sample history in {path}\n")
     engine = container.get(ToolExecutionEngine)
-    for question, arguments in scenarios(time_zone):
+    for question, tool, arguments in scenarios(time_zone):
         print(f"User: {question}")
-        print(f"Agent calls search_history({json.dumps(arguments, ensure_ascii=False)})")
-        outcome = engine.execute_tool("search_history", arguments)
+        print(f"Agent calls {tool}({json.dumps(arguments, ensure_ascii=False)})")
+        outcome = engine.execute_tool(tool, arguments)
         print(outcome.result if outcome.is_success else f"{outcome.error_type}: {outcome.error_message}")
         print("\n" + "=" * 72 + "\n")
     print(f'Search it yourself: oneclaw-search --db {path} search "sushi" --scope all')
