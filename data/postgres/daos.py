@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from oneclaw_search.data.postgres.database import PostgresHistory
+from oneclaw_search.data.postgres.schema import MEMORY_VERSION
 from oneclaw_search.data.postgres.writer import PostgresHistoryWriter, storable_text
 from oneclaw_search.domain.clock import Deadline
 from oneclaw_search.domain.message_filter import Within
@@ -21,6 +22,12 @@ TURN_TYPES = [kind.value for kind in SEARCHABLE_MESSAGE_TYPES]
 MESSAGE_COLUMNS = "m.id, m.session_id, s.title, m.type, m.content, m.created_at"
 SESSION_COLUMNS = "s.id, s.title, s.message_count, s.last_message_preview, s.created_at, s.updated_at"
 _OVERFETCH = 2  # rows the server's folding admits that the domain's then refuses are dropped after the read
+# A needle shorter than a trigram (寿司) gives the trigram index nothing to look up. Its rows are read
+# back along the time index until enough hold it: a plan whose cost follows how common the needle is,
+# never which rows ANALYZE happened to sample (left free, the planner swung between that and a scan
+# and sort of every row).
+TRIGRAM = 3
+_ALONG_TIME = ("enable_seqscan", "enable_bitmapscan")
 
 
 def folded_like(column: str) -> str:
@@ -51,7 +58,8 @@ class PostgresMessageDao:
             f"SELECT {MESSAGE_COLUMNS} FROM messages m JOIN sessions s ON s.tenant = m.tenant AND s.id = m.session_id "
             f"WHERE {folded_like('m.content')} AND m.created_at BETWEEN %s AND %s{narrowed} "
             "ORDER BY m.created_at DESC, m.id LIMIT %s",
-            [storable_text(query), created_after, created_before, *params, limit * _OVERFETCH], deadline)
+            [storable_text(query), created_after, created_before, *params, limit * _OVERFETCH], deadline,
+            without=_ALONG_TIME if len(fold(query)) < TRIGRAM else ())
         needle = fold(query)
         return [MessageHit(*row) for row in rows if needle in fold(row[4])][:limit]
 
@@ -92,9 +100,13 @@ class PostgresMemoryIndexDao:
         return self._read(" WHERE source_type = %s", [source_type], None)
 
     def version(self, *, deadline: Deadline | None = None) -> tuple[object, ...]:
-        """Changes whenever a row is added, removed or updated: the memory engine's cache key."""
-        rows = self._history.rows("SELECT count(*), max(seq), max(updated_at), sum(updated_at) FROM memory_index", (), deadline)
-        return tuple(rows[0])
+        """Changes whenever a row is added, removed or updated: the memory engine's cache key. It is the
+        counter schema.py's trigger moves; until a change has made one (memory written before the
+        trigger existed), the rows' own count and latest times."""
+        rows = self._history.rows(f"SELECT coalesce((SELECT value FROM oneclaw_search_meta WHERE key = '{MEMORY_VERSION}'), "
+                                  "(SELECT concat_ws('/', count(*), max(seq), max(updated_at), sum(updated_at)) "
+                                  "FROM memory_index))", (), deadline)
+        return (rows[0][0],)
 
     def insert_all(self, chunks: Sequence[MemoryChunk]) -> None:
         self._writer.write([], [], chunks)

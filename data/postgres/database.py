@@ -6,6 +6,7 @@ tenant role), so row-level security applies to every statement, ours or a host's
 from __future__ import annotations
 
 import threading
+import weakref
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, cast
@@ -59,6 +60,7 @@ class PostgresHistory:
                                                **({"options": options} if options else {}))
         self.admin = admin
         self._depth = threading.local()  # units of work open in this thread: the outermost one connects
+        self._limited: weakref.WeakSet[psycopg.Connection[Any]] = weakref.WeakSet()  # those with a timeout set
 
     @property
     def name(self) -> str:
@@ -74,15 +76,10 @@ class PostgresHistory:
             if depth == 0 and self.peewee.is_closed():
                 self.peewee.connect()
             self._depth.value = depth + 1
-            if deadline is not None:
-                deadline.check()
-                timeout = max(int(deadline.remaining() * 1000), 1)
-                execute(self.peewee, "SELECT set_config('statement_timeout', %s, false)", (str(timeout),))
+            self._limit_statements(deadline)
             try:
                 yield self.peewee
             finally:
-                if deadline is not None and not self.peewee.is_closed():
-                    self._reset_timeout()
                 self._depth.value = depth
                 if depth == 0 and not self.peewee.is_closed():
                     self.peewee.close()  # back to the pool
@@ -93,9 +90,15 @@ class PostgresHistory:
         except (psycopg.Error, pw.DatabaseError, pw.InterfaceError, MaxConnectionsExceeded) as error:
             raise HistoryUnavailable(f"{self.name}: {_first_line(error)}") from error
 
-    def rows(self, sql: str, params: Sequence[object] = (), deadline: Deadline | None = None) -> Rows:
+    def rows(self, sql: str, params: Sequence[object] = (), deadline: Deadline | None = None, *,
+             without: Sequence[str] = ()) -> Rows:
+        """The statement's rows; `without` names planner methods (enable_* settings) it may not use."""
         with self.connected(deadline) as database:
-            return list(execute(database, sql, tuple(params)).fetchall())
+            if not without:
+                return list(execute(database, sql, tuple(params)).fetchall())
+            with database.atomic():  # set_config(..., true) holds to the end of this transaction only
+                execute(database, "SELECT " + ", ".join(["set_config(%s, 'off', true)"] * len(without)), tuple(without))
+                return list(execute(database, sql, tuple(params)).fetchall())
 
     def run(self, sql: str, params: Sequence[object] = ()) -> int:
         """A statement that returns no rows; how many rows it touched."""
@@ -108,11 +111,21 @@ class PostgresHistory:
             self.peewee.close()
         self.peewee.close_all()
 
-    def _reset_timeout(self) -> None:
-        try:
-            execute(self.peewee, "SELECT set_config('statement_timeout', '0', false)")
-        except (psycopg.Error, pw.DatabaseError):  # a broken connection is dropped; the next unit opens another
-            self.peewee.close()
+    def _limit_statements(self, deadline: Deadline | None) -> None:
+        """The server's statement_timeout as the deadline leaves, or none without one. A connection
+        keeps its last timeout when it goes back to the pool: it is cleared only when a unit of work
+        with no deadline borrows it, so a search's statements cost no second round trip."""
+        connection = connection_of(self.peewee)
+        if deadline is None and connection not in self._limited:
+            return
+        if deadline is not None:
+            deadline.check()
+        timeout = "0" if deadline is None else str(max(int(deadline.remaining() * 1000), 1))
+        execute(self.peewee, "SELECT set_config('statement_timeout', %s, false)", (timeout,))
+        if deadline is None:
+            self._limited.discard(connection)
+        else:
+            self._limited.add(connection)
 
 
 def _first_line(error: BaseException) -> str:

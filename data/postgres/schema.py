@@ -38,8 +38,10 @@ WORDS_FUNCTION = f"""CREATE OR REPLACE FUNCTION oneclaw_search_words(value text)
 # letters whose case folding is more than a lower case (ß and ẞ fold to 'ss', ς to 'σ'), then lower.
 # Rows it admits are checked again with the domain's own folding, which decides. In PL/pgSQL, so the
 # planner keeps it whole: inlined, its parts are not LEAKPROOF and row-level security keeps the index out.
+# COST says what a call costs (several µs, against lower()'s cost of 1): at PL/pgSQL's default of 100
+# the planner folds every session's title and preview in a scan rather than ask the trigram indexes.
 FOLD_FUNCTION = """CREATE OR REPLACE FUNCTION oneclaw_search_fold(value text) RETURNS text
-    LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS $$
+    LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE COST 1000 AS $$
     BEGIN
         IF value ~ '[^[:ascii:]]' THEN
             RETURN lower(replace(replace(replace(normalize(value, NFKC), 'ß', 'ss'), 'ẞ', 'ss'), 'ς', 'σ'));
@@ -51,6 +53,32 @@ FOLD_FUNCTION = """CREATE OR REPLACE FUNCTION oneclaw_search_fold(value text) RE
 LIKE_FUNCTION = """CREATE OR REPLACE FUNCTION oneclaw_search_like(query text) RETURNS text
     LANGUAGE sql IMMUTABLE PARALLEL SAFE RETURN
     '%%' || replace(replace(replace(oneclaw_search_fold(query), '\\', '\\\\'), '%%', '\\%%'), '_', '\\_') || '%%'"""
+
+# The memory cache's key: a per-tenant counter every statement that changes memory_index moves, in
+# its own transaction, whoever runs it; reading it is one index lookup where counting the rows was
+# a scan of the tenant's whole memory each search. A statement with no tenant set (an admin's
+# cascade from removing a tenant) leaves it alone: that tenant is going away.
+MEMORY_VERSION = "memory_version"
+MEMORY_CHANGED_FUNCTION = f"""CREATE OR REPLACE FUNCTION oneclaw_search_memory_changed() RETURNS trigger
+    LANGUAGE plpgsql AS $$
+    BEGIN
+        IF coalesce({CURRENT}, '') <> '' THEN
+            INSERT INTO oneclaw_search_meta (key, value) VALUES ('{MEMORY_VERSION}', '1')
+                ON CONFLICT (tenant, key) DO UPDATE SET value = (oneclaw_search_meta.value::bigint + 1)::text;
+        END IF;
+        RETURN NULL;
+    END $$"""
+MEMORY_TRIGGER = ("CREATE OR REPLACE TRIGGER memory_index_changed AFTER INSERT OR UPDATE OR DELETE ON memory_index "
+                  "FOR EACH STATEMENT EXECUTE FUNCTION oneclaw_search_memory_changed()")
+
+# The planner's statistics for a tenant's tables, refreshed as soon as a writer has changed enough of
+# them (writer.py): a tenant role may not ANALYZE a table it does not own, so the schema's owner lends
+# it this one statement over these tables only. SKIP_LOCKED: one refresh at a time is enough.
+ANALYZE_FUNCTION = """CREATE OR REPLACE FUNCTION oneclaw_search_analyze() RETURNS void
+    LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_temp AS $$
+    BEGIN
+        ANALYZE (SKIP_LOCKED) sessions, messages, memory_index;
+    END $$"""
 
 TABLES = [
     "CREATE TABLE IF NOT EXISTS oneclaw_tenants (name text PRIMARY KEY, created_at bigint NOT NULL)",
@@ -131,7 +159,9 @@ def security() -> list[str]:
             f"CREATE POLICY own_tenant ON {table} USING (tenant = {CURRENT}) WITH CHECK (tenant = {CURRENT})",
             f"GRANT SELECT, INSERT, UPDATE, DELETE ON {table} TO {TENANT_ROLE}",
         ]
-    return [*statements, f"GRANT USAGE ON ALL SEQUENCES IN SCHEMA public TO {TENANT_ROLE}"]
+    return [*statements, f"GRANT USAGE ON ALL SEQUENCES IN SCHEMA public TO {TENANT_ROLE}",
+            "REVOKE ALL ON FUNCTION oneclaw_search_analyze() FROM PUBLIC",
+            f"GRANT EXECUTE ON FUNCTION oneclaw_search_analyze() TO {TENANT_ROLE}"]
 
 
 def ensure_schema(admin: PostgresHistory) -> None:
@@ -139,7 +169,8 @@ def ensure_schema(admin: PostgresHistory) -> None:
     with admin.connected() as database, database.atomic():
         execute(database, "SELECT pg_advisory_xact_lock(hashtext('oneclaw_search_schema'))")  # one creator at a time
         execute(database, "CREATE EXTENSION IF NOT EXISTS pg_trgm")
-        for statement in [PLAIN_FUNCTION, WORDS_FUNCTION, FOLD_FUNCTION, LIKE_FUNCTION, *TABLES, *INDEXES, *security()]:
+        for statement in [PLAIN_FUNCTION, WORDS_FUNCTION, FOLD_FUNCTION, LIKE_FUNCTION, *TABLES, *INDEXES,
+                          MEMORY_CHANGED_FUNCTION, MEMORY_TRIGGER, ANALYZE_FUNCTION, *security()]:
             execute(database, statement)
         if execute(database, "SELECT rolsuper FROM pg_roles WHERE rolname = current_user").fetchall() == [(True,)]:
             for function in SEARCH_FUNCTIONS:

@@ -2,7 +2,9 @@
 
 Keeps OneClaw's derived session columns as HistoryWriter does, writes each message's vector beside
 it (so a committed row is searchable at once, words and meaning), and never names the tenant: the
-column's default and the row-level policies take it from the connection.
+column's default and the row-level policies take it from the connection. Once it has written as many
+rows as the server's own autovacuum rule calls stale, it refreshes the planner's statistics at once,
+so the first search after an import or a recorder's first turns is planned on what is there.
 """
 from __future__ import annotations
 
@@ -15,18 +17,25 @@ from oneclaw_search.data.embedding.vectors import encode_embedding
 from oneclaw_search.data.history.memory_index_dao import chunk_row
 from oneclaw_search.data.history.new_rows import NewMessage, NewSession, message_row, origin_row, session_row
 from oneclaw_search.data.postgres.database import PostgresHistory, cursor_of, execute
+from oneclaw_search.domain.errors import HistoryUnavailable
 from oneclaw_search.domain.models import SEARCHABLE_MESSAGE_TYPES, MemoryChunk
 from oneclaw_search.domain.ports import Embedder
 
 PREVIEW_LENGTH = 100
 UPSERT_ROWS = 2_000  # rows per statement
 _TURN_TYPES = [kind.value for kind in SEARCHABLE_MESSAGE_TYPES]
+# What the statistics describe (pg_class.reltuples, negative when never gathered) and autovacuum's
+# rule for when they are stale: more changed rows than its threshold plus its share of those described.
+_DESCRIBED = """SELECT min(reltuples), sum(greatest(reltuples, 0)),
+    current_setting('autovacuum_analyze_threshold')::float8, current_setting('autovacuum_analyze_scale_factor')::float8
+    FROM pg_class WHERE oid = ANY(ARRAY['sessions', 'messages', 'memory_index']::regclass[])"""
 
 
 class PostgresHistoryWriter:
     def __init__(self, history: PostgresHistory, embedder: Embedder | None) -> None:
         self._history = history
         self._embedder = embedder  # memory chunks' vectors; messages are ranked by words (docs/how-search-works.md)
+        self._unanalyzed = 0  # rows this writer has written since it last refreshed the statistics
 
     def write(self, sessions: Sequence[NewSession], messages: Sequence[NewMessage], chunks: Sequence[MemoryChunk],
               *, keep_existing: bool = False) -> int:
@@ -45,7 +54,23 @@ class PostgresHistoryWriter:
             _upsert(database, "memory_index", ["id"], [chunk_row(chunk) for chunk in self._embedded(chunks)])
             touched = sorted({session.id for session in sessions} | {message.session_id for message in messages})
             _refresh_session_stats(database, touched)
+        self._unanalyzed += len(sessions) + len(written) + len(chunks)
+        self._refresh_statistics()
         return len(present)
+
+    def _refresh_statistics(self) -> None:
+        """ANALYZE the tenant tables when never analyzed, or when this writer alone has changed more
+        rows since it last did than autovacuum would wait for."""
+        if not self._unanalyzed:
+            return
+        least, described, threshold, scale = self._history.rows(_DESCRIBED)[0]
+        if least < 0 or self._unanalyzed > threshold + scale * described:
+            try:
+                self._history.rows("SELECT oneclaw_search_analyze()")
+            except HistoryUnavailable as problem:
+                if "oneclaw_search_analyze" not in str(problem):
+                    raise  # a schema made before the function leaves it to autovacuum
+            self._unanalyzed = 0
 
     def sync_chunks(self, prefix: str, chunks: Sequence[MemoryChunk]) -> tuple[int, int]:
         """Make the chunks whose ids start with `prefix` exactly `chunks`; returns (added, removed)."""
@@ -60,6 +85,8 @@ class PostgresHistoryWriter:
             if new:
                 self._adopt_vector_space(database)
             _upsert(database, "memory_index", ["id"], [chunk_row(chunk) for chunk in self._embedded(new)])
+        self._unanalyzed += len(new) + len(stale)
+        self._refresh_statistics()
         return len(new), len(stale)
 
     def existing_session_ids(self, ids: set[str]) -> set[str]:

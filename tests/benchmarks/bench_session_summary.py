@@ -368,7 +368,8 @@ def main() -> int:
         print(f"LoCoMo dev split not found at {DATASET}; see ../shared/README.md", file=sys.stderr)
         return 2
     samples = json.loads(DATASET.read_text())
-    figures = {"rouge": rouge(samples), "prose": prose(samples), "topics": topic_shapes(samples), "labelled": labelled(samples, args.claude_history),
+    figures = {"rouge": rouge(samples), "prose": prose(samples), "topics": topic_shapes(samples),
+               "labelled": labelled(samples, args.claude_history),
                "ms_per_1000_turns": timing(), "tool_ms_1000_turns": through_the_tool()}
     print(f"{'method':<24}{'sessions':>9}{'R-1 mean':>10}{'R-1 med':>9}{'R-L mean':>10}{'R-L med':>9}")
     for name, row in figures["rouge"].items():

@@ -1,0 +1,77 @@
+"""What keeps a PostgreSQL history fast from its first search: the writer refreshes the planner's
+statistics as soon as they are missing or stale by autovacuum's rule, and the memory cache's key is a
+counter any change moves, read in one lookup."""
+from __future__ import annotations
+
+import uuid
+from urllib.parse import urlsplit, urlunsplit
+
+import pytest
+
+from oneclaw_search.data.history.new_rows import NewMessage, NewSession
+from oneclaw_search.data.postgres.daos import PostgresMemoryIndexDao
+from oneclaw_search.data.postgres.database import PostgresHistory
+from oneclaw_search.data.postgres.schema import add_tenant, ensure_schema
+from oneclaw_search.data.postgres.writer import PostgresHistoryWriter
+from oneclaw_search.domain.clock import Deadline, SystemClock
+from oneclaw_search.domain.models import MemoryChunk
+
+NOW = 1_780_000_000_000
+
+
+@pytest.fixture
+def fresh_database(postgres_url):
+    """A database of its own, schema made and one tenant added: its tables' statistics start empty."""
+    name = f"stats_{uuid.uuid4().hex[:8]}"
+    server = PostgresHistory(postgres_url, admin=True)
+    server.run(f"CREATE DATABASE {name}")
+    url = urlunsplit(urlsplit(postgres_url)._replace(path=f"/{name}"))
+    admin = PostgresHistory(url, admin=True)
+    ensure_schema(admin)
+    add_tenant(admin, "owner")
+    yield url, admin
+    admin.close()
+    server.run(f"DROP DATABASE {name} WITH (FORCE)")
+    server.close()
+
+
+def described(admin: PostgresHistory) -> float:
+    return float(admin.rows("SELECT reltuples FROM pg_class WHERE oid = 'messages'::regclass")[0][0])
+
+
+def messages(count: int, start: int = 0) -> list[NewMessage]:
+    return [NewMessage(f"m{start + i}", "s1", "USER", f"note number {start + i} about the ferry", NOW + start + i)
+            for i in range(count)]
+
+
+def test_the_first_write_gathers_statistics_and_a_large_one_refreshes_them(fresh_database):
+    url, admin = fresh_database
+    assert described(admin) < 0  # never analyzed: the planner would guess
+    writer = PostgresHistoryWriter(PostgresHistory(url, "owner"), None)
+    writer.write([NewSession("s1", "Ferry times", NOW)], messages(3), [])
+    assert described(admin) == 3
+    writer.write([], messages(1_000, start=3), [])  # more than 50 + 10 % of the 3 described
+    assert described(admin) == 1_003
+    writer.write([], messages(10, start=1_003), [])  # fewer than 50 + 10 % of 1,003: autovacuum's to do
+    assert described(admin) == 1_003
+
+
+def test_any_statement_that_changes_memory_moves_its_version(fresh_database):
+    url, admin = fresh_database
+    history = PostgresHistory(url, "owner")
+    dao = PostgresMemoryIndexDao(history, PostgresHistoryWriter(history, None))
+    empty = dao.version()
+    dao.insert_all([MemoryChunk("c1", "long_term", None, "The ferry leaves at nine.", None, NOW, NOW)])
+    written = dao.version()
+    history.run("UPDATE memory_index SET chunk_text = 'The ferry leaves at ten.'")  # not through the writer
+    assert len({empty, written, dao.version()}) == 3
+    history.close()
+    assert admin.run("DELETE FROM oneclaw_tenants WHERE name = 'owner'") == 1  # the cascade moves no counter
+    assert admin.rows("SELECT count(*) FROM memory_index")[0][0] == 0
+
+
+def test_a_search_deadline_binds_its_own_statements_and_never_a_later_unit_of_work(postgres_url, new_tenant):
+    history = PostgresHistory(postgres_url, new_tenant())
+    limited = history.rows("SHOW statement_timeout", (), Deadline.after(SystemClock(), 5.0))[0][0]
+    assert limited != "0" and history.rows("SHOW statement_timeout")[0][0] == "0"
+    history.close()
