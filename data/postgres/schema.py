@@ -44,7 +44,10 @@ FOLD_FUNCTION = """CREATE OR REPLACE FUNCTION oneclaw_search_fold(value text) RE
     LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE COST 1000 AS $$
     BEGIN
         IF value ~ '[^[:ascii:]]' THEN
-            RETURN lower(replace(replace(replace(normalize(value, NFKC), 'ß', 'ss'), 'ẞ', 'ss'), 'ς', 'σ'));
+            IF NOT value IS NFKC NORMALIZED THEN  -- the check costs a third of normalizing; most text passes it
+                value := normalize(value, NFKC);
+            END IF;
+            RETURN lower(replace(replace(replace(value, 'ß', 'ss'), 'ẞ', 'ss'), 'ς', 'σ'));
         END IF;
         RETURN lower(value);
     END $$"""
@@ -72,12 +75,17 @@ MEMORY_TRIGGER = ("CREATE OR REPLACE TRIGGER memory_index_changed AFTER INSERT O
                   "FOR EACH STATEMENT EXECUTE FUNCTION oneclaw_search_memory_changed()")
 
 # The planner's statistics for a tenant's tables, refreshed as soon as a writer has changed enough of
-# them (writer.py): a tenant role may not ANALYZE a table it does not own, so the schema's owner lends
-# it this one statement over these tables only. SKIP_LOCKED: one refresh at a time is enough.
-ANALYZE_FUNCTION = """CREATE OR REPLACE FUNCTION oneclaw_search_analyze() RETURNS void
+# them and at the end of an import (writer.py), with the GIN indexes' pending entries merged, which
+# every search would otherwise read through one by one. A tenant role may not ANALYZE a table it does
+# not own, so the schema's owner lends it these statements over these tables only. SKIP_LOCKED: one
+# refresh at a time is enough.
+GIN_INDEXES = ("messages_content_tsv", "messages_fold_trgm", "sessions_search_tsv", "sessions_title_fold_trgm",
+               "sessions_preview_fold_trgm")
+ANALYZE_FUNCTION = f"""CREATE OR REPLACE FUNCTION oneclaw_search_analyze() RETURNS void
     LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_temp AS $$
     BEGIN
         ANALYZE (SKIP_LOCKED) sessions, messages, memory_index;
+        {" ".join(f"PERFORM gin_clean_pending_list('{index}'::regclass);" for index in GIN_INDEXES)}
     END $$"""
 
 TABLES = [

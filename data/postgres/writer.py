@@ -58,13 +58,18 @@ class PostgresHistoryWriter:
         self._refresh_statistics()
         return len(present)
 
-    def _refresh_statistics(self) -> None:
+    def settle(self) -> None:
+        """The end of an import: statistics and index entries brought up to date now, whatever the
+        count, so the first search after it is planned and answered as any later one."""
+        self._refresh_statistics(always=True)
+
+    def _refresh_statistics(self, *, always: bool = False) -> None:
         """ANALYZE the tenant tables when never analyzed, or when this writer alone has changed more
         rows since it last did than autovacuum would wait for."""
         if not self._unanalyzed:
             return
         least, described, threshold, scale = self._history.rows(_DESCRIBED)[0]
-        if least < 0 or self._unanalyzed > threshold + scale * described:
+        if always or least < 0 or self._unanalyzed > threshold + scale * described:
             try:
                 self._history.rows("SELECT oneclaw_search_analyze()")
             except HistoryUnavailable as problem:

@@ -205,6 +205,7 @@ def pg_import(server_url: str, name: str, corpus: tuple, batch: int) -> dict:
         slowest = max(slowest, time.perf_counter() - began)
         written += len(part[1])
         counted("PostgreSQL write", written, len(messages), started, last)
+    writer.settle()  # as `oneclaw-search import` ends
     import_s = time.perf_counter() - started
     history.close()
     # Searched as it stands, as a user would right after an import: no VACUUM or ANALYZE by hand; the

@@ -11,7 +11,7 @@ import pytest
 from oneclaw_search.data.history.new_rows import NewMessage, NewSession
 from oneclaw_search.data.postgres.daos import PostgresMemoryIndexDao
 from oneclaw_search.data.postgres.database import PostgresHistory
-from oneclaw_search.data.postgres.schema import add_tenant, ensure_schema
+from oneclaw_search.data.postgres.schema import GIN_INDEXES, add_tenant, ensure_schema
 from oneclaw_search.data.postgres.writer import PostgresHistoryWriter
 from oneclaw_search.domain.clock import Deadline, SystemClock
 from oneclaw_search.domain.models import MemoryChunk
@@ -54,6 +54,18 @@ def test_the_first_write_gathers_statistics_and_a_large_one_refreshes_them(fresh
     assert described(admin) == 1_003
     writer.write([], messages(10, start=1_003), [])  # fewer than 50 + 10 % of 1,003: autovacuum's to do
     assert described(admin) == 1_003
+
+
+def test_the_end_of_an_import_leaves_no_stale_statistics_and_no_pending_index_entries(fresh_database):
+    url, admin = fresh_database
+    writer = PostgresHistoryWriter(PostgresHistory(url, "owner"), None)
+    writer.write([NewSession("s1", "Ferry times", NOW)], messages(1_000), [])
+    writer.write([], messages(10, start=1_000), [])  # too few for the rule: left as they are
+    assert described(admin) == 1_000
+    writer.settle()
+    assert described(admin) == 1_010
+    pending = [admin.rows("SELECT gin_clean_pending_list(%s::regclass)", (index,))[0][0] for index in GIN_INDEXES]
+    assert pending == [0] * len(GIN_INDEXES)
 
 
 def test_any_statement_that_changes_memory_moves_its_version(fresh_database):

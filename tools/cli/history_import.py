@@ -59,7 +59,9 @@ def _server_writer(db: PostgresLocation) -> Iterator[HistoryWrites]:
     history = PostgresHistory(db.url, db.tenant)
     try:
         check_tenant(history)
-        yield PostgresHistoryWriter(history, default_embedder())
+        writer = PostgresHistoryWriter(history, default_embedder())
+        yield writer
+        writer.settle()
     finally:
         history.close()
 
