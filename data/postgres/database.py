@@ -72,18 +72,15 @@ class PostgresHistory:
         """This thread's connection for one unit of work; an expired deadline cancels the statement
         running (the server's statement_timeout), and any failure names this history."""
         depth = getattr(self._depth, "value", 0)
-        outer = getattr(self._depth, "deadline", None) if depth else None
         try:
             if depth == 0 and self.peewee.is_closed():
                 self.peewee.connect()
             self._depth.value = depth + 1
-            if depth == 0 or deadline is not outer:  # a unit inside one with the same deadline shares its timeout
-                self._limit_statements(deadline)
-            self._depth.deadline = deadline
+            self._limit_statements(deadline)
             try:
                 yield self.peewee
             finally:
-                self._depth.value, self._depth.deadline = depth, outer
+                self._depth.value = depth
                 if depth == 0 and not self.peewee.is_closed():
                     self.peewee.close()  # back to the pool
         except (psycopg.errors.QueryCanceled, pw.OperationalError) as error:

@@ -48,11 +48,6 @@ class PostgresMessageSearch:
 
     def search(self, query: HistoryQuery, after: int, before: int, limit: int, *, deadline: Deadline | None = None,
                within: Within | None = None) -> list[ScoredMessage]:
-        with self._history.connected(deadline):  # one connection and one timeout for the search's statements
-            return self._search(query, after, before, limit, deadline, within)
-
-    def _search(self, query: HistoryQuery, after: int, before: int, limit: int, deadline: Deadline | None,
-                within: Within | None) -> list[ScoredMessage]:
         literal = self._dao.search_content(query.raw, after, before, limit, deadline=deadline, within=within)
         terms = QueryTerms(query)
         collection = self._weights.collection(terms.terms, deadline)
@@ -101,11 +96,6 @@ class PostgresSessionSearch:
 
     def search(self, query: HistoryQuery, after: int, before: int, limit: int, *, deadline: Deadline | None = None,
                within: Within | None = None) -> list[ScoredSession]:
-        with self._history.connected(deadline):
-            return self._search(query, after, before, limit, deadline, within)
-
-    def _search(self, query: HistoryQuery, after: int, before: int, limit: int, deadline: Deadline | None,
-                within: Within | None) -> list[ScoredSession]:
         literal = self._dao.search_by_title_or_preview(query.raw, after, before, limit, deadline=deadline, within=within)
         terms = QueryTerms(query)
         collection = self._weights.collection(terms.terms, deadline)
