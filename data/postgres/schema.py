@@ -8,6 +8,8 @@ from __future__ import annotations
 import time
 
 from oneclaw_search.data.postgres.database import TENANT_ROLE, TENANT_SETTING, PostgresHistory, execute
+from oneclaw_search.data.postgres.term_counts import TABLE as TERMS_TABLE
+from oneclaw_search.data.postgres.term_counts import create_counts
 from oneclaw_search.domain.errors import HistoryUnavailable
 
 CURRENT = f"current_setting('{TENANT_SETTING}', true)"  # NULL when unset: no row matches, nothing is written
@@ -131,7 +133,7 @@ INDEXES = [
     "DROP INDEX IF EXISTS sessions_title_trgm",
     "DROP INDEX IF EXISTS sessions_preview_trgm",
 ]
-TENANT_TABLES = ("sessions", "messages", "memory_index", "oneclaw_search_origins", "oneclaw_search_meta")
+TENANT_TABLES = ("sessions", "messages", "memory_index", "oneclaw_search_origins", "oneclaw_search_meta", TERMS_TABLE)
 
 
 # Under row-level security the planner may use an index for a condition only when its function is
@@ -177,8 +179,10 @@ def ensure_schema(admin: PostgresHistory) -> None:
     with admin.connected() as database, database.atomic():
         execute(database, "SELECT pg_advisory_xact_lock(hashtext('oneclaw_search_schema'))")  # one creator at a time
         execute(database, "CREATE EXTENSION IF NOT EXISTS pg_trgm")
-        for statement in [PLAIN_FUNCTION, WORDS_FUNCTION, FOLD_FUNCTION, LIKE_FUNCTION, *TABLES, *INDEXES,
-                          MEMORY_CHANGED_FUNCTION, MEMORY_TRIGGER, ANALYZE_FUNCTION, *security()]:
+        for statement in [PLAIN_FUNCTION, WORDS_FUNCTION, FOLD_FUNCTION, LIKE_FUNCTION, *TABLES, *INDEXES]:
+            execute(database, statement)
+        create_counts(database, TENANT_COLUMN)
+        for statement in [MEMORY_CHANGED_FUNCTION, MEMORY_TRIGGER, ANALYZE_FUNCTION, *security()]:
             execute(database, statement)
         if execute(database, "SELECT rolsuper FROM pg_roles WHERE rolname = current_user").fetchall() == [(True,)]:
             for function in SEARCH_FUNCTIONS:

@@ -2,8 +2,9 @@
 their average length in terms and how many hold each query term, read from the server's GIN indexes;
 and the pool of rows a keyword search ranks.
 
-Counts stop at DF_CAP rows: past that a word is common whatever its exact count, and counting further
-would cost a search more than the ranking gains. The row total and the average length are read again
+Messages' counts are exact, read from the table the server keeps (term_counts.py). Sessions' are
+counted from their GIN postings and stop at DF_CAP rows: past that a word is common whatever its
+exact count, and counting further would cost a search more than the ranking gains. The row total and the average length are read again
 every RECOUNT_AFTER searches (or sooner, when a count shows them out of date): they move the weights
 little, and reading them costs more than the rest of a search on a large tenant.
 """
@@ -14,6 +15,7 @@ from collections.abc import Sequence
 
 from oneclaw_search.data.postgres.daos import TURN_TYPES
 from oneclaw_search.data.postgres.database import PostgresHistory
+from oneclaw_search.data.postgres.term_counts import message_counts
 from oneclaw_search.data.text.analyzer import text_terms
 from oneclaw_search.domain.clock import Deadline
 from oneclaw_search.domain.message_filter import Within
@@ -73,11 +75,16 @@ class WordWeights:
         self._lock = threading.Lock()
 
     def collection(self, terms: list[str], deadline: Deadline | None) -> Collection:
-        """The tenant's rows as BM25 sees them, for these query terms."""
-        lexemes = {term: lexeme(term, self._weight) for term in terms}
-        counts = document_counts(self._history, self._table, self._column, list(lexemes.values()), deadline)
+        """The tenant's rows as BM25 sees them, for these query terms: messages' counts from the table the
+        server keeps (term_counts.py), sessions' (a table a hundredth the size) from their GIN postings."""
+        if self._table == "messages":
+            counts = message_counts(self._history, terms, deadline)
+        else:
+            lexemes = {term: lexeme(term, self._weight) for term in terms}
+            counted = document_counts(self._history, self._table, self._column, list(lexemes.values()), deadline)
+            counts = {term: counted.get(found, 0) for term, found in lexemes.items()}
         rows, average = self._rows(max(counts.values(), default=0), deadline)
-        return Collection(rows, average, {term: counts.get(found, 0) for term, found in lexemes.items()})
+        return Collection(rows, average, {term: counts.get(term, 0) for term in terms})
 
     def _rows(self, at_least: int, deadline: Deadline | None) -> tuple[int, float]:
         with self._lock:

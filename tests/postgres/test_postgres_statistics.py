@@ -3,36 +3,15 @@ statistics as soon as they are missing or stale by autovacuum's rule, and the me
 counter any change moves, read in one lookup."""
 from __future__ import annotations
 
-import uuid
-from urllib.parse import urlsplit, urlunsplit
-
-import pytest
-
 from oneclaw_search.data.history.new_rows import NewMessage, NewSession
 from oneclaw_search.data.postgres.daos import PostgresMemoryIndexDao
 from oneclaw_search.data.postgres.database import PostgresHistory
-from oneclaw_search.data.postgres.schema import GIN_INDEXES, add_tenant, ensure_schema
+from oneclaw_search.data.postgres.schema import GIN_INDEXES
 from oneclaw_search.data.postgres.writer import PostgresHistoryWriter
 from oneclaw_search.domain.clock import Deadline, SystemClock
 from oneclaw_search.domain.models import MemoryChunk
 
 NOW = 1_780_000_000_000
-
-
-@pytest.fixture
-def fresh_database(postgres_url):
-    """A database of its own, schema made and one tenant added: its tables' statistics start empty."""
-    name = f"stats_{uuid.uuid4().hex[:8]}"
-    server = PostgresHistory(postgres_url, admin=True)
-    server.run(f"CREATE DATABASE {name}")
-    url = urlunsplit(urlsplit(postgres_url)._replace(path=f"/{name}"))
-    admin = PostgresHistory(url, admin=True)
-    ensure_schema(admin)
-    add_tenant(admin, "owner")
-    yield url, admin
-    admin.close()
-    server.run(f"DROP DATABASE {name} WITH (FORCE)")
-    server.close()
 
 
 def described(admin: PostgresHistory) -> float:
