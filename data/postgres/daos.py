@@ -7,9 +7,10 @@ Messages of soft-deleted sessions are left out, as everywhere.
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
-from oneclaw_search.data.postgres.database import PostgresHistory
+from oneclaw_search.data.postgres.database import PostgresHistory, Rows
 from oneclaw_search.data.postgres.schema import MEMORY_VERSION
 from oneclaw_search.data.postgres.writer import PostgresHistoryWriter, storable_text
 from oneclaw_search.domain.clock import Deadline
@@ -21,7 +22,6 @@ from oneclaw_search.domain.text import fold
 TURN_TYPES = [kind.value for kind in SEARCHABLE_MESSAGE_TYPES]
 MESSAGE_COLUMNS = "m.id, m.session_id, s.title, m.type, m.content, m.created_at"
 SESSION_COLUMNS = "s.id, s.title, s.message_count, s.last_message_preview, s.created_at, s.updated_at"
-_OVERFETCH = 2  # rows the server's folding admits that the domain's then refuses are dropped after the read
 # A needle shorter than a trigram (寿司) gives the trigram index nothing to look up. Its rows are read
 # back along the time index until enough hold it: a plan whose cost follows how common the needle is,
 # never which rows ANALYZE happened to sample (left free, the planner swung between that and a scan
@@ -45,6 +45,20 @@ def message_conditions(within: Within | None) -> tuple[str, list[object]]:
     return sql, params
 
 
+def first_admitted(page: Callable[[int, int], Rows], admits: Callable[[tuple[Any, ...]], bool], limit: int) -> Rows:
+    """The first `limit` rows, in the statement's order, that the domain's folding admits. The server's
+    folding seldom admits a row the domain's refuses, so a page asks for just `limit`; a page that lost
+    rows to the check is followed by one more for as many as it lost."""
+    kept: Rows = []
+    size, skip = limit, 0
+    while True:
+        rows = page(size, skip)
+        kept += [row for row in rows if admits(row)]
+        if len(kept) >= limit or len(rows) < size:
+            return kept[:limit]
+        skip, size = skip + len(rows), limit - len(kept)
+
+
 class PostgresMessageDao:
     def __init__(self, history: PostgresHistory) -> None:
         self._history = history
@@ -54,14 +68,14 @@ class PostgresMessageDao:
         if created_after > created_before or limit <= 0:
             return []
         narrowed, params = message_conditions(within)
-        rows = self._history.rows(
-            f"SELECT {MESSAGE_COLUMNS} FROM messages m JOIN sessions s ON s.tenant = m.tenant AND s.id = m.session_id "
-            f"WHERE {folded_like('m.content')} AND m.created_at BETWEEN %s AND %s{narrowed} "
-            "ORDER BY m.created_at DESC, m.id LIMIT %s",
-            [storable_text(query), created_after, created_before, *params, limit * _OVERFETCH], deadline,
-            without=_ALONG_TIME if len(fold(query)) < TRIGRAM else ())
-        needle = fold(query)
-        return [MessageHit(*row) for row in rows if needle in fold(row[4])][:limit]
+        needle, along_time = fold(query), _ALONG_TIME if len(fold(query)) < TRIGRAM else ()
+        sql = (f"SELECT {MESSAGE_COLUMNS} FROM messages m JOIN sessions s ON s.tenant = m.tenant AND s.id = m.session_id "
+               f"WHERE {folded_like('m.content')} AND m.created_at BETWEEN %s AND %s{narrowed} "
+               "ORDER BY m.created_at DESC, m.id LIMIT %s OFFSET %s")
+        return [MessageHit(*row) for row in first_admitted(
+            lambda page, skip: self._history.rows(sql, [storable_text(query), created_after, created_before, *params,
+                                                        page, skip], deadline, without=along_time),
+            lambda row: needle in fold(row[4]), limit)]
 
 
 class PostgresSessionDao:
@@ -77,13 +91,13 @@ class PostgresSessionDao:
         params: list[object] = [text, text, updated_after, updated_before]
         if within is not None and within.sessions is not None:
             sql, params = " AND s.id = ANY(%s)", [*params, sorted(within.sessions)]
-        rows = self._history.rows(
-            f"SELECT {SESSION_COLUMNS} FROM sessions s WHERE ({folded_like('s.title')} "
-            f"OR {folded_like('s.last_message_preview')}) AND s.deleted_at IS NULL "
-            f"AND s.updated_at BETWEEN %s AND %s{sql} ORDER BY s.updated_at DESC, s.id LIMIT %s",
-            [*params, limit * _OVERFETCH], deadline)
+        statement = (f"SELECT {SESSION_COLUMNS} FROM sessions s WHERE ({folded_like('s.title')} "
+                     f"OR {folded_like('s.last_message_preview')}) AND s.deleted_at IS NULL "
+                     f"AND s.updated_at BETWEEN %s AND %s{sql} ORDER BY s.updated_at DESC, s.id LIMIT %s OFFSET %s")
         needle = fold(query)
-        return [SessionHit(*row) for row in rows if needle in fold(row[1]) or needle in fold(row[3] or "")][:limit]
+        return [SessionHit(*row) for row in first_admitted(
+            lambda page, skip: self._history.rows(statement, [*params, page, skip], deadline),
+            lambda row: needle in fold(row[1]) or needle in fold(row[3] or ""), limit)]
 
 
 class PostgresMemoryIndexDao:

@@ -83,3 +83,4 @@ def test_a_schema_made_before_the_counts_gets_them_from_the_rows_already_there(f
     admin.run(f"DROP TABLE {TABLE}")
     ensure_schema(admin)
     assert kept(url, "owner") == {"ferri": 9, "ticket": 9}
+
