@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from oneclaw_search.data.postgres.database import PostgresHistory, Rows
-from oneclaw_search.data.postgres.schema import MEMORY_VERSION
+from oneclaw_search.data.postgres.functions import MEMORY_VERSION
 from oneclaw_search.data.postgres.writer import PostgresHistoryWriter, storable_text
 from oneclaw_search.domain.clock import Deadline
 from oneclaw_search.domain.message_filter import Within

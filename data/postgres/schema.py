@@ -1,5 +1,6 @@
 """The PostgreSQL schema: OneClaw's tables and columns with a tenant column on each, the generated
-tsvector and trigram indexes search runs on, row-level security by tenant, and the tenant list.
+tsvector and trigram indexes search runs on, row-level security by tenant, and the tenant list
+(the SQL functions and triggers they use are in functions.py and term_counts.py).
 
 Every statement is idempotent: `ensure_schema` runs on an empty database or an up-to-date one alike.
 """
@@ -7,88 +8,27 @@ from __future__ import annotations
 
 import time
 
-from oneclaw_search.data.postgres.database import TENANT_ROLE, TENANT_SETTING, PostgresHistory, execute
+from oneclaw_search.data.postgres.database import TENANT_ROLE, PostgresHistory, execute
+from oneclaw_search.data.postgres.functions import (
+    ANALYZE_FUNCTION,
+    CURRENT,
+    FOLD_FUNCTION,
+    LIKE_FUNCTION,
+    MEMORY_CHANGED_FUNCTION,
+    MEMORY_TRIGGER,
+    PLAIN_FUNCTION,
+    WORDS_FUNCTION,
+)
 from oneclaw_search.data.postgres.term_counts import TABLE as TERMS_TABLE
 from oneclaw_search.data.postgres.term_counts import create_counts
 from oneclaw_search.domain.errors import HistoryUnavailable
 
-CURRENT = f"current_setting('{TENANT_SETTING}', true)"  # NULL when unset: no row matches, nothing is written
 TENANT_COLUMN = f"tenant text NOT NULL DEFAULT {CURRENT} REFERENCES oneclaw_tenants (name) ON DELETE CASCADE"
 # A message's words past this many characters are found by the literal reading only: a tsvector
 # holds at most 1 MB, and one pasted log must not make its row unwritable.
 TSV_CHARS = 200_000
 
 
-
-# The words the keyword search indexes and queries: accents dropped (NFKD, then no combining marks:
-# the server may lack unaccent) and camelCase identifiers also split into their parts, so
-# getUserName is found as typed and by "user name". Immutable, so a generated column can use them;
-# a query goes through them too. Each step runs only on text that needs it: most text is ASCII.
-PLAIN_FUNCTION = """CREATE OR REPLACE FUNCTION oneclaw_search_plain(value text) RETURNS text
-    LANGUAGE sql IMMUTABLE PARALLEL SAFE RETURN
-    CASE WHEN value ~ '[^[:ascii:]]' THEN regexp_replace(normalize(value, NFKD), '[\\u0300-\\u036f]', '', 'g')
-         ELSE value END"""
-CAMEL = "'([[:lower:][:digit:]])([[:upper:]])', '\\1 \\2', 'g'"
-WORDS_FUNCTION = f"""CREATE OR REPLACE FUNCTION oneclaw_search_words(value text) RETURNS text
-    LANGUAGE sql IMMUTABLE PARALLEL SAFE RETURN
-    CASE WHEN value ~ '[[:lower:][:digit:]][[:upper:]]'
-         THEN oneclaw_search_plain(value) || ' ' || regexp_replace(oneclaw_search_plain(value), {CAMEL})
-         ELSE oneclaw_search_plain(value) END"""
-
-# The literal reading's caseless form, computed alike for a row and a query so one trigram index
-# serves both: compatibility forms composed (a decomposed 'école' is 'école', 'ﬁ' is 'fi'), the
-# letters whose case folding is more than a lower case (ß and ẞ fold to 'ss', ς to 'σ'), then lower.
-# Rows it admits are checked again with the domain's own folding, which decides. In PL/pgSQL, so the
-# planner keeps it whole: inlined, its parts are not LEAKPROOF and row-level security keeps the index out.
-# COST says what a call costs (several µs, against lower()'s cost of 1): at PL/pgSQL's default of 100
-# the planner folds every session's title and preview in a scan rather than ask the trigram indexes.
-FOLD_FUNCTION = """CREATE OR REPLACE FUNCTION oneclaw_search_fold(value text) RETURNS text
-    LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE COST 1000 AS $$
-    BEGIN
-        IF value ~ '[^[:ascii:]]' THEN
-            IF NOT value IS NFKC NORMALIZED THEN  -- the check costs a third of normalizing; most text passes it
-                value := normalize(value, NFKC);
-            END IF;
-            RETURN lower(replace(replace(replace(value, 'ß', 'ss'), 'ẞ', 'ss'), 'ς', 'σ'));
-        END IF;
-        RETURN lower(value);
-    END $$"""
-# '%query%' over the folded query, its own `%`, `_` and `\` matching only themselves (ESCAPE '\');
-# each % doubled for the driver, which reads a lone one as a placeholder.
-LIKE_FUNCTION = """CREATE OR REPLACE FUNCTION oneclaw_search_like(query text) RETURNS text
-    LANGUAGE sql IMMUTABLE PARALLEL SAFE RETURN
-    '%%' || replace(replace(replace(oneclaw_search_fold(query), '\\', '\\\\'), '%%', '\\%%'), '_', '\\_') || '%%'"""
-
-# The memory cache's key: a per-tenant counter every statement that changes memory_index moves, in
-# its own transaction, whoever runs it; reading it is one index lookup where counting the rows was
-# a scan of the tenant's whole memory each search. A statement with no tenant set (an admin's
-# cascade from removing a tenant) leaves it alone: that tenant is going away.
-MEMORY_VERSION = "memory_version"
-MEMORY_CHANGED_FUNCTION = f"""CREATE OR REPLACE FUNCTION oneclaw_search_memory_changed() RETURNS trigger
-    LANGUAGE plpgsql AS $$
-    BEGIN
-        IF coalesce({CURRENT}, '') <> '' THEN
-            INSERT INTO oneclaw_search_meta (key, value) VALUES ('{MEMORY_VERSION}', '1')
-                ON CONFLICT (tenant, key) DO UPDATE SET value = (oneclaw_search_meta.value::bigint + 1)::text;
-        END IF;
-        RETURN NULL;
-    END $$"""
-MEMORY_TRIGGER = ("CREATE OR REPLACE TRIGGER memory_index_changed AFTER INSERT OR UPDATE OR DELETE ON memory_index "
-                  "FOR EACH STATEMENT EXECUTE FUNCTION oneclaw_search_memory_changed()")
-
-# The planner's statistics for a tenant's tables, refreshed as soon as a writer has changed enough of
-# them and at the end of an import (writer.py), with the GIN indexes' pending entries merged, which
-# every search would otherwise read through one by one. A tenant role may not ANALYZE a table it does
-# not own, so the schema's owner lends it these statements over these tables only. SKIP_LOCKED: one
-# refresh at a time is enough.
-GIN_INDEXES = ("messages_content_tsv", "messages_fold_trgm", "sessions_search_tsv", "sessions_title_fold_trgm",
-               "sessions_preview_fold_trgm")
-ANALYZE_FUNCTION = f"""CREATE OR REPLACE FUNCTION oneclaw_search_analyze() RETURNS void
-    LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_temp AS $$
-    BEGIN
-        ANALYZE (SKIP_LOCKED) sessions, messages, memory_index;
-        {" ".join(f"PERFORM gin_clean_pending_list('{index}'::regclass);" for index in GIN_INDEXES)}
-    END $$"""
 
 TABLES = [
     "CREATE TABLE IF NOT EXISTS oneclaw_tenants (name text PRIMARY KEY, created_at bigint NOT NULL)",

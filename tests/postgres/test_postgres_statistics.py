@@ -6,7 +6,7 @@ from __future__ import annotations
 from oneclaw_search.data.history.new_rows import NewMessage, NewSession
 from oneclaw_search.data.postgres.daos import PostgresMemoryIndexDao
 from oneclaw_search.data.postgres.database import PostgresHistory
-from oneclaw_search.data.postgres.schema import GIN_INDEXES
+from oneclaw_search.data.postgres.functions import GIN_INDEXES
 from oneclaw_search.data.postgres.writer import PostgresHistoryWriter
 from oneclaw_search.domain.clock import Deadline, SystemClock
 from oneclaw_search.domain.models import MemoryChunk
