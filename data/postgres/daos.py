@@ -68,7 +68,8 @@ class PostgresMessageDao:
         if created_after > created_before or limit <= 0:
             return []
         narrowed, params = message_conditions(within)
-        needle, along_time = fold(query), _ALONG_TIME if len(fold(query)) < TRIGRAM else ()
+        needle = fold(query)
+        along_time = _ALONG_TIME if len(needle) < TRIGRAM else ()
         sql = (f"SELECT {MESSAGE_COLUMNS} FROM messages m JOIN sessions s ON s.tenant = m.tenant AND s.id = m.session_id "
                f"WHERE {folded_like('m.content')} AND m.created_at BETWEEN %s AND %s{narrowed} "
                "ORDER BY m.created_at DESC, m.id LIMIT %s OFFSET %s")

@@ -1,8 +1,8 @@
 """PostgresHistoryWriter: HistoryWriter's three methods over the PostgreSQL tables, as one tenant.
 
-Keeps OneClaw's derived session columns as HistoryWriter does, writes each message's vector beside
-it (so a committed row is searchable at once, words and meaning), and never names the tenant: the
-column's default and the row-level policies take it from the connection. Once it has written as many
+Keeps OneClaw's derived session columns as HistoryWriter does, writes each memory chunk's vector
+beside it (a committed row is searchable at once), and never names the tenant: the column's default
+and the row-level policies take it from the connection. Once it has written as many
 rows as the server's own autovacuum rule calls stale, it refreshes the planner's statistics at once,
 so the first search after an import or a recorder's first turns is planned on what is there.
 """
