@@ -75,5 +75,5 @@ ANALYZE_FUNCTION = f"""CREATE OR REPLACE FUNCTION oneclaw_search_analyze() RETUR
     LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_temp AS $$
     BEGIN
         ANALYZE (SKIP_LOCKED) sessions, messages, memory_index;
-        {" ".join(f"PERFORM gin_clean_pending_list('{index}'::regclass);" for index in GIN_INDEXES)}
+        {" ".join(f"PERFORM gin_clean_pending_list(to_regclass('{index}'));" for index in GIN_INDEXES)}
     END $$"""

@@ -66,3 +66,13 @@ def test_a_search_deadline_binds_its_own_statements_and_never_a_later_unit_of_wo
     limited = history.rows("SHOW statement_timeout", (), Deadline.after(SystemClock(), 5.0))[0][0]
     assert limited != "0" and history.rows("SHOW statement_timeout")[0][0] == "0"
     history.close()
+
+
+def test_an_import_still_settles_when_a_host_has_dropped_one_of_the_indexes(fresh_database):
+    url, admin = fresh_database
+    admin.run("DROP INDEX messages_fold_trgm")
+    writer = PostgresHistoryWriter(PostgresHistory(url, "owner"), None)
+    writer.write([NewSession("s1", "Ferry times", NOW)], messages(3), [])
+    writer.write([], messages(2, start=3), [])
+    writer.settle()
+    assert described(admin) == 5
