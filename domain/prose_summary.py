@@ -19,7 +19,6 @@ SUMMARY_WORDS = 120
 NOVELTY = 0.5  # chosen by cross-validation over conversations (tests/benchmarks/bench_session_summary.py)
 # A shorter sentence (a thanks, an agreement) carries nothing a summary needs (five folds: docs/performance.md).
 MIN_SENTENCE_WORDS = 4
-SHORTLIST = 200  # the most central sentences a pick is made from: a 1,000-turn session has thousands
 
 Terms = Callable[[str], list[str]]  # a sentence's content terms (stemmed, no stop words)
 Weights = Callable[[set[str]], dict[str, float]]  # a weight per term (an idf, or 1 for all)
@@ -36,8 +35,7 @@ def prose_summary(turns: Sequence[Turn], terms: Terms, weights: Weights, novelty
     centre = _unit(_summed(vectors))
     central = [_cosine(vector, centre) for vector in vectors]
     first = {sentence.lower(): at for at, sentence in reversed(list(enumerate(said)))}  # a sentence said again is one
-    candidates = sorted((at for at in first.values() if len(said[at].split()) >= MIN_SENTENCE_WORDS and at != 0),
-                        key=lambda at: (-central[at], at))[:SHORTLIST]
+    candidates = [at for at in first.values() if len(said[at].split()) >= MIN_SENTENCE_WORDS and at != 0]
     chosen = [0]
     words = len(said[0].split())
     likeness = {at: _cosine(vectors[at], vectors[0]) for at in candidates}  # to the nearest sentence chosen

@@ -14,7 +14,7 @@ import tantivy
 
 from oneclaw_search.data.index.keyword_index import KeywordIndex, unsigned_values
 from oneclaw_search.data.index.schema import AT, FINGERPRINT, LITERAL, MESSAGES, ROLE, ROWID, SESSION, IndexKind
-from oneclaw_search.data.text.analyzer import analyze
+from oneclaw_search.data.text.analyzer import TRIGRAM, analyze
 from oneclaw_search.data.text.keywords import Clause, clause_terms, clauses
 from oneclaw_search.domain.history_query import HistoryQuery
 from oneclaw_search.domain.message_filter import Within
@@ -22,7 +22,6 @@ from oneclaw_search.domain.ports import NO_UPPER_BOUND
 from oneclaw_search.domain.relevance import Collection
 from oneclaw_search.domain.search_terms import is_cjk
 
-TRIGRAM = 3
 MAX_TRIGRAMS = 16  # tantivy intersects lists from the rarest up: more trigrams cost little, and cut look-alikes
 Subquery = tuple[tantivy.Occur, tantivy.Query]  # a clause of a boolean query
 

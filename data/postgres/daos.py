@@ -13,6 +13,7 @@ from typing import Any
 from oneclaw_search.data.postgres.database import PostgresHistory, Rows
 from oneclaw_search.data.postgres.functions import MEMORY_VERSION
 from oneclaw_search.data.postgres.writer import PostgresHistoryWriter, storable_text
+from oneclaw_search.data.text.analyzer import TRIGRAM
 from oneclaw_search.domain.clock import Deadline
 from oneclaw_search.domain.message_filter import Within
 from oneclaw_search.domain.models import SEARCHABLE_MESSAGE_TYPES, MemoryChunk, MessageHit, SessionHit
@@ -26,7 +27,6 @@ SESSION_COLUMNS = "s.id, s.title, s.message_count, s.last_message_preview, s.cre
 # back along the time index until enough hold it: a plan whose cost follows how common the needle is,
 # never which rows ANALYZE happened to sample (left free, the planner swung between that and a scan
 # and sort of every row).
-TRIGRAM = 3
 _ALONG_TIME = ("enable_seqscan", "enable_bitmapscan")
 
 

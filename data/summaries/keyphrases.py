@@ -15,8 +15,9 @@ from typing import Any
 from oneclaw_search.domain.session_reading import Turn
 from oneclaw_search.domain.stopwords import STOPWORDS
 
+# A bound on time, not a choice of topics: on LoCoMo's sessions every bound from 250 words up scores
+# alike, while YAKE over a whole 1,000-turn session takes seconds (docs/performance.md).
 MAX_WORDS = 1_000
-CANDIDATES = 30  # YAKE's best phrases looked through for the few that have a topic's shape
 # Words that say how a chat went, not what it was about: interjections, courtesies, filler verbs and
 # adverbs, and the day words of small talk.
 FILLERS = frozenset([
@@ -45,7 +46,9 @@ class YakeTopics:
         if self._extractor is None:
             import yake
 
-            self._extractor = yake.KeywordExtractor(lan="en", n=3, top=CANDIDATES, dedupLim=0.7)
+            # Every phrase YAKE finds is looked through for the few with a topic's shape (a text has no
+            # more candidates than n per word read): capping them lowers the topics' ROUGE-1 (five folds).
+            self._extractor = yake.KeywordExtractor(lan="en", n=3, top=3 * MAX_WORDS, dedupLim=0.7)
         text = _read(turns)
         chosen: list[tuple[str, frozenset[str]]] = []
         for phrase, _ in self._extractor.extract_keywords(text):

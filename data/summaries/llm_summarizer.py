@@ -69,7 +69,8 @@ class _ChatModelSummarizer:
         return type(error).__name__
 
 
-# Servers that read no schema from `response_format` refuse the request with one of these.
+# Servers that read no schema from `response_format` refuse the request with one of these HTTP
+# statuses (400 Bad Request, 422 Unprocessable Entity).
 _REFUSED_FORMAT = (400, 422)
 
 

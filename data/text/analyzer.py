@@ -29,6 +29,9 @@ _NAME = re.compile(r"\w+")
 _NAME_PART = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
 _SNOWBALL = Stemmer.Stemmer("english")
 _WORD = re.compile(r"\w+")
+# The literal reading's grams, as pg_trgm's on PostgreSQL: a needle shorter than this gives an index
+# of grams nothing to look up.
+TRIGRAM = 3
 
 
 def words_analyzer() -> tantivy.TextAnalyzer:
@@ -42,7 +45,7 @@ def words_analyzer() -> tantivy.TextAnalyzer:
 
 def grams_analyzer() -> tantivy.TextAnalyzer:
     """Every three characters of an already folded text, spaces included: the literal reading's candidates."""
-    return tantivy.TextAnalyzerBuilder(tantivy.Tokenizer.ngram(3, 3, False)).build()
+    return tantivy.TextAnalyzerBuilder(tantivy.Tokenizer.ngram(TRIGRAM, TRIGRAM, False)).build()
 
 
 def register(index: tantivy.Index) -> None:
