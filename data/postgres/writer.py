@@ -36,6 +36,7 @@ class PostgresHistoryWriter:
         self._history = history
         self._embedder = embedder  # memory chunks' vectors; messages are ranked by words (docs/how-search-works.md)
         self._unanalyzed = 0  # rows this writer has written since it last refreshed the statistics
+        self._stale_after: float | None = None  # how many that may be before a refresh, as last read
 
     def write(self, sessions: Sequence[NewSession], messages: Sequence[NewMessage], chunks: Sequence[MemoryChunk],
               *, keep_existing: bool = False) -> int:
@@ -66,16 +67,17 @@ class PostgresHistoryWriter:
     def _refresh_statistics(self, *, always: bool = False) -> None:
         """ANALYZE the tenant tables when never analyzed, or when this writer alone has changed more
         rows since it last did than autovacuum would wait for."""
-        if not self._unanalyzed:
-            return
+        if not self._unanalyzed or (not always and self._stale_after is not None and self._unanalyzed <= self._stale_after):
+            return  # a recorder's turn asks the server nothing: the bound read last still holds
         least, described, threshold, scale = self._history.rows(_DESCRIBED)[0]
-        if always or least < 0 or self._unanalyzed > threshold + scale * described:
+        self._stale_after = None if least < 0 else threshold + scale * described
+        if always or self._stale_after is None or self._unanalyzed > self._stale_after:
             try:
                 self._history.rows("SELECT oneclaw_search_analyze()")
             except HistoryUnavailable as problem:
                 if "oneclaw_search_analyze" not in str(problem):
                     raise  # a schema made before the function leaves it to autovacuum
-            self._unanalyzed = 0
+            self._unanalyzed, self._stale_after = 0, None
 
     def sync_chunks(self, prefix: str, chunks: Sequence[MemoryChunk]) -> tuple[int, int]:
         """Make the chunks whose ids start with `prefix` exactly `chunks`; returns (added, removed)."""

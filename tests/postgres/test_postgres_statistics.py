@@ -35,6 +35,19 @@ def test_the_first_write_gathers_statistics_and_a_large_one_refreshes_them(fresh
     assert described(admin) == 1_003
 
 
+def test_a_recorders_small_writes_ask_the_server_nothing_once_it_knows_the_bound(fresh_database, mocker):
+    url, admin = fresh_database
+    history = PostgresHistory(url, "owner")
+    writer = PostgresHistoryWriter(history, None)
+    writer.write([NewSession("s1", "Ferry times", NOW)], messages(100), [])  # never analyzed: refreshed
+    writer.write([], messages(1, start=100), [])  # reads the bound once
+    asked = mocker.spy(history, "rows")
+    for turn in range(101, 111):
+        writer.write([], messages(1, start=turn), [])
+    assert not [call for call in asked.call_args_list if "reltuples" in call.args[0]]
+    assert described(admin) == 100
+
+
 def test_the_end_of_an_import_leaves_no_stale_statistics_and_no_pending_index_entries(fresh_database):
     url, admin = fresh_database
     writer = PostgresHistoryWriter(PostgresHistory(url, "owner"), None)
