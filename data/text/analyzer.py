@@ -12,6 +12,7 @@ are added after a row's own text.
 from __future__ import annotations
 
 import re
+import threading
 from functools import lru_cache
 
 import Stemmer
@@ -78,18 +79,30 @@ def indexed_text(text: str) -> str:
     return spaced(text) + "\n" + parts if parts else spaced(text)
 
 
-_ANALYZER = words_analyzer()  # one for rows, queries and memory chunks: every side splits alike
+# One analyzer per thread, alike for rows, queries and memory chunks. tantivy's analyze borrows its
+# analyzer mutably until its list of words is built, and building that list may run a finalizer that
+# hands the interpreter to another thread: a second thread on the same analyzer then fails with
+# "Already borrowed", which searches whose sources run side by side met under load.
+_PER_THREAD = threading.local()
+
+
+def analyzer_in_use() -> tantivy.TextAnalyzer:
+    """This thread's analyzer."""
+    found: tantivy.TextAnalyzer | None = getattr(_PER_THREAD, "analyzer", None)
+    if found is None:
+        found = _PER_THREAD.analyzer = words_analyzer()
+    return found
 
 
 def text_terms(text: str) -> list[str]:
     """A row's terms exactly as its words field holds them, in order (not cached: rows rarely repeat)."""
-    return _ANALYZER.analyze(indexed_text(text))
+    return analyzer_in_use().analyze(indexed_text(text))
 
 
 @lru_cache(maxsize=65536)
 def analyze(text: str) -> tuple[str, ...]:
     """The index terms of `text`, in order, exactly as the keyword index stores them."""
-    return tuple(_ANALYZER.analyze(spaced(text)))
+    return tuple(analyzer_in_use().analyze(spaced(text)))
 
 
 @lru_cache(maxsize=65536)
@@ -102,7 +115,7 @@ def memory_terms(text: str) -> list[str]:
     """Terms of a memory chunk, made by the keyword index's analyzer (memory and messages match
     alike, and tantivy splits a chunk far faster than Python would), plus each identifier
     whole: a query for `set_reminder` means that name, not "set" and "reminder" anywhere."""
-    terms = _ANALYZER.analyze(spaced(text))
+    terms = analyzer_in_use().analyze(spaced(text))
     if "_" in text or _HUMP.search(text):
         terms += [word.lower() for word in _WORD.findall(text) if _is_identifier(word)]
     return terms

@@ -4,12 +4,16 @@ none says it is complete while missing what it should have, and every recorded t
 CI records CONCURRENT_TURNS turns with two searching processes; tests/benchmarks/bench_reliability.py
 records 10,000 with three.
 """
+import gc
 import json
 import os
 import subprocess
 import sys
+import threading
+import time
 
 from oneclaw_search.data.history.history_recorder import HistoryRecorder
+from oneclaw_search.data.text.analyzer import analyzer_in_use, text_terms
 from oneclaw_search.di import create_injector
 from oneclaw_search.tools import ToolExecutionEngine
 
@@ -71,3 +75,61 @@ def test_searches_while_a_recorder_writes_never_fail_and_every_turn_is_found_aft
 def _found(engine, n: int) -> bool:
     result = engine.execute_tool("search_history", {"query": f"token{n}x", "scope": "sessions", "format": "json"})
     return any(f"token{n}x" in item["text"] for item in json.loads(result.result)["results"])
+
+
+class _HandsOver:
+    """Freed only by the cycle collector, and waits while freed, so the thread collecting it hands
+    the interpreter over wherever the collection falls."""
+
+    def __init__(self) -> None:
+        self.cycle = self
+
+    def __del__(self) -> None:
+        time.sleep(0.0002)
+
+
+def test_threads_analyzing_at_once_while_the_collector_hands_over_never_fail():
+    """The keyword analyzer is called from every source's thread at once, and tantivy borrows an
+    analyzer mutably through each call: with one shared analyzer, a collection that handed the
+    interpreter over mid-call made another thread fail with "Already borrowed" (a search under load
+    did; this stress shows it on some runs, not all)."""
+    failures: list[str] = []
+
+    def analyze() -> None:
+        try:
+            for n in range(400):
+                _HandsOver()
+                text_terms(f"sushi restaurant tokyo number {n} " * 20)
+        except Exception as error:  # noqa: BLE001 - the failure is the finding
+            failures.append(repr(error))
+
+    thresholds = gc.get_threshold()
+    gc.set_threshold(2, 1, 1)
+    try:
+        threads = [threading.Thread(target=analyze) for _ in range(4)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    finally:
+        gc.set_threshold(*thresholds)
+    assert failures == []
+
+
+def test_each_thread_analyzes_with_an_analyzer_of_its_own():
+    """What makes the stress above pass every time: no two threads ever share an analyzer."""
+    seen: list[object] = []
+    ready = threading.Barrier(3)
+
+    def remember() -> None:
+        mine = analyzer_in_use()
+        assert analyzer_in_use() is mine  # kept for the thread's later calls
+        seen.append(mine)
+        ready.wait()  # all three alive at once, so none reuses another's
+
+    threads = [threading.Thread(target=remember) for _ in range(3)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len({id(found) for found in [*seen, analyzer_in_use()]}) == 4
