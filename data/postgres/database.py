@@ -25,6 +25,7 @@ Rows = list[tuple[Any, ...]]
 MAX_CONNECTIONS = 32  # per history object: a thread holds one only for a unit of work
 POOL_WAIT_SECONDS = 10  # how long a unit of work waits for a free connection when all are lent
 IDLE_SECONDS = 300  # a pooled connection unused this long is closed rather than reused
+SERIAL_PLANS = "-c max_parallel_workers_per_gather=0"
 
 
 def execute(database: pw.Database, sql: str, params: Sequence[object] = ()) -> psycopg.Cursor[Any]:
@@ -49,7 +50,10 @@ class PostgresHistory:
     def __init__(self, url: str, tenant: str | None = None, *, admin: bool = False) -> None:
         self.url = url.replace("postgres://", "postgresql://", 1) if url.startswith("postgres://") else url
         self.tenant = checked_tenant(tenant)
-        options = "" if admin else f"-c role={TENANT_ROLE} -c {TENANT_SETTING}={self.tenant}"
+        # A search's statements read a few hundred to a few thousand rows each, newest first: parallel
+        # workers cost a tenant more to start than they save, and split a backward scan that stops
+        # early into several that each read on (docs/postgresql.md has the figures).
+        options = "" if admin else f"-c role={TENANT_ROLE} -c {TENANT_SETTING}={self.tenant} {SERIAL_PLANS}"
         # Pooled: a unit of work borrows a connection and hands it back, so threads and containers that
         # come and go do not each keep one open on the server.
         pooling = {"max_connections": MAX_CONNECTIONS, "stale_timeout": IDLE_SECONDS, "timeout": POOL_WAIT_SECONDS,

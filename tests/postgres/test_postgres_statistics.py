@@ -89,3 +89,10 @@ def test_an_import_still_settles_when_a_host_has_dropped_one_of_the_indexes(fres
     writer.write([], messages(2, start=3), [])
     writer.settle()
     assert described(admin) == 5
+
+
+def test_a_tenants_statements_are_planned_without_parallel_workers(fresh_database):
+    """A search's statements stop after a few hundred rows: workers would each read on (docs/postgresql.md)."""
+    url, admin = fresh_database
+    assert PostgresHistory(url, "owner").rows("SHOW max_parallel_workers_per_gather") == [("0",)]
+    assert admin.rows("SHOW max_parallel_workers_per_gather") != [("0",)]  # the server's own setting, untouched
