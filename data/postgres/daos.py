@@ -7,11 +7,17 @@ Messages of soft-deleted sessions are left out, as everywhere.
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Sequence
 
-from oneclaw_search.data.postgres.database import PostgresHistory, Rows
+from oneclaw_search.data.postgres.database import PostgresHistory
 from oneclaw_search.data.postgres.functions import MEMORY_VERSION
+from oneclaw_search.data.postgres.literal_reading import (
+    ALONG_TIME,
+    first_admitted,
+    folded_like,
+    rarest_piece,
+    through_piece,
+)
 from oneclaw_search.data.postgres.writer import PostgresHistoryWriter, storable_text
 from oneclaw_search.data.text.analyzer import TRIGRAM
 from oneclaw_search.domain.clock import Deadline
@@ -23,40 +29,20 @@ from oneclaw_search.domain.text import fold
 TURN_TYPES = [kind.value for kind in SEARCHABLE_MESSAGE_TYPES]
 MESSAGE_COLUMNS = "m.id, m.session_id, s.title, m.type, m.content, m.created_at"
 SESSION_COLUMNS = "s.id, s.title, s.message_count, s.last_message_preview, s.created_at, s.updated_at"
-# A needle shorter than a trigram (寿司) gives the trigram index nothing to look up. Its rows are read
-# back along the time index until enough hold it: a plan whose cost follows how common the needle is,
-# never which rows ANALYZE happened to sample (left free, the planner swung between that and a scan
-# and sort of every row).
-_ALONG_TIME = ("enable_seqscan", "enable_bitmapscan")
+# Each of a few hundred chosen messages with its session, looked up by key: joined freely, the planner
+# reads and hashes every session of the tenant for them (its cost then grows with the sessions held).
+SESSION_OF_EACH = ("JOIN LATERAL (SELECT s.title, s.deleted_at FROM sessions s WHERE s.tenant = m.tenant "
+                   "AND s.id = m.session_id LIMIT 1) s ON true")
 
 
-def folded_like(column: str) -> str:
-    """SQL: `column` holds the query (the next parameter) as the literal reading reads it."""
-    return f"oneclaw_search_fold({column}) LIKE oneclaw_search_like(%s) ESCAPE '\\'"
-
-
-def message_conditions(within: Within | None) -> tuple[str, list[object]]:
+def message_conditions(within: Within | None, *, joined: bool = True) -> tuple[str, list[object]]:
     """SQL (and its parameters) for the live messages a search may return: the spec's user and
-    assistant turns, of `within`'s types and sessions."""
+    assistant turns, of `within`'s types and sessions; with `joined`, of live sessions (`s`)."""
     types = sorted(set(TURN_TYPES) & within.types) if within is not None and within.types is not None else TURN_TYPES
-    sql, params = " AND m.type = ANY(%s) AND s.deleted_at IS NULL", list[object]([types])
+    sql, params = " AND m.type = ANY(%s)" + (" AND s.deleted_at IS NULL" if joined else ""), list[object]([types])
     if within is not None and within.sessions is not None:
         sql, params = sql + " AND m.session_id = ANY(%s)", [*params, sorted(within.sessions)]
     return sql, params
-
-
-def first_admitted(page: Callable[[int, int], Rows], admits: Callable[[tuple[Any, ...]], bool], limit: int) -> Rows:
-    """The first `limit` rows, in the statement's order, that the domain's folding admits. The server's
-    folding seldom admits a row the domain's refuses, so a page asks for just `limit`; a page that lost
-    rows to the check is followed by one more for as many as it lost."""
-    kept: Rows = []
-    size, skip = limit, 0
-    while True:
-        rows = page(size, skip)
-        kept += [row for row in rows if admits(row)]
-        if len(kept) >= limit or len(rows) < size:
-            return kept[:limit]
-        skip, size = skip + len(rows), limit - len(kept)
 
 
 class PostgresMessageDao:
@@ -68,15 +54,19 @@ class PostgresMessageDao:
         if created_after > created_before or limit <= 0:
             return []
         narrowed, params = message_conditions(within)
-        needle = fold(query)
-        along_time = _ALONG_TIME if len(needle) < TRIGRAM else ()
-        sql = (f"SELECT {MESSAGE_COLUMNS} FROM messages m JOIN sessions s ON s.tenant = m.tenant AND s.id = m.session_id "
-               f"WHERE {folded_like('m.content')} AND m.created_at BETWEEN %s AND %s{narrowed} "
-               "ORDER BY m.created_at DESC, m.id LIMIT %s OFFSET %s")
-        return [MessageHit(*row) for row in first_admitted(
-            lambda page, skip: self._history.rows(sql, [storable_text(query), created_after, created_before, *params,
-                                                        page, skip], deadline, without=along_time),
-            lambda row: needle in fold(row[4]), limit)]
+        needle, text, window = fold(query), storable_text(query), [created_after, created_before]
+        page = None
+        if len(needle) >= TRIGRAM and (piece := rarest_piece(self._history, query, deadline)) is not None:
+            page = through_piece(self._history, piece, text, window, message_conditions(within, joined=False),
+                                 MESSAGE_COLUMNS, SESSION_OF_EACH, limit, deadline)
+        if page is None:
+            sql = (f"SELECT {MESSAGE_COLUMNS} FROM messages m JOIN sessions s ON s.tenant = m.tenant AND s.id = m.session_id "
+                   f"WHERE {folded_like('m.content')} AND m.created_at BETWEEN %s AND %s{narrowed} "
+                   "ORDER BY m.created_at DESC, m.id LIMIT %s OFFSET %s")
+            along_time = ALONG_TIME if len(needle) < TRIGRAM else ()
+            page = lambda size, skip: self._history.rows(sql, [text, *window, *params, size, skip], deadline,  # noqa: E731
+                                                         without=along_time)
+        return [MessageHit(*row) for row in first_admitted(page, lambda row: needle in fold(row[4]), limit)]
 
 
 class PostgresSessionDao:

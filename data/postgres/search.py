@@ -14,6 +14,7 @@ from typing import Any
 from oneclaw_search.data.postgres.daos import (
     MESSAGE_COLUMNS,
     SESSION_COLUMNS,
+    SESSION_OF_EACH,
     TURN_TYPES,
     PostgresMessageDao,
     PostgresSessionDao,
@@ -82,7 +83,7 @@ class PostgresMessageSearch:
         narrowed, params = message_conditions(within)
         return self._history.rows(
             f"SELECT {MESSAGE_COLUMNS}, b.content, a.content FROM messages m "
-            f"JOIN sessions s ON s.tenant = m.tenant AND s.id = m.session_id {_AROUND} "
+            f"{SESSION_OF_EACH} {_AROUND} "
             f"WHERE m.id = ANY(%s) AND m.created_at BETWEEN %s AND %s{narrowed}",
             [TURN_TYPES, TURN_TYPES, list(ids), after, before, *params], deadline)
 

@@ -1,8 +1,8 @@
 """The literal reading asks the server for just the rows it needs, and for more only when the
-domain's folding refuses some the server's admitted (daos.first_admitted)."""
+domain's folding refuses some the server's admitted (literal_reading.first_admitted)."""
 from __future__ import annotations
 
-from oneclaw_search.data.postgres.daos import first_admitted
+from oneclaw_search.data.postgres.literal_reading import first_admitted
 
 
 def test_a_literal_page_that_loses_rows_to_the_domains_check_is_followed_by_one_for_what_it_lost():

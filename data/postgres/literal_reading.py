@@ -1,0 +1,90 @@
+"""The messages' literal reading over PostgreSQL: the spec's `LIKE '%query%'` (FEAT-032) on folded
+text, answered from the pg_trgm index, newest first, paged as the domain's folding admits rows.
+
+pg_trgm reads the posting list of every trigram in the needle, so a phrase of common words costs far
+more in the index than the rows it finds (a long question: tens of ms for no row). A phrase whose
+rarest word is rare is read through that word alone: the rows holding it, at most PIECE_ROWS of
+them, are read and the whole phrase checked on each. Past that bound the word is commoner than its
+count said (it also lies inside longer words) and the whole phrase goes to the index as before.
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from oneclaw_search.data.postgres.database import PostgresHistory, Rows
+from oneclaw_search.data.postgres.term_counts import message_counts
+from oneclaw_search.data.text.analyzer import TRIGRAM, text_terms
+from oneclaw_search.domain.clock import Deadline
+from oneclaw_search.domain.stopwords import STOPWORDS
+
+PIECE_ROWS = 2_000
+# A needle shorter than a trigram (寿司) gives the trigram index nothing to look up. Its rows are read
+# back along the time index until enough hold it: a plan whose cost follows how common the needle is,
+# never which rows ANALYZE happened to sample (left free, the planner swung between that and a scan
+# and sort of every row).
+ALONG_TIME = ("enable_seqscan", "enable_bitmapscan")
+_WORD = re.compile(r"\w+")
+_HELD = """WITH held AS MATERIALIZED (SELECT m.tenant, m.id, m.session_id, m.type, m.content, m.created_at FROM messages m
+    WHERE {piece} AND m.created_at BETWEEN %s AND %s{narrowed} LIMIT {rows}),
+    found AS (SELECT {columns} FROM held m {sessions}
+    WHERE {needle} AND s.deleted_at IS NULL ORDER BY m.created_at DESC, m.id LIMIT %s OFFSET %s)
+    SELECT (SELECT count(*) FROM held), found.* FROM (SELECT 1) one LEFT JOIN found ON true
+    ORDER BY found.created_at DESC, found.id"""
+
+
+def folded_like(column: str) -> str:
+    """SQL: `column` holds the query (the next parameter) as the literal reading reads it."""
+    return f"oneclaw_search_fold({column}) LIKE oneclaw_search_like(%s) ESCAPE '\\'"
+
+
+def first_admitted(page: Callable[[int, int], Rows], admits: Callable[[tuple[Any, ...]], bool], limit: int) -> Rows:
+    """The first `limit` rows, in the statement's order, that the domain's folding admits. The server's
+    folding seldom admits a row the domain's refuses, so a page asks for just `limit`; a page that lost
+    rows to the check is followed by one more for as many as it lost."""
+    kept: Rows = []
+    size, skip = limit, 0
+    while True:
+        rows = page(size, skip)
+        kept += [row for row in rows if admits(row)]
+        if len(kept) >= limit or len(rows) < size:
+            return kept[:limit]
+        skip, size = skip + len(rows), limit - len(kept)
+
+
+def pieces(query: str) -> list[str]:
+    """The words of a needle of several words that could stand for it: each whole, ASCII (so a part
+    of the server's folded needle however it folds) and at least a trigram long."""
+    words = _WORD.findall(unicodedata.normalize("NFKC", query).lower())
+    return [word for word in words if word.isascii() and len(word) >= TRIGRAM] if len(words) > 1 else []
+
+
+def rarest_piece(history: PostgresHistory, query: str, deadline: Deadline | None) -> str | None:
+    """The needle's word held by the fewest messages, by the counts the server keeps, when they put it
+    under PIECE_ROWS. A word no row holds whole may still lie inside longer words (PIECE_ROWS bounds
+    what that costs); a stop word has no count because the index leaves it out, and is not chosen."""
+    words = {piece: text_terms(piece) for piece in pieces(query) if piece not in STOPWORDS}
+    counts = message_counts(history, sorted({term for terms in words.values() for term in terms}), deadline)
+    held = sorted((min(counts.get(term, 0) for term in terms), piece) for piece, terms in words.items() if terms)
+    return held[0][1] if held and held[0][0] < PIECE_ROWS else None
+
+
+def through_piece(history: PostgresHistory, piece: str, needle: str, window: Sequence[object], narrowed: tuple[str, list[object]],
+                  columns: str, sessions: str, limit: int, deadline: Deadline | None) -> Callable[[int, int], Rows] | None:
+    """A page reader for the needle through `piece`'s rows, its first page (`limit` rows) read at once;
+    None when more than PIECE_ROWS hold the piece."""
+    sql = _HELD.format(piece=folded_like("m.content"), needle=folded_like("m.content"), narrowed=narrowed[0],
+                       rows=PIECE_ROWS + 1, columns=columns, sessions=sessions)
+
+    def read(size: int, skip: int) -> Rows:
+        return history.rows(sql, [piece, *window, *narrowed[1], needle, size, skip], deadline)
+
+    first = read(limit, 0)
+    if first[0][0] > PIECE_ROWS:
+        return None
+
+    def page(size: int, skip: int) -> Rows:
+        return [row[1:] for row in (first if (size, skip) == (limit, 0) else read(size, skip)) if row[1] is not None]
+    return page

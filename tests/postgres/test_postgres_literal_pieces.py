@@ -1,0 +1,78 @@
+"""The literal reading of a phrase through its rarest word (literal_reading.py): the same rows, newest
+first, as the whole phrase through the trigram index; the whole phrase again when the word turns out
+commoner than its count; and never a word the phrase does not hold as written."""
+from __future__ import annotations
+
+import pytest
+
+from oneclaw_search.data.history.new_rows import NewMessage, NewSession
+from oneclaw_search.data.postgres import daos, literal_reading
+from oneclaw_search.data.postgres.daos import PostgresMessageDao
+from oneclaw_search.data.postgres.database import PostgresHistory
+from oneclaw_search.data.postgres.literal_reading import pieces, rarest_piece
+from oneclaw_search.data.postgres.writer import PostgresHistoryWriter
+
+NOW = 1_780_000_000_000
+
+
+def history_of(url: str) -> PostgresHistory:
+    history = PostgresHistory(url, "owner")
+    texts = ([f"the ferry schedule changed on day {n}" for n in range(40)]  # 'ferry schedule': 40 rows
+             + [f"schedule item {n}" for n in range(30)]
+             + ["a ferryboat schedule", "FERRY SCHEDULE in capitals", "ferry  schedule, two spaces"]
+             + [f"unrelated scheduler note {n}" for n in range(30)])
+    rows = [NewMessage(f"m{i:03}", "s1" if i % 2 else "s2", "USER" if i % 3 else "AI_RESPONSE", text, NOW + i)
+            for i, text in enumerate(texts)]
+    PostgresHistoryWriter(history, None).write([NewSession("s1", "One", NOW), NewSession("s2", "Two", NOW)], rows, [])
+    return history
+
+
+def read_whole(history: PostgresHistory, query: str, limit: int, mocker) -> list[str]:
+    mocker.patch.object(literal_reading, "PIECE_ROWS", 0)  # no word is rare enough: the whole phrase
+    return [hit.id for hit in PostgresMessageDao(history).search_content(query, limit=limit)]
+
+
+@pytest.mark.parametrize("query", ["ferry schedule", "FERRY schedule", "schedule item 2", "schedule changed on day 3"])
+@pytest.mark.parametrize("limit", [1, 5, 50])
+def test_a_phrase_read_through_its_rarest_word_finds_what_the_whole_phrase_finds(fresh_database, mocker, query, limit):
+    url, _ = fresh_database
+    history = history_of(url)
+    assert rarest_piece(history, query, None) is not None  # the new path is the one taken
+    spy = mocker.spy(daos, "through_piece")
+    through = [hit.id for hit in PostgresMessageDao(history).search_content(query, limit=limit)]
+    assert spy.call_count == 1 and spy.spy_return is not None
+    assert through == read_whole(history, query, limit, mocker)
+    assert through == sorted(through, reverse=True)  # newest first: ids follow time here
+    assert through  # each query is held by some row
+
+
+def test_a_word_commoner_than_its_count_said_leaves_the_phrase_to_the_index(fresh_database, mocker):
+    url, _ = fresh_database
+    history = history_of(url)
+    mocker.patch.object(literal_reading, "PIECE_ROWS", 20)  # 'ferry' is counted 42 times: not rare enough
+    assert rarest_piece(history, "ferry schedule", None) is None
+    mocker.patch.object(daos, "rarest_piece", return_value="schedul")  # held by 103 rows, past 20
+    whole = mocker.spy(history, "rows")
+    found = [hit.id for hit in PostgresMessageDao(history).search_content("ferry schedule", limit=50)]
+    assert len(found) == 41  # the 40 and the capitals; not the ferryboat, nor the two spaces
+    assert "held AS MATERIALIZED" in whole.call_args_list[0].args[0]
+    assert "held AS MATERIALIZED" not in whole.call_args_list[-1].args[0]
+
+
+def test_the_words_a_phrase_is_read_through_are_parts_of_it_as_written():
+    assert pieces("ferry schedule") == ["ferry", "schedule"]
+    assert pieces("ferry") == []  # one word is the phrase itself
+    assert pieces("café") == []  # and 'caf' would hold fewer of its trigrams, not more
+    assert pieces("search.max_results") == ["search", "max_results"]
+    assert pieces("cafe\u0301 au lait") == ["lait"]  # 'cafe' is not in 'café', whatever its bytes
+    assert pieces("ab cd") == []  # too short for a trigram
+    assert pieces("東京 tokyo") == ["tokyo"]
+
+
+def test_a_stop_word_or_a_word_never_counted_is_not_taken_for_a_rare_one(fresh_database):
+    url, _ = fresh_database
+    history = history_of(url)
+    assert rarest_piece(history, "the ferry", None) == "ferry"  # 'the' has no count: not 'rarest'
+    assert rarest_piece(history, "ferryboat schedule", None) == "ferryboat"
+    assert rarest_piece(history, "what about the", None) is None  # stop words only
+    assert rarest_piece(history, "ferry zzqx", None) == "zzqx"  # no row holds it whole: the rarest there is
