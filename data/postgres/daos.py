@@ -13,13 +13,13 @@ from oneclaw_search.data.postgres.database import PostgresHistory
 from oneclaw_search.data.postgres.functions import MEMORY_VERSION
 from oneclaw_search.data.postgres.literal_reading import (
     ALONG_TIME,
+    THROUGH_INDEX,
     first_admitted,
     folded_like,
-    rarest_piece,
+    literal_plan,
     through_piece,
 )
 from oneclaw_search.data.postgres.writer import PostgresHistoryWriter, storable_text
-from oneclaw_search.data.text.analyzer import TRIGRAM
 from oneclaw_search.domain.clock import Deadline
 from oneclaw_search.domain.message_filter import Within
 from oneclaw_search.domain.models import SEARCHABLE_MESSAGE_TYPES, MemoryChunk, MessageHit, SessionHit
@@ -55,17 +55,21 @@ class PostgresMessageDao:
             return []
         narrowed, params = message_conditions(within)
         needle, text, window = fold(query), storable_text(query), [created_after, created_before]
+        plan = literal_plan(self._history, query, limit, deadline)
         page = None
-        if len(needle) >= TRIGRAM and (piece := rarest_piece(self._history, query, deadline)) is not None:
-            page = through_piece(self._history, piece, text, window, message_conditions(within, joined=False),
+        if plan.piece is not None:
+            page = through_piece(self._history, plan.piece, text, window, message_conditions(within, joined=False),
                                  MESSAGE_COLUMNS, SESSION_OF_EACH, limit, deadline)
         if page is None:
+            # Through the index: ordered by an expression no index gives, so the planner cannot walk
+            # back along time instead. Along time: no bitmap or scan of every row.
+            newest = "m.created_at + 0" if plan.order == THROUGH_INDEX else "m.created_at"
+            without = ("enable_seqscan", "enable_bitmapscan") if plan.order == ALONG_TIME else ()
             sql = (f"SELECT {MESSAGE_COLUMNS} FROM messages m JOIN sessions s ON s.tenant = m.tenant AND s.id = m.session_id "
                    f"WHERE {folded_like('m.content')} AND m.created_at BETWEEN %s AND %s{narrowed} "
-                   "ORDER BY m.created_at DESC, m.id LIMIT %s OFFSET %s")
-            along_time = ALONG_TIME if len(needle) < TRIGRAM else ()
+                   f"ORDER BY {newest} DESC, m.id LIMIT %s OFFSET %s")
             page = lambda size, skip: self._history.rows(sql, [text, *window, *params, size, skip], deadline,  # noqa: E731
-                                                         without=along_time)
+                                                         without=without)
         return [MessageHit(*row) for row in first_admitted(page, lambda row: needle in fold(row[4]), limit)]
 
 

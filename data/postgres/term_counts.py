@@ -16,7 +16,8 @@ from oneclaw_search.data.postgres.database import PostgresHistory, execute
 from oneclaw_search.domain.clock import Deadline
 
 TABLE = "oneclaw_search_terms"
-_WORDS = "SELECT unnest(tsvector_to_array(content_tsv)) AS word, {sign} AS change FROM {rows}"
+ROWS = ""  # no lexeme is empty: under this word, every message counts once (the tenant's total)
+_WORDS = f"SELECT unnest(array_append(tsvector_to_array(content_tsv), '{ROWS}')) AS word, {{sign}} AS change FROM {{rows}}"
 # Words in one order, so writers of one tenant take their rows' locks alike and never deadlock.
 _APPLY = f"""INSERT INTO {TABLE} (word, held_by) SELECT word, sum(change) FROM ({{changes}}) c GROUP BY word
     HAVING sum(change) <> 0 ORDER BY word
@@ -59,19 +60,33 @@ def create_counts(database: pw.Database, tenant_column: str) -> None:
     fresh = execute(database, "SELECT to_regclass(%s) IS NULL", (TABLE,)).fetchall() == [(True,)]
     execute(database, f"CREATE TABLE IF NOT EXISTS {TABLE} ({tenant_column}, word text NOT NULL, "
                       "held_by bigint NOT NULL, PRIMARY KEY (tenant, word))")
-    if fresh:
+    tenants = [name for (name,) in execute(database, "SELECT name FROM oneclaw_tenants").fetchall()]
+    untotalled = [] if fresh else [name for name in tenants if not _totalled(database, name)]
+    if fresh or untotalled:
         execute(database, "LOCK TABLE messages IN SHARE MODE")
-        for (name,) in execute(database, "SELECT name FROM oneclaw_tenants").fetchall():
+        for name in tenants if fresh else untotalled:
             execute(database, "SELECT set_config('oneclaw.tenant', %s, true)", (name,))
-            execute(database, _apply(("1", "messages WHERE tenant = current_setting('oneclaw.tenant', true)")))
-        execute(database, "SELECT set_config('oneclaw.tenant', '', true)")
+            if fresh:
+                execute(database, _apply(("1", "messages WHERE tenant = current_setting('oneclaw.tenant', true)")))
+            else:  # counts kept before the total was: the total from the rows
+                execute(database, f"INSERT INTO {TABLE} (word, held_by) SELECT %s, count(*) FROM messages WHERE tenant = "
+                                  "current_setting('oneclaw.tenant', true) ON CONFLICT (tenant, word) DO NOTHING", (ROWS,))
+    execute(database, "SELECT set_config('oneclaw.tenant', '', true)")
     execute(database, COUNT_FUNCTION)
     for trigger in TRIGGERS:
         execute(database, trigger)
 
 
+def _totalled(database: pw.Database, tenant: str) -> bool:
+    """Whether the tenant's kept counts hold the total (counts kept before it was lack it). The tenant
+    named as well as set: a superuser reads past the policies."""
+    execute(database, "SELECT set_config('oneclaw.tenant', %s, true)", (tenant,))
+    return bool(execute(database, f"SELECT 1 FROM {TABLE} WHERE tenant = %s AND word = %s", (tenant, ROWS)).fetchall())
+
+
 def message_counts(history: PostgresHistory, words: Sequence[str], deadline: Deadline | None = None) -> dict[str, int]:
-    """How many of the tenant's messages hold each word (a lexeme as the english configuration makes it)."""
+    """How many of the tenant's messages hold each word (a lexeme as the english configuration makes it;
+    ROWS: how many messages there are)."""
     if not words:
         return {}
     rows = history.rows(f"SELECT word, held_by FROM {TABLE} WHERE word = ANY(%s)", (list(words),), deadline)

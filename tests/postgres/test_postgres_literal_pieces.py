@@ -9,7 +9,13 @@ from oneclaw_search.data.history.new_rows import NewMessage, NewSession
 from oneclaw_search.data.postgres import daos, literal_reading
 from oneclaw_search.data.postgres.daos import PostgresMessageDao
 from oneclaw_search.data.postgres.database import PostgresHistory
-from oneclaw_search.data.postgres.literal_reading import pieces, rarest_piece
+from oneclaw_search.data.postgres.literal_reading import (
+    ALONG_TIME,
+    THROUGH_INDEX,
+    LiteralPlan,
+    literal_plan,
+    pieces,
+)
 from oneclaw_search.data.postgres.writer import PostgresHistoryWriter
 
 NOW = 1_780_000_000_000
@@ -37,7 +43,7 @@ def read_whole(history: PostgresHistory, query: str, limit: int, mocker) -> list
 def test_a_phrase_read_through_its_rarest_word_finds_what_the_whole_phrase_finds(fresh_database, mocker, query, limit):
     url, _ = fresh_database
     history = history_of(url)
-    assert rarest_piece(history, query, None) is not None  # the new path is the one taken
+    assert literal_plan(history, query, limit, None).piece is not None  # the new path is the one taken
     spy = mocker.spy(daos, "through_piece")
     through = [hit.id for hit in PostgresMessageDao(history).search_content(query, limit=limit)]
     assert spy.call_count == 1 and spy.spy_return is not None
@@ -50,8 +56,8 @@ def test_a_word_commoner_than_its_count_said_leaves_the_phrase_to_the_index(fres
     url, _ = fresh_database
     history = history_of(url)
     mocker.patch.object(literal_reading, "PIECE_ROWS", 20)  # 'ferry' is counted 42 times: not rare enough
-    assert rarest_piece(history, "ferry schedule", None) is None
-    mocker.patch.object(daos, "rarest_piece", return_value="schedul")  # held by 103 rows, past 20
+    assert literal_plan(history, "ferry schedule", 50, None).piece is None
+    mocker.patch.object(daos, "literal_plan", return_value=LiteralPlan(piece="schedul"))  # held by 103 rows, past 20
     whole = mocker.spy(history, "rows")
     found = [hit.id for hit in PostgresMessageDao(history).search_content("ferry schedule", limit=50)]
     assert len(found) == 41  # the 40 and the capitals; not the ferryboat, nor the two spaces
@@ -72,7 +78,33 @@ def test_the_words_a_phrase_is_read_through_are_parts_of_it_as_written():
 def test_a_stop_word_or_a_word_never_counted_is_not_taken_for_a_rare_one(fresh_database):
     url, _ = fresh_database
     history = history_of(url)
-    assert rarest_piece(history, "the ferry", None) == "ferry"  # 'the' has no count: not 'rarest'
-    assert rarest_piece(history, "ferryboat schedule", None) == "ferryboat"
-    assert rarest_piece(history, "what about the", None) is None  # stop words only
-    assert rarest_piece(history, "ferry zzqx", None) == "zzqx"  # no row holds it whole: the rarest there is
+    assert literal_plan(history, "the ferry", 50, None).piece == "ferry"  # 'the' has no count: not 'rarest'
+    assert literal_plan(history, "ferryboat schedule", 50, None).piece == "ferryboat"
+    assert literal_plan(history, "what about the", 50, None).piece is None  # stop words only
+    assert literal_plan(history, "ferry zzqx", 50, None).piece == "zzqx"  # no row holds it whole: the rarest there is
+
+
+def test_a_word_is_read_back_along_time_when_common_and_through_the_index_when_rare(fresh_database, mocker):
+    """held² against limit · rows · ALONG_TIME_SHARE: 'ferry' is held by 42 of 103 messages."""
+    url, _ = fresh_database
+    history = history_of(url)
+    assert literal_plan(history, "ferry", 50, None) == LiteralPlan(order=ALONG_TIME)  # 42² > 50 · 103 / 4
+    assert literal_plan(history, "ferry", 100, None) == LiteralPlan(order=THROUGH_INDEX)  # 42² < 100 · 103 / 4
+    assert literal_plan(history, "fe", 50, None) == LiteralPlan(order=ALONG_TIME)  # no trigram to look up
+    assert literal_plan(history, "zzqx", 50, None) == LiteralPlan()  # no count: the planner's choice
+    assert literal_plan(history, "café", 50, None) == LiteralPlan()  # not counted as written
+    statements = mocker.spy(history, "rows")
+    for limit, order in ((5, ALONG_TIME), (100, THROUGH_INDEX)):
+        expected = read_whole_free(history, "FERRY", limit)
+        found = [hit.id for hit in PostgresMessageDao(history).search_content("FERRY", limit=limit)]
+        last = statements.call_args_list[-1]
+        assert found == expected and len(found) == min(limit, 43)  # the ferryboat too, as a part of a word
+        assert ("m.created_at + 0" in last.args[0]) == (order == THROUGH_INDEX)
+        assert bool(last.kwargs.get("without")) == (order == ALONG_TIME)
+
+
+def read_whole_free(history: PostgresHistory, query: str, limit: int) -> list[str]:
+    """The needle through the plain statement, the planner choosing: the rows any reading must give."""
+    rows = history.rows("SELECT m.id FROM messages m WHERE oneclaw_search_fold(m.content) LIKE oneclaw_search_like(%s) "
+                        "ESCAPE '\\' ORDER BY m.created_at DESC, m.id LIMIT %s", (query, limit))
+    return [row[0] for row in rows]

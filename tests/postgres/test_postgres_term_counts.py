@@ -8,7 +8,7 @@ import threading
 from oneclaw_search.data.history.new_rows import NewMessage, NewSession
 from oneclaw_search.data.postgres.database import PostgresHistory
 from oneclaw_search.data.postgres.schema import add_tenant, ensure_schema
-from oneclaw_search.data.postgres.term_counts import TABLE, TRIGGERS, message_counts
+from oneclaw_search.data.postgres.term_counts import ROWS, TABLE, TRIGGERS, message_counts
 from oneclaw_search.data.postgres.writer import PostgresHistoryWriter
 
 NOW = 1_780_000_000_000
@@ -49,6 +49,15 @@ def test_counts_follow_inserts_replacements_deletions_and_cascades_tenant_by_ten
     for tenant in ("owner", "other"):
         assert {word: count for word, count in kept(url, tenant).items() if count} == counted_from_rows(admin, tenant)
     assert kept(url, "owner")["ferri"] == 29 and kept(url, "other")["ferri"] == 7
+    assert total(url, "owner") == 30 and total(url, "other") == 7  # s2's twelve went with it
+
+
+def total(url: str, tenant: str) -> int:
+    history = PostgresHistory(url, tenant)
+    try:
+        return message_counts(history, [ROWS])[ROWS]
+    finally:
+        history.close()
 
 
 def test_two_writers_of_one_tenant_at_once_neither_deadlock_nor_lose_a_count(fresh_database):
@@ -84,3 +93,18 @@ def test_a_schema_made_before_the_counts_gets_them_from_the_rows_already_there(f
     ensure_schema(admin)
     assert kept(url, "owner") == {"ferri": 9, "ticket": 9}
 
+
+
+def test_counts_kept_before_the_total_was_get_it_from_the_rows(fresh_database):
+    url, admin = fresh_database
+    add_tenant(admin, "other")
+    for tenant, count in (("owner", 9), ("other", 4)):
+        PostgresHistoryWriter(PostgresHistory(url, tenant), None).write(
+            [NewSession("s1", "Ferry", NOW)], turns("s1", 0, count, "the ferry {i}"), [])
+    history = PostgresHistory(url, "owner")
+    history.run(f"DELETE FROM {TABLE} WHERE word = %s", (ROWS,))  # as an earlier version kept them
+    history.close()
+    ensure_schema(admin)
+    assert total(url, "owner") == 9 and total(url, "other") == 4
+    PostgresHistoryWriter(PostgresHistory(url, "owner"), None).write([], turns("s1", 9, 2, "more"), [])
+    assert total(url, "owner") == 11  # and kept from then on
