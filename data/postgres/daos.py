@@ -7,13 +7,14 @@ Messages of soft-deleted sessions are left out, as everywhere.
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
-from oneclaw_search.data.postgres.database import PostgresHistory
+from oneclaw_search.data.postgres.database import PostgresHistory, Rows
 from oneclaw_search.data.postgres.functions import MEMORY_VERSION
 from oneclaw_search.data.postgres.literal_reading import (
     ALONG_TIME,
     THROUGH_INDEX,
+    along_time,
     first_admitted,
     folded_like,
     literal_plan,
@@ -53,24 +54,31 @@ class PostgresMessageDao:
                        *, deadline: Deadline | None = None, within: Within | None = None) -> list[MessageHit]:
         if created_after > created_before or limit <= 0:
             return []
-        narrowed, params = message_conditions(within)
         needle, text, window = fold(query), storable_text(query), [created_after, created_before]
-        plan = literal_plan(self._history, query, limit, deadline)
+        plan, unjoined = literal_plan(self._history, query, limit, deadline), message_conditions(within, joined=False)
         page = None
         if plan.piece is not None:
-            page = through_piece(self._history, plan.piece, text, window, message_conditions(within, joined=False),
-                                 MESSAGE_COLUMNS, SESSION_OF_EACH, limit, deadline)
+            page = through_piece(self._history, plan.piece, text, window, unjoined, MESSAGE_COLUMNS, SESSION_OF_EACH,
+                                 limit, deadline)
         if page is None:
-            # Through the index: ordered by an expression no index gives, so the planner cannot walk
-            # back along time instead. Along time: no bitmap or scan of every row.
-            newest = "m.created_at + 0" if plan.order == THROUGH_INDEX else "m.created_at"
-            without = ("enable_seqscan", "enable_bitmapscan") if plan.order == ALONG_TIME else ()
-            sql = (f"SELECT {MESSAGE_COLUMNS} FROM messages m JOIN sessions s ON s.tenant = m.tenant AND s.id = m.session_id "
-                   f"WHERE {folded_like('m.content')} AND m.created_at BETWEEN %s AND %s{narrowed} "
-                   f"ORDER BY {newest} DESC, m.id LIMIT %s OFFSET %s")
-            page = lambda size, skip: self._history.rows(sql, [text, *window, *params, size, skip], deadline,  # noqa: E731
-                                                         without=without)
+            page = self._whole(text, window, within, THROUGH_INDEX if plan.rows_back else plan.order, deadline)
+            if plan.rows_back:
+                page = along_time(self._history, plan.rows_back, text, window, unjoined, MESSAGE_COLUMNS,
+                                  SESSION_OF_EACH, page, deadline)
         return [MessageHit(*row) for row in first_admitted(page, lambda row: needle in fold(row[4]), limit)]
+
+    def _whole(self, text: str, window: list[int], within: Within | None, order: str | None,
+               deadline: Deadline | None) -> Callable[[int, int], Rows]:
+        """Pages of the needle over every row: through the trigram index (ordered by an expression no
+        index gives, so the planner cannot walk back along time instead), back along time (no bitmap,
+        no scan of every row), or as the planner picks."""
+        narrowed, params = message_conditions(within)
+        newest = "m.created_at + 0" if order == THROUGH_INDEX else "m.created_at"
+        without = ("enable_seqscan", "enable_bitmapscan") if order == ALONG_TIME else ()
+        sql = (f"SELECT {MESSAGE_COLUMNS} FROM messages m JOIN sessions s ON s.tenant = m.tenant AND s.id = m.session_id "
+               f"WHERE {folded_like('m.content')} AND m.created_at BETWEEN %s AND %s{narrowed} "
+               f"ORDER BY {newest} DESC, m.id LIMIT %s OFFSET %s")
+        return lambda size, skip: self._history.rows(sql, [text, *window, *params, size, skip], deadline, without=without)
 
 
 class PostgresSessionDao:
