@@ -26,6 +26,9 @@ PIECE_ROWS = 2_000
 # A row read back along the time index until enough hold the needle costs about a quarter of one
 # read through the trigram index's bitmap (heap in time order, no sort), measured at 1M messages.
 ALONG_TIME_SHARE = 0.25
+# A word spread evenly over time holds `limit` matches in limit·rows/held of the newest rows; reading
+# back allows twice that for words that come in bursts before it takes the index.
+BURST = 2
 _WORD = re.compile(r"\w+")
 _HELD = """WITH held AS MATERIALIZED (SELECT m.tenant, m.id, m.session_id, m.type, m.content, m.created_at FROM messages m
     WHERE {piece} AND m.created_at BETWEEN %s AND %s{narrowed} LIMIT {rows}),
@@ -101,8 +104,9 @@ def literal_plan(history: PostgresHistory, query: str, limit: int, deadline: Dea
     if held_by * held_by <= limit * rows * ALONG_TIME_SHARE:
         return LiteralPlan(order=THROUGH_INDEX)
     # The count is an estimate (the index's words drop accents and endings the needle keeps): reading
-    # back stops where the index would have cost less, held_by / ALONG_TIME_SHARE rows.
-    return LiteralPlan(order=ALONG_TIME, rows_back=int(held_by / ALONG_TIME_SHARE))
+    # back stops at BURST times the rows expected to hold `limit`, and never past where the index
+    # would have cost less.
+    return LiteralPlan(order=ALONG_TIME, rows_back=int(min(held_by / ALONG_TIME_SHARE, BURST * limit * rows / held_by)))
 
 
 def through_piece(history: PostgresHistory, piece: str, needle: str, window: Sequence[object], narrowed: tuple[str, list[object]],

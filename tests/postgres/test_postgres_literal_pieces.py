@@ -89,6 +89,7 @@ def test_a_word_is_read_back_along_time_when_common_and_through_the_index_when_r
     url, _ = fresh_database
     history = history_of(url)
     assert literal_plan(history, "ferry", 50, None) == LiteralPlan(order=ALONG_TIME, rows_back=168)  # 42² > 50 · 103 / 4
+    assert literal_plan(history, "ferry", 5, None) == LiteralPlan(order=ALONG_TIME, rows_back=24)  # 2 · 5 · 103 / 42
     assert literal_plan(history, "ferry", 100, None) == LiteralPlan(order=THROUGH_INDEX)  # 42² < 100 · 103 / 4
     assert literal_plan(history, "fe", 50, None) == LiteralPlan(order=ALONG_TIME)  # no trigram to look up
     assert literal_plan(history, "zzqx", 50, None) == LiteralPlan()  # no count: the planner's choice
@@ -96,11 +97,20 @@ def test_a_word_is_read_back_along_time_when_common_and_through_the_index_when_r
     statements = mocker.spy(history, "rows")
     for limit, order in ((5, ALONG_TIME), (100, THROUGH_INDEX)):
         expected = read_whole_free(history, "FERRY", limit)
+        statements.reset_mock()
         found = [hit.id for hit in PostgresMessageDao(history).search_content("FERRY", limit=limit)]
-        last = statements.call_args_list[-1]
+        asked = [call.args[0] for call in statements.call_args_list]
         assert found == expected and len(found) == min(limit, 43)  # the ferryboat too, as a part of a word
-        assert ("m.created_at + 0" in last.args[0]) == (order == THROUGH_INDEX)
-        assert ("LIMIT 168) m" in last.args[0]) == (order == ALONG_TIME)  # the newest 42 / ALONG_TIME_SHARE rows
+        # back along time first (twice the rows expected to hold five) only for the smaller page; the
+        # newest 24 rows hold no ferry, so both end through the index
+        assert any("LIMIT 24) m" in sql for sql in asked) == (order == ALONG_TIME)
+        assert "m.created_at + 0" in asked[-1]
+    expected = read_whole_free(history, "scheduler", 5)
+    statements.reset_mock()
+    found = [hit.id for hit in PostgresMessageDao(history).search_content("scheduler", limit=5)]
+    asked = [call.args[0] for call in statements.call_args_list]
+    assert found == expected and len(found) == 5  # the newest ten rows, all the scheduler's, hold the page:
+    assert any("LIMIT 10) m" in sql for sql in asked) and not any("m.created_at + 0" in sql for sql in asked)
 
 
 def read_whole_free(history: PostgresHistory, query: str, limit: int) -> list[str]:
@@ -119,11 +129,10 @@ def test_a_word_commoner_in_the_counts_than_as_written_is_read_through_the_index
     rows = ([NewMessage(f"a{i:03}", "s1", "USER", f"plain ecole note {i}", NOW + i) for i in range(3)]
             + [NewMessage(f"b{i:03}", "s1", "USER", f"une école {i}", NOW + 100 + i) for i in range(60)])
     PostgresHistoryWriter(history, None).write([NewSession("s1", "One", NOW)], rows, [])
-    mocker.patch.object(literal_reading, "ALONG_TIME_SHARE", 1.0)  # read back 63 rows: the accented ones only
-    assert literal_plan(history, "ecole", 5, None) == LiteralPlan(order=ALONG_TIME, rows_back=63)
+    assert literal_plan(history, "ecole", 5, None) == LiteralPlan(order=ALONG_TIME, rows_back=10)  # 2 · 5 · 63 / 63
     expected = read_whole_free(history, "ecole", 5)
     statements = mocker.spy(history, "rows")
     found = [hit.id for hit in PostgresMessageDao(history).search_content("ecole", limit=5)]
     assert found == ["a002", "a001", "a000"] == expected
-    assert "LIMIT 63) m" in statements.call_args_list[-2].args[0]  # back along time first,
+    assert "LIMIT 10) m" in statements.call_args_list[-2].args[0]  # back along time first,
     assert "m.created_at + 0" in statements.call_args_list[-1].args[0]  # then through the index
