@@ -90,7 +90,7 @@ def literal_plan(history: PostgresHistory, query: str, limit: int, deadline: Dea
         return LiteralPlan(order=ALONG_TIME)
     split = _WORD.findall(unicodedata.normalize("NFKC", query).lower())
     words = {piece: text_terms(piece) for piece in pieces(query) if piece not in STOPWORDS}
-    single = text_terms(split[0]) if len(split) == 1 and split[0].isascii() else []
+    single = text_terms(split[0]) if len(split) == 1 else []
     if not words and not single:
         return LiteralPlan()
     counts = message_counts(history, sorted({term for terms in words.values() for term in terms} | {*single, ROWS}), deadline)

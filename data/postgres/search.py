@@ -68,11 +68,9 @@ class PostgresMessageSearch:
             return []
         matches = [tsquery(clause) for clause in found]
         weights = [sum(collection.idf(term) for term in clause) for clause in found]
-        pool, pool_params = candidate_pool("messages", "content_tsv", matches, after, before, within, limit)
-        held = " + ".join(["%s * (m.content_tsv @@ %s::tsquery)::int"] * len(found))
-        rows = self._history.rows(f"SELECT m.id FROM messages m WHERE m.id IN ({pool}) ORDER BY ({held}) DESC, m.created_at DESC, "
-                                  "m.id LIMIT %s",
-                                  [*pool_params, *(v for pair in zip(weights, matches, strict=True) for v in pair), limit], deadline)
+        pool, params = candidate_pool("messages", "content_tsv", matches, weights, after, before, within, limit)
+        rows = self._history.rows(f"SELECT id FROM ({pool}) pool ORDER BY score DESC, created_at DESC, id LIMIT %s",
+                                  [*params, limit], deadline)
         return [row[0] for row in rows]
 
     def _read(self, ids: Sequence[str], after: int, before: int, within: Within | None,

@@ -48,20 +48,24 @@ def document_counts(history: PostgresHistory, table: str, column: str, lexemes: 
     return {found: int(count) for found, count in rows}
 
 
-def candidate_pool(table: str, column: str, lexemes: list[str], after: int, before: int, within: Within | None,
-                   size: int) -> tuple[str, list[object]]:
-    """SQL for the ids of messages a keyword search ranks, and its parameters: the newest `size` holding
-    every keyword (each a tsquery), and the newest `size` holding each. Ranking every row that holds any
-    would cost a common word's whole posting list, every search; the best rows hold the rare words, or
-    all of them."""
+def candidate_pool(table: str, column: str, lexemes: list[str], weights: list[float], after: int, before: int,
+                   within: Within | None, size: int) -> tuple[str, list[object]]:
+    """SQL for the messages a keyword search ranks (id, created_at and score: the weights of the
+    keywords each holds), and its parameters: the newest `size` holding every keyword (each a
+    tsquery), and the newest `size` holding each. Ranking every row that holds any would cost a
+    common word's whole posting list, every search; the best rows hold the rare words, or all of them.
+    Each row is scored as it is read, so the pool needs no second reading."""
     types = sorted(set(TURN_TYPES) & within.types) if within is not None and within.types is not None else TURN_TYPES
     sessions, narrowed = "", list[object]()
     if within is not None and within.sessions is not None:
         sessions, narrowed = " AND p.session_id = ANY(%s)", [sorted(within.sessions)]
     queries = [" & ".join(f"({match})" for match in lexemes)] + (lexemes if len(lexemes) > 1 else [])
-    part = (f"(SELECT p.id FROM {table} p WHERE p.{column} @@ %s::tsquery AND p.created_at BETWEEN %s AND %s "
-            f"AND p.type = ANY(%s){sessions} ORDER BY p.created_at DESC LIMIT %s)")
-    return " UNION ".join([part] * len(queries)), [v for q in queries for v in (q, after, before, types, *narrowed, size)]
+    score = " + ".join([f"%s * (p.{column} @@ %s::tsquery)::int"] * len(lexemes))
+    scored = [v for pair in zip(weights, lexemes, strict=True) for v in pair]
+    part = (f"(SELECT p.id, p.created_at, {score} AS score FROM {table} p WHERE p.{column} @@ %s::tsquery "
+            f"AND p.created_at BETWEEN %s AND %s AND p.type = ANY(%s){sessions} ORDER BY p.created_at DESC LIMIT %s)")
+    return " UNION ".join([part] * len(queries)), [v for q in queries for v in (*scored, q, after, before, types,
+                                                                                  *narrowed, size)]
 
 
 class WordWeights:
