@@ -55,7 +55,8 @@ class PostgresMessageDao:
         if created_after > created_before or limit <= 0:
             return []
         needle, text, window = fold(query), storable_text(query), [created_after, created_before]
-        plan, unjoined = literal_plan(self._history, query, limit, deadline), message_conditions(within, joined=False)
+        plan = literal_plan(self._history, query, limit, deadline, some_sessions=within is not None and within.sessions is not None)
+        unjoined = message_conditions(within, joined=False)
         page = None
         if plan.piece is not None:
             page = through_piece(self._history, plan.piece, text, window, unjoined, MESSAGE_COLUMNS, SESSION_OF_EACH,

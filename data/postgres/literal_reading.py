@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from oneclaw_search.data.postgres.database import PostgresHistory, Rows
@@ -22,7 +22,7 @@ from oneclaw_search.domain.clock import Deadline
 from oneclaw_search.domain.stopwords import STOPWORDS
 from oneclaw_search.domain.text import fold
 
-PIECE_ROWS = 2_000
+PIECE_ROWS = 2_000  # the most rows of its rarest word a phrase is read through before going to the index
 # A row read back along the time index until enough hold the needle costs about a quarter of one
 # read through the trigram index's bitmap (heap in time order, no sort), measured at 1M messages.
 ALONG_TIME_SHARE = 0.25
@@ -79,24 +79,30 @@ class LiteralPlan:
 ALONG_TIME, THROUGH_INDEX = "along time", "through the index"
 
 
-def literal_plan(history: PostgresHistory, query: str, limit: int, deadline: Deadline | None) -> LiteralPlan:
+def literal_plan(history: PostgresHistory, query: str, limit: int, deadline: Deadline | None, *,
+                 some_sessions: bool = False) -> LiteralPlan:
     """The cheaper reading by the counts the server keeps. A phrase goes through its rarest word when
     fewer than PIECE_ROWS messages hold it (a word no row holds whole may still lie inside longer
     words: PIECE_ROWS bounds what that costs; a stop word has no count since the index leaves it out,
     and is not chosen). A word held by `held` of `rows` messages is read back along time, about
     limit·rows/held rows, when that costs less than its `held` rows through the index, each dearer by
-    1/ALONG_TIME_SHARE; a needle shorter than a trigram has no index to go through."""
+    1/ALONG_TIME_SHARE; a phrase, through the index; a needle shorter than a trigram has no index to
+    go through. The counts are the tenant's: a search of `some_sessions` only is left to the planner."""
     if len(fold(query)) < TRIGRAM:
         return LiteralPlan(order=ALONG_TIME)
     split = _WORD.findall(unicodedata.normalize("NFKC", query).lower())
     words = {piece: text_terms(piece) for piece in pieces(query) if piece not in STOPWORDS}
     single = text_terms(split[0]) if len(split) == 1 else []
-    if not words and not single:
-        return LiteralPlan()
-    counts = message_counts(history, sorted({term for terms in words.values() for term in terms} | {*single, ROWS}), deadline)
+    counts = message_counts(history, sorted({term for terms in words.values() for term in terms} | {*single, ROWS}),
+                            deadline) if words or single else {}
     held = sorted((min(counts.get(term, 0) for term in terms), piece) for piece, terms in words.items() if terms)
+    # A phrase is rarer than its words, by how much no count says: read back along time, it could
+    # read far past its page; through the index it reads the rows holding its trigrams.
+    phrase = LiteralPlan(order=THROUGH_INDEX if len(split) > 1 and not some_sessions else None)
     if held and held[0][0] < PIECE_ROWS:
-        return LiteralPlan(piece=held[0][1])
+        return replace(phrase, piece=held[0][1])
+    if some_sessions or len(split) > 1:
+        return phrase
     rows = counts.get(ROWS)
     if not single or rows is None or any(term not in counts for term in single):
         return LiteralPlan()

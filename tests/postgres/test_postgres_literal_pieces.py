@@ -56,7 +56,7 @@ def test_a_word_commoner_than_its_count_said_leaves_the_phrase_to_the_index(fres
     url, _ = fresh_database
     history = history_of(url)
     mocker.patch.object(literal_reading, "PIECE_ROWS", 20)  # 'ferry' is counted 42 times: not rare enough
-    assert literal_plan(history, "ferry schedule", 50, None).piece is None
+    assert literal_plan(history, "ferry schedule", 50, None) == LiteralPlan(order=THROUGH_INDEX)  # a phrase
     mocker.patch.object(daos, "literal_plan", return_value=LiteralPlan(piece="schedul"))  # held by 103 rows, past 20
     whole = mocker.spy(history, "rows")
     found = [hit.id for hit in PostgresMessageDao(history).search_content("ferry schedule", limit=50)]
@@ -93,6 +93,7 @@ def test_a_word_is_read_back_along_time_when_common_and_through_the_index_when_r
     assert literal_plan(history, "ferry", 100, None) == LiteralPlan(order=THROUGH_INDEX)  # 42² < 100 · 103 / 4
     assert literal_plan(history, "fe", 50, None) == LiteralPlan(order=ALONG_TIME)  # no trigram to look up
     assert literal_plan(history, "zzqx", 50, None) == LiteralPlan()  # no count: the planner's choice
+    assert literal_plan(history, "ferry", 50, None, some_sessions=True) == LiteralPlan()  # counts of all sessions
     assert literal_plan(history, "école", 50, None) == LiteralPlan()  # counted as 'ecol', which no row holds
     statements = mocker.spy(history, "rows")
     for limit, order in ((5, ALONG_TIME), (100, THROUGH_INDEX)):
