@@ -26,9 +26,6 @@ PIECE_ROWS = 2_000  # the most rows of its rarest word a phrase is read through 
 # A row read back along the time index until enough hold the needle costs about a quarter of one
 # read through the trigram index's bitmap (heap in time order, no sort), measured at 1M messages.
 ALONG_TIME_SHARE = 0.25
-# A word spread evenly over time holds `limit` matches in limit·rows/held of the newest rows; reading
-# back allows twice that for words that come in bursts before it takes the index.
-BURST = 2
 _WORD = re.compile(r"\w+")
 _HELD = """WITH held AS MATERIALIZED (SELECT m.tenant, m.id, m.session_id, m.type, m.content, m.created_at FROM messages m
     WHERE {piece} AND m.created_at BETWEEN %s AND %s{narrowed} LIMIT {rows}),
@@ -60,10 +57,14 @@ def first_admitted(page: Callable[[int, int], Rows], admits: Callable[[tuple[Any
         skip, size = skip + len(rows), limit - len(kept)
 
 
-def pieces(query: str) -> list[str]:
-    """The words of a needle of several words that could stand for it: each whole, ASCII (so a part
-    of the server's folded needle however it folds) and at least a trigram long."""
-    words = _WORD.findall(unicodedata.normalize("NFKC", query).lower())
+def words_of(query: str) -> list[str]:
+    """The needle's words, as the server's folding leaves them (compatibility forms composed, lower case)."""
+    return _WORD.findall(unicodedata.normalize("NFKC", query).lower())
+
+
+def pieces(words: list[str]) -> list[str]:
+    """Of a needle of several `words`, those that could stand for it: each whole, ASCII (so a part of
+    the server's folded needle however it folds) and at least a trigram long."""
     return [word for word in words if word.isascii() and len(word) >= TRIGRAM] if len(words) > 1 else []
 
 
@@ -90,8 +91,8 @@ def literal_plan(history: PostgresHistory, query: str, limit: int, deadline: Dea
     go through. The counts are the tenant's: a search of `some_sessions` only is left to the planner."""
     if len(fold(query)) < TRIGRAM:
         return LiteralPlan(order=ALONG_TIME)
-    split = _WORD.findall(unicodedata.normalize("NFKC", query).lower())
-    words = {piece: text_terms(piece) for piece in pieces(query) if piece not in STOPWORDS}
+    split = words_of(query)
+    words = {piece: text_terms(piece) for piece in pieces(split) if piece not in STOPWORDS}
     single = text_terms(split[0]) if len(split) == 1 else []
     counts = message_counts(history, sorted({term for terms in words.values() for term in terms} | {*single, ROWS}),
                             deadline) if words or single else {}
@@ -110,9 +111,8 @@ def literal_plan(history: PostgresHistory, query: str, limit: int, deadline: Dea
     if held_by * held_by <= limit * rows * ALONG_TIME_SHARE:
         return LiteralPlan(order=THROUGH_INDEX)
     # The count is an estimate (the index's words drop accents and endings the needle keeps): reading
-    # back stops at BURST times the rows expected to hold `limit`, and never past where the index
-    # would have cost less.
-    return LiteralPlan(order=ALONG_TIME, rows_back=int(min(held_by / ALONG_TIME_SHARE, BURST * limit * rows / held_by)))
+    # back stops where the index would have cost less.
+    return LiteralPlan(order=ALONG_TIME, rows_back=int(held_by / ALONG_TIME_SHARE))
 
 
 def through_piece(history: PostgresHistory, piece: str, needle: str, window: Sequence[object], narrowed: tuple[str, list[object]],

@@ -15,6 +15,7 @@ from oneclaw_search.data.postgres.literal_reading import (
     LiteralPlan,
     literal_plan,
     pieces,
+    words_of,
 )
 from oneclaw_search.data.postgres.writer import PostgresHistoryWriter
 
@@ -66,13 +67,13 @@ def test_a_word_commoner_than_its_count_said_leaves_the_phrase_to_the_index(fres
 
 
 def test_the_words_a_phrase_is_read_through_are_parts_of_it_as_written():
-    assert pieces("ferry schedule") == ["ferry", "schedule"]
-    assert pieces("ferry") == []  # one word is the phrase itself
-    assert pieces("café") == []  # and 'caf' would hold fewer of its trigrams, not more
-    assert pieces("search.max_results") == ["search", "max_results"]
-    assert pieces("cafe\u0301 au lait") == ["lait"]  # 'cafe' is not in 'café', whatever its bytes
-    assert pieces("ab cd") == []  # too short for a trigram
-    assert pieces("東京 tokyo") == ["tokyo"]
+    assert pieces(words_of("ferry schedule")) == ["ferry", "schedule"]
+    assert pieces(words_of("ferry")) == []  # one word is the phrase itself
+    assert pieces(words_of("café")) == []  # and 'caf' would hold fewer of its trigrams, not more
+    assert pieces(words_of("search.max_results")) == ["search", "max_results"]
+    assert pieces(words_of("cafe\u0301 au lait")) == ["lait"]  # 'cafe' is not in 'café', whatever its bytes
+    assert pieces(words_of("ab cd")) == []  # too short for a trigram
+    assert pieces(words_of("東京 tokyo")) == ["tokyo"]
 
 
 def test_a_stop_word_or_a_word_never_counted_is_not_taken_for_a_rare_one(fresh_database):
@@ -89,7 +90,6 @@ def test_a_word_is_read_back_along_time_when_common_and_through_the_index_when_r
     url, _ = fresh_database
     history = history_of(url)
     assert literal_plan(history, "ferry", 50, None) == LiteralPlan(order=ALONG_TIME, rows_back=168)  # 42² > 50 · 103 / 4
-    assert literal_plan(history, "ferry", 5, None) == LiteralPlan(order=ALONG_TIME, rows_back=24)  # 2 · 5 · 103 / 42
     assert literal_plan(history, "ferry", 100, None) == LiteralPlan(order=THROUGH_INDEX)  # 42² < 100 · 103 / 4
     assert literal_plan(history, "fe", 50, None) == LiteralPlan(order=ALONG_TIME)  # no trigram to look up
     assert literal_plan(history, "zzqx", 50, None) == LiteralPlan()  # no count: the planner's choice
@@ -102,16 +102,16 @@ def test_a_word_is_read_back_along_time_when_common_and_through_the_index_when_r
         found = [hit.id for hit in PostgresMessageDao(history).search_content("FERRY", limit=limit)]
         asked = [call.args[0] for call in statements.call_args_list]
         assert found == expected and len(found) == min(limit, 43)  # the ferryboat too, as a part of a word
-        # back along time first (twice the rows expected to hold five) only for the smaller page; the
-        # newest 24 rows hold no ferry, so both end through the index
-        assert any("LIMIT 24) m" in sql for sql in asked) == (order == ALONG_TIME)
-        assert "m.created_at + 0" in asked[-1]
+        # back along time, at most 42 / ALONG_TIME_SHARE rows, for the smaller page; the larger one
+        # through the index
+        assert any("LIMIT 168) m" in sql for sql in asked) == (order == ALONG_TIME)
+        assert any("m.created_at + 0" in sql for sql in asked) == (order == THROUGH_INDEX)
     expected = read_whole_free(history, "scheduler", 5)
     statements.reset_mock()
     found = [hit.id for hit in PostgresMessageDao(history).search_content("scheduler", limit=5)]
     asked = [call.args[0] for call in statements.call_args_list]
-    assert found == expected and len(found) == 5  # the newest ten rows, all the scheduler's, hold the page:
-    assert any("LIMIT 10) m" in sql for sql in asked) and not any("m.created_at + 0" in sql for sql in asked)
+    assert found == expected and len(found) == 5  # the newest rows, the scheduler's, hold the page:
+    assert any("LIMIT 412) m" in sql for sql in asked) and not any("m.created_at + 0" in sql for sql in asked)
 
 
 def read_whole_free(history: PostgresHistory, query: str, limit: int) -> list[str]:
@@ -130,10 +130,11 @@ def test_a_word_commoner_in_the_counts_than_as_written_is_read_through_the_index
     rows = ([NewMessage(f"a{i:03}", "s1", "USER", f"plain ecole note {i}", NOW + i) for i in range(3)]
             + [NewMessage(f"b{i:03}", "s1", "USER", f"une école {i}", NOW + 100 + i) for i in range(60)])
     PostgresHistoryWriter(history, None).write([NewSession("s1", "One", NOW)], rows, [])
-    assert literal_plan(history, "ecole", 5, None) == LiteralPlan(order=ALONG_TIME, rows_back=10)  # 2 · 5 · 63 / 63
+    mocker.patch.object(literal_reading, "ALONG_TIME_SHARE", 2.0)  # read back 63 / 2 rows: accented ones only
+    assert literal_plan(history, "ecole", 5, None) == LiteralPlan(order=ALONG_TIME, rows_back=31)
     expected = read_whole_free(history, "ecole", 5)
     statements = mocker.spy(history, "rows")
     found = [hit.id for hit in PostgresMessageDao(history).search_content("ecole", limit=5)]
     assert found == ["a002", "a001", "a000"] == expected
-    assert "LIMIT 10) m" in statements.call_args_list[-2].args[0]  # back along time first,
+    assert "LIMIT 31) m" in statements.call_args_list[-2].args[0]  # back along time first,
     assert "m.created_at + 0" in statements.call_args_list[-1].args[0]  # then through the index
