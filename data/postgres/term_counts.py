@@ -12,7 +12,8 @@ from collections.abc import Sequence
 
 import peewee as pw
 
-from oneclaw_search.data.postgres.database import PostgresHistory, execute
+from oneclaw_search.data.postgres.database import TENANT_SETTING, PostgresHistory, execute
+from oneclaw_search.data.postgres.functions import CURRENT
 from oneclaw_search.domain.clock import Deadline
 
 TABLE = "oneclaw_search_terms"
@@ -32,7 +33,7 @@ def _apply(*parts: tuple[str, str]) -> str:
 # that tenant's counts go with it.
 COUNT_FUNCTION = f"""CREATE OR REPLACE FUNCTION oneclaw_search_count_terms() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN
-        IF coalesce(current_setting('oneclaw.tenant', true), '') = '' THEN
+        IF coalesce({CURRENT}, '') = '' THEN
             RETURN NULL;
         ELSIF TG_OP = 'INSERT' THEN
             {_apply(("1", "added"))};
@@ -65,22 +66,27 @@ def create_counts(database: pw.Database, tenant_column: str) -> None:
     if fresh or untotalled:
         execute(database, "LOCK TABLE messages IN SHARE MODE")
         for name in tenants if fresh else untotalled:
-            execute(database, "SELECT set_config('oneclaw.tenant', %s, true)", (name,))
+            _act_as(database, name)
             if fresh:
-                execute(database, _apply(("1", "messages WHERE tenant = current_setting('oneclaw.tenant', true)")))
+                execute(database, _apply(("1", f"messages WHERE tenant = {CURRENT}")))
             else:  # counts kept before the total was: the total from the rows
                 execute(database, f"INSERT INTO {TABLE} (word, held_by) SELECT %s, count(*) FROM messages WHERE tenant = "
-                                  "current_setting('oneclaw.tenant', true) ON CONFLICT (tenant, word) DO NOTHING", (ROWS,))
-    execute(database, "SELECT set_config('oneclaw.tenant', '', true)")
+                                  f"{CURRENT} ON CONFLICT (tenant, word) DO NOTHING", (ROWS,))
+    _act_as(database, "")
     execute(database, COUNT_FUNCTION)
     for trigger in TRIGGERS:
         execute(database, trigger)
 
 
+def _act_as(database: pw.Database, tenant: str) -> None:
+    """The rest of this transaction as `tenant` (none: '')."""
+    execute(database, "SELECT set_config(%s, %s, true)", (TENANT_SETTING, tenant))
+
+
 def _totalled(database: pw.Database, tenant: str) -> bool:
     """Whether the tenant's kept counts hold the total (counts kept before it was lack it). The tenant
     named as well as set: a superuser reads past the policies."""
-    execute(database, "SELECT set_config('oneclaw.tenant', %s, true)", (tenant,))
+    _act_as(database, tenant)
     return bool(execute(database, f"SELECT 1 FROM {TABLE} WHERE tenant = %s AND word = %s", (tenant, ROWS)).fetchall())
 
 
