@@ -1,14 +1,16 @@
-"""Chooses the ranking model's constants by leave-one-conversation-out cross-validation on LoCoMo dev.
+"""Chooses the ranking model's constants by cross-validation over two kinds of history: LoCoMo dev's
+five conversations and the coding-agent set's five folds of transcripts, each fold left out in turn.
 
-    python tests/benchmarks/bench_cross_validation.py            # the full grid, five folds, ablations (about 20 minutes on 2 cores)
+    python tests/benchmarks/bench_cross_validation.py            # the full grid, both sets, ablations
     python tests/benchmarks/bench_cross_validation.py --smoke    # two conversations, a tiny grid
 
-For each fold one conversation is held out: the grid's best constants on the other four (mean of
-keyword-query and question R@10, recall counted as locomo_data.py says) are scored on it. Printed:
-each fold's chosen constants and its R@10 for keyword queries and for raw questions, their mean and
-worst fold; the same for the shipped defaults (RankingSettings()) and for the constants the whole
-split chooses; and, for each constant, the folds with it held at its neutral value, so a constant
-that does not raise the mean without costing some fold more than 0.01 shows as such.
+For each held-out fold the grid's best constants on every other fold are scored on it. "Best" is the
+mean over the two sets of each set's mean R@10 over its training folds (keyword queries and questions
+alike), so neither set outweighs the other whatever its number of folds or queries. Printed per set:
+each fold's chosen constants and its R@10 (keyword queries / questions) beside bare tantivy's variants
+on the same fold (the floor), the folds' mean and worst; the same for the shipped defaults; and for
+each constant, the folds with it held at its neutral value. A constant earns its place only when it
+raises the mean on both sets and lowers no fold by more than 0.01.
 """
 from __future__ import annotations
 
@@ -26,7 +28,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from locomo_data import DATASET, FIELDS, load, memo_module, recall, shown_turns, write_history  # noqa: E402
+from bare_tantivy import VARIANTS, BareTantivy  # noqa: E402
+from coding_set import coding_set, default_repo  # noqa: E402
+from locomo_data import DATASET, locomo_set  # noqa: E402
+from recall_sets import FIELDS, History, Query, RecallSet, memo_module, recall, shown_turns  # noqa: E402
 
 from oneclaw_search.di import create_injector  # noqa: E402
 from oneclaw_search.domain.relevance import RankingSettings  # noqa: E402
@@ -35,12 +40,12 @@ from oneclaw_search.tools import ToolExecutionEngine  # noqa: E402
 GRID: dict[str, tuple[float, ...]] = {
     "before_weight": (0.0, 0.5, 1.0, 1.5, 2.0, 3.0),
     "after_weight": (0.0, 0.25, 0.5, 1.0),
-    "sharpness": (1.0, 12.0, 24.0, 48.0, 96.0),
+    "sharpness": (12.0, 24.0, 48.0, 96.0),
     "min_coverage": (0.0, 0.1, 0.2),
 }
 SMOKE_GRID: dict[str, tuple[float, ...]] = {"before_weight": (0.0, 1.0), "sharpness": (6.0, 12.0)}
 NEUTRAL = {"before_weight": 0.0, "after_weight": 0.0, "sharpness": 1.0, "min_coverage": 0.0}
-Scores = dict[str, tuple[float, float]]  # conversation -> (keyword R@10, question R@10)
+Scores = dict[str, tuple[float, float]]  # fold -> (keyword R@10, question R@10)
 
 
 def settings_grid(grid: dict[str, tuple[float, ...]]) -> list[RankingSettings]:
@@ -48,24 +53,25 @@ def settings_grid(grid: dict[str, tuple[float, ...]]) -> list[RankingSettings]:
     return [replace(RankingSettings(), **dict(zip(names, values, strict=True))) for values in itertools.product(*grid.values())]
 
 
-class Conversation:
-    """One conversation's history and its queries, searched through the real tool with any constants."""
+class Searched:
+    """One history and the queries asked of it, searched through the real tool with any constants;
+    the sources' answers are kept (the constants change how a candidate is scored, not what is found)."""
 
-    def __init__(self, sample: dict, queries: list[dict], folder: Path) -> None:
-        self.id = sample["sample_id"]
-        self.queries = queries
-        self.path, self.clock = write_history(sample, folder)
+    def __init__(self, history: History, queries: list[Query]) -> None:
+        self.history, self.queries = history, queries
         self.cache: dict = {}
 
-    def scores(self, ranking: RankingSettings) -> tuple[float, float]:
-        container = create_injector(self.path, clock=self.clock, time_zone="UTC", ranking=ranking,
+    def recalls(self, ranking: RankingSettings) -> dict[str, list[list[float]]]:
+        """Per fold, each query's R@10 as a keyword query and as a question."""
+        container = create_injector(self.history.path, clock=self.history.clock, time_zone="UTC", ranking=ranking,
                                     modules=[memo_module(self.cache)])
         engine = container.get(ToolExecutionEngine)
-        found = []
-        for field in FIELDS:
-            found.append(statistics.fmean(recall(self.shown(engine, query[field]), query["gold_message_ids"])
-                                          for query in self.queries))
-        return found[0], found[1]
+        found: dict[str, list[list[float]]] = {}
+        for query in self.queries:
+            rows = found.setdefault(query.fold, [[], []])
+            for at, field in enumerate(FIELDS):
+                rows[at].append(recall(self.shown(engine, query.text(field)), query.gold))
+        return found
 
     @staticmethod
     def shown(engine: ToolExecutionEngine, text: str) -> list[str]:
@@ -75,38 +81,71 @@ class Conversation:
         return shown_turns(json.loads(reply.result)["results"])
 
 
-def scored(conversations: list[Conversation], settings: list[RankingSettings], workers: int) -> dict[RankingSettings, Scores]:
-    """Every setting's R@10 on every conversation. The first setting asks each source every question
-    (and the memos keep the answers); the rest are shared among forked workers, which inherit them."""
-    first = {settings[0]: {c.id: c.scores(settings[0]) for c in conversations}}
+def fold_scores(searched: list[Searched], ranking: RankingSettings) -> Scores:
+    rows: dict[str, list[list[float]]] = {}
+    for one in searched:
+        for fold, (keyword, question) in one.recalls(ranking).items():
+            kept = rows.setdefault(fold, [[], []])
+            kept[0] += keyword
+            kept[1] += question
+    return {fold: (statistics.fmean(keyword), statistics.fmean(question)) for fold, (keyword, question) in rows.items()}
+
+
+def scored(searched: list[Searched], settings: list[RankingSettings], workers: int) -> dict[RankingSettings, Scores]:
+    """Every setting's R@10 on every fold. The first setting asks each source every question (and the
+    memos keep the answers); the rest are shared among forked workers, which inherit them."""
+    first = {settings[0]: fold_scores(searched, settings[0])}
     rest = settings[1:]
     global _FORKED
-    _FORKED = conversations
+    _FORKED = searched
     with multiprocessing.get_context("fork").Pool(max(1, workers)) as pool:
         rows = pool.map(_scores_of, rest, chunksize=max(1, len(rest) // (8 * max(1, workers))))
     return {**first, **dict(zip(rest, rows, strict=True))}
 
 
-_FORKED: list[Conversation] = []  # what forked workers score, inherited from their parent
+_FORKED: list[Searched] = []  # what forked workers score, inherited from their parent
 
 
 def _scores_of(setting: RankingSettings) -> Scores:
-    return {c.id: c.scores(setting) for c in _FORKED}
+    return fold_scores(_FORKED, setting)
 
 
-def objective(scores: Scores, conversations: list[str]) -> float:
-    return statistics.fmean((scores[c][0] + scores[c][1]) / 2 for c in conversations)
+def floors(recall_sets: list[RecallSet]) -> dict[str, Scores]:
+    """Each bare tantivy variant's R@10 per fold, on the same histories and queries."""
+    found: dict[str, dict[str, list[list[float]]]] = {}
+    for recall_set in recall_sets:
+        for history in recall_set.histories:
+            bare = BareTantivy(history.path)
+            for query in (q for q in recall_set.queries if q.history == history.id):
+                for variant in VARIANTS:
+                    rows = found.setdefault(variant, {}).setdefault(query.fold, [[], []])
+                    for at, field in enumerate(FIELDS):
+                        rows[at].append(recall(bare.shown(variant, query.text(field)), query.gold))
+    return {variant: {fold: (statistics.fmean(k), statistics.fmean(q)) for fold, (k, q) in folds.items()}
+            for variant, folds in found.items()}
 
 
-def folds(table: dict[RankingSettings, Scores], conversations: list[str],
-          allowed: list[RankingSettings]) -> list[tuple[str, RankingSettings, tuple[float, float]]]:
-    """Each conversation held out in turn: the best of `allowed` on the others, scored on it."""
-    rows = []
-    for held in conversations:
-        others = [c for c in conversations if c != held]
-        best = max(allowed, key=lambda setting: (objective(table[setting], others), _tie_break(setting)))
-        rows.append((held, best, table[best][held]))
-    return rows
+def objective(scores: Scores, sets: dict[str, list[str]], folds: list[str]) -> float:
+    """The mean over the sets of each set's mean over `folds` of (keyword + question R@10) / 2."""
+    means = [statistics.fmean((scores[f][0] + scores[f][1]) / 2 for f in own if f in folds) for own in sets.values()
+             if any(f in folds for f in own)]
+    return statistics.fmean(means)
+
+
+def choose(table: dict[RankingSettings, Scores], sets: dict[str, list[str]], folds: list[str],
+           allowed: list[RankingSettings]) -> RankingSettings:
+    return max(allowed, key=lambda setting: (objective(table[setting], sets, folds), _tie_break(setting)))
+
+
+def cross_validated(table: dict[RankingSettings, Scores], sets: dict[str, list[str]],
+                    allowed: list[RankingSettings]) -> dict[str, tuple[RankingSettings, tuple[float, float]]]:
+    """Each fold held out in turn: the best of `allowed` on every other fold, scored on it."""
+    every = [fold for own in sets.values() for fold in own]
+    chosen = {}
+    for held in every:
+        best = choose(table, sets, [f for f in every if f != held], allowed)
+        chosen[held] = (best, table[best][held])
+    return chosen
 
 
 def _tie_break(setting: RankingSettings) -> tuple[float, ...]:
@@ -124,54 +163,73 @@ def describe(setting: RankingSettings) -> str:
     return ", ".join(f"{field.name.removesuffix('_weight')} {getattr(setting, field.name):g}" for field in fields(setting))
 
 
-def report(table: dict[RankingSettings, Scores], conversations: list[str], grid: dict[str, tuple[float, ...]]) -> dict:
+def report(table: dict[RankingSettings, Scores], sets: dict[str, list[str]], floor: dict[str, Scores],
+           grid: dict[str, tuple[float, ...]]) -> dict:
     candidates = list(table)
-    chosen = folds(table, conversations, candidates)
-    print(f"\n{'fold (held out)':<16}{'keyword':>9}{'questions':>11}   constants chosen on the other folds")
-    for held, setting, (keyword, question) in chosen:
-        print(f"{held:<16}{keyword:>9.3f}{question:>11.3f}   {describe(setting)}")
-    print(f"cross-validated: {summary([row[2] for row in chosen])}  (keyword / questions)")
+    chosen = cross_validated(table, sets, candidates)
     defaults = RankingSettings()
-    if defaults in table:
-        print(f"shipped defaults ({describe(defaults)}): {summary([table[defaults][c] for c in conversations])}")
-    whole = max(candidates, key=lambda setting: (objective(table[setting], conversations), _tie_break(setting)))
-    print(f"chosen on all {len(conversations)}: {describe(whole)}: {summary([table[whole][c] for c in conversations])}")
+    for name, own in sets.items():
+        print(f"\n== {name}\n{'fold (held out)':<18}{'cross-validated':>17}{'shipped':>17}"
+              + "".join(f"{variant.removeprefix('bare: ')[:28]:>30}" for variant in floor)
+              + "   constants chosen on the other folds")
+        for fold in own:
+            setting, (keyword, question) = chosen[fold]
+            shipped = table[defaults][fold] if defaults in table else (float("nan"),) * 2
+            print(f"{fold:<18}{keyword:>9.3f} / {question:.3f}{shipped[0]:>9.3f} / {shipped[1]:.3f}"
+                  + "".join(f"{floor[v][fold][0]:>22.3f} / {floor[v][fold][1]:.3f}" for v in floor)
+                  + f"   {describe(setting)}")
+        print(f"cross-validated: {summary([chosen[f][1] for f in own])}")
+        if defaults in table:
+            print(f"shipped ({describe(defaults)}): {summary([table[defaults][f] for f in own])}")
+        for variant in floor:
+            print(f"{variant}: {summary([floor[variant][f] for f in own])}")
+    every = [fold for own in sets.values() for fold in own]
+    whole = choose(table, sets, every, candidates)
+    print(f"\nchosen on every fold: {describe(whole)}: "
+          + "; ".join(f"{name} {summary([table[whole][f] for f in own])}" for name, own in sets.items()))
     print("\neach constant held at its neutral value, the others cross-validated (mean / worst, keyword / questions):")
     ablations = {}
     for name in grid:
         pinned = [s for s in candidates if getattr(s, name) == NEUTRAL[name]]
         if not pinned:
             continue
-        rows = folds(table, conversations, pinned)
-        ablations[name] = [row[2] for row in rows]
-        deltas = [(a[0] - b[2][0], a[1] - b[2][1]) for a, b in zip(ablations[name], chosen, strict=True)]
-        worst = min(min(d) for d in deltas)
-        print(f"  {name} = {NEUTRAL[name]:g}: {summary(ablations[name])}; worst fold change {worst:+.3f}")
-    return {"folds": [{"held_out": h, "constants": asdict(s), "keyword": k, "questions": q} for h, s, (k, q) in chosen],
-            "whole_split": asdict(whole), "ablations": ablations}
+        rows = cross_validated(table, sets, pinned)
+        ablations[name] = {fold: row[1] for fold, row in rows.items()}
+        worst = min(min(rows[f][1][0] - chosen[f][1][0], rows[f][1][1] - chosen[f][1][1]) for f in every)
+        print(f"  {name} = {NEUTRAL[name]:g}: " + "; ".join(f"{set_name} {summary([rows[f][1] for f in own])}"
+                                                           for set_name, own in sets.items())
+              + f"; worst fold change {worst:+.3f}")
+    return {"folds": {f: {"constants": asdict(s), "keyword": k, "questions": q} for f, (s, (k, q)) in chosen.items()},
+            "whole": asdict(whole), "ablations": ablations, "floors": floor}
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--dataset", type=Path, default=DATASET)
-    parser.add_argument("--smoke", action="store_true", help="two conversations, a tiny grid")
+    parser.add_argument("--claude-history", type=Path, default=default_repo(),
+                        help="a clone or bare mirror of randlee/claude-history "
+                             "(default: $CLAUDE_HISTORY or the mirror beside the checkout)")
+    parser.add_argument("--smoke", action="store_true", help="two LoCoMo conversations, 25 queries each, a tiny grid, no coding set")
     parser.add_argument("--json", type=Path, metavar="FILE", help="also write the table and every score to FILE")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="processes scoring the grid (default: one a core)")
     args = parser.parse_args(argv)
     if not (args.dataset / "locomo10-dev.json").is_file():
         parser.error(f"no LoCoMo dev split in {args.dataset} (pass --dataset DIR)")
-    samples, queries = load(args.dataset)
+    if args.claude_history is None and not args.smoke:
+        parser.error("no clone of randlee/claude-history found (pass --claude-history REPO)")
     grid = SMOKE_GRID if args.smoke else GRID
-    samples = samples[:2] if args.smoke else samples
     settings = list(dict.fromkeys([RankingSettings(), *settings_grid(grid)]))
     started = time.perf_counter()
     with tempfile.TemporaryDirectory() as folder:
-        conversations = [Conversation(s, [q for q in queries if q["conversation_id"] == s["sample_id"]], Path(folder))
-                         for s in samples]
-        table = scored(conversations, settings, args.workers)
-    print(f"{len(table)} settings of the ranking constants x {len(conversations)} conversations, "
-          f"{sum(len(c.queries) for c in conversations)} queries asked both ways, in {time.perf_counter() - started:.0f} s")
-    figures = report(table, [c.id for c in conversations], grid)
+        recall_sets = [locomo_set(args.dataset, Path(folder), 2 if args.smoke else None, 25 if args.smoke else None)]
+        if not args.smoke:
+            recall_sets.append(coding_set(args.claude_history, Path(folder)))
+        searched = [Searched(h, [q for q in s.queries if q.history == h.id]) for s in recall_sets for h in s.histories]
+        table = scored(searched, settings, args.workers)
+        floor = floors(recall_sets)
+    print(f"{len(table)} settings of the ranking constants x {sum(len(s.folds) for s in recall_sets)} folds, "
+          f"{sum(len(s.queries) for s in recall_sets)} queries asked both ways, in {time.perf_counter() - started:.0f} s")
+    figures = report(table, {s.name: s.folds for s in recall_sets}, floor, grid)
     if args.json is not None:
         figures["scores"] = [{"constants": asdict(s), "scores": scores} for s, scores in table.items()]
         args.json.write_text(json.dumps(figures, indent=1))

@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_locomo import DATASET, memory_chunks, session_starts  # noqa: E402
+from locomo_data import DATASET, memory_chunks, session_starts  # noqa: E402
 
 from oneclaw_search.data.text.analyzer import memory_terms, query_terms  # noqa: E402
 from oneclaw_search.di.core_module import default_embedder  # noqa: E402

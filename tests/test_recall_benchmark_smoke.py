@@ -1,0 +1,31 @@
+"""The recall benchmark runs end to end on a slice of each retrieval set and prints its metrics, with
+bare tantivy's floors beside the tool's.
+
+Recall itself is not asserted (it is what the search work is trying to move); run
+`python tests/benchmarks/bench_recall.py` by hand for the figures. Skipped where the licensed LoCoMo
+dataset is not beside the repository; the coding set joins where a clone of its transcripts is found.
+"""
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+SCRIPT = Path(__file__).resolve().parent / "benchmarks" / "bench_recall.py"
+DATASET = Path(__file__).resolve().parents[2] / "shared" / "datasets" / "locomo"
+ROW = re.compile(r"^(ours: keyword_query, turns shown|bare: own words, context 0: keyword_query)\s+(\S+)\s+(\S+)\s+(\S+)\s+(\S+)$",
+                 re.MULTILINE)
+
+
+def test_the_recall_benchmark_reports_recall_for_the_tool_and_its_bare_floor():
+    if not (DATASET / "locomo10-dev.json").is_file():
+        pytest.skip(f"LoCoMo dev split not found at {DATASET}")
+    done = subprocess.run([sys.executable, str(SCRIPT), "--smoke"], capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    assert "== locomo:" in done.stdout and "errors: 0" in done.stdout
+    for name in ("R@5", "R@10", "MRR@10", "zero", "p50", "p95", "R@10 per fold", "mean", "worst"):
+        assert name in done.stdout
+    rows = ROW.findall(done.stdout)
+    assert {row[0] for row in rows} == {"ours: keyword_query, turns shown", "bare: own words, context 0: keyword_query"}
+    assert all(0.0 <= float(row[2]) <= 1.0 for row in rows)
