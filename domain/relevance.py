@@ -1,13 +1,14 @@
 """The ranking model: how one candidate row's raw features become its relevance within its source
 (MRG-1, P-17, Q-01, Q-02), the same for every backend. docs/how-search-works.md states it.
 
-A row is scored by BM25F over its own words and the turns just before and after it in its session,
-over what a row holding each query term once scores (its coverage), plus the query itself standing
-in it as whole words, counted as one more term. A row holding the whole query as written stands in a
-tier above the rest. Only rows holding one of the query's terms themselves (or the whole query) are
-hits: the turns around them raise their rank and are shown as their context. Every constant but
-BM25's own is in RankingSettings, chosen by cross-validation over LoCoMo dev conversations
-(docs/performance.md), where a share of meaning (static word vectors) earned no place.
+A row is scored by BM25 over its window (its own words and the turns just before and after it in its
+session, read as one weighted document), over what a row holding each query term once scores (its
+coverage), plus the query itself standing in it as whole words, counted as one more term. A row
+holding the whole query as written stands in a tier above the rest. Only rows holding one of the
+query's terms themselves (or the whole query) are hits. Every constant but BM25's own is in
+RankingSettings, chosen by cross-validation over two kinds of history, LoCoMo dev conversations and
+coding-agent transcripts (docs/performance.md), where a share of meaning (static word vectors)
+earned no place.
 """
 from __future__ import annotations
 
@@ -82,11 +83,12 @@ class Evidence:
 
 @dataclass(frozen=True, slots=True)
 class RankingSettings:
-    """The model's constants, each chosen by leave-one-conversation-out cross-validation on LoCoMo dev
-    (tests/benchmarks/bench_cross_validation.py): the weight of a term in the turn before and in the
-    turn after, against 1 for the row's own; the power relevance is raised to before the merge (so a
-    strong match from months ago still beats a weak one from yesterday, while equal matches favour the
-    newer); and the coverage a keyword hit needs (a row sharing only words that are everywhere is no hit)."""
+    """The model's constants, each chosen by cross-validation over LoCoMo dev's conversations and the
+    coding-agent set's transcripts, each fold left out in turn (tests/benchmarks/bench_cross_validation.py):
+    the weight of the turn before and of the turn after in a row's window, against 1 for its own text;
+    the power relevance is raised to before the merge (so a strong match from months ago still beats a
+    weak one from yesterday, while equal matches favour the newer); and the coverage a keyword hit needs
+    (a row sharing only words that are everywhere is no hit)."""
 
     before_weight: float = 2.0
     after_weight: float = 0.5
@@ -95,20 +97,22 @@ class RankingSettings:
 
 
 def coverage(evidence: Evidence, weights: tuple[float, float] = (0.0, 0.0)) -> float:
-    """BM25F (Robertson, Zaragoza and Taylor) over the row's own text and, at `weights` (before, after),
-    the turns beside it: each text's term counts are normalised by its own length, weighed and summed
-    before saturating, so a word standing in two of the texts does not count twice and a missing turn
-    costs nothing; divided by the query terms' idf, so 1 is a row holding each term once at average length."""
+    """BM25 over the row's window: its own text and, at `weights` (before, after), the turns beside it,
+    read as one document (Robertson, Zaragoza and Taylor's simple BM25F): each text's term counts and
+    its length are weighed and summed, then saturated once against the windows' average length, so a
+    long turn beside a short row dilutes the row's own words as much as it lends them its own, and a
+    word standing in two of the texts does not count twice. Divided by the query terms' idf: 1 is a
+    row holding each term once, alone, at average length."""
     collection = evidence.collection
-    texts = [(bag, weight) for bag, weight in ((evidence.own, 1.0), (evidence.before, weights[0]), (evidence.after, weights[1]))
-             if weight > 0 and bag.holds_any()]
-    if collection.ideal <= 0 or not texts:
+    texts = ((evidence.own, 1.0), (evidence.before, weights[0]), (evidence.after, weights[1]))
+    if collection.ideal <= 0 or not evidence.own.length:
         return 0.0
-    average = collection.average_length
-    lengths = [(1 - B + B * bag.length / average) if average > 0 else 1.0 for bag, _ in texts]
+    average = collection.average_length * (1 + weights[0] + weights[1])
+    length = sum(weight * bag.length for bag, weight in texts)
+    norm = (1 - B + B * length / average) if average > 0 else 1.0
     total = 0.0
     for term, idf in collection.idfs.items():
-        frequency = sum(weight * bag.counts.get(term, 0) / length for (bag, weight), length in zip(texts, lengths, strict=True))
+        frequency = sum(weight * bag.counts.get(term, 0) for bag, weight in texts) / norm
         if frequency > 0:
             total += idf * frequency * (K1 + 1) / (frequency + K1)
     return total / collection.ideal

@@ -62,9 +62,11 @@ class QueryTerms:
         return NO_TEXT if text is None else bag_of(text_terms(text), self.terms)
 
     def beside(self, text: str | None) -> Bag:
-        """A turn beside a row: counted only when it may hold a term, since its length weighs nothing
-        but the terms it holds (none where there is no turn)."""
-        return self.bag(text) if text is not None and self.may_hold(text) else NO_TEXT
+        """A turn beside a row: its length always (it weighs in the row's window), its terms counted
+        only when it may hold one (none where there is no turn)."""
+        if text is None:
+            return NO_TEXT
+        return self.bag(text) if self.may_hold(text) else Bag({}, len(text_terms(text)))
 
     def found_in(self, text: str) -> Bag | None:
         """The text's bag when it holds a clause as the index would find it (a term, or the terms of

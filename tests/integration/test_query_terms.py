@@ -7,7 +7,7 @@ import pytest
 from oneclaw_search.data.text.analyzer import stem, text_terms
 from oneclaw_search.data.text.keywords import QueryTerms
 from oneclaw_search.domain.history_query import HistoryQuery
-from oneclaw_search.domain.relevance import NO_TEXT
+from oneclaw_search.domain.relevance import NO_TEXT, Bag
 from oneclaw_search.domain.text_evidence import bag_of
 
 # Words whose Snowball stem is not their own start: an ending changed ("tri" for "try"), an "e"
@@ -32,9 +32,9 @@ def test_a_text_holding_a_query_word_in_any_form_is_never_skipped(word):
 
 
 @pytest.mark.spec("Q-01")
-def test_a_turn_beside_a_candidate_is_counted_only_when_it_may_hold_a_term():
+def test_a_turn_beside_a_candidate_brings_its_length_and_its_terms_where_it_may_hold_one():
     terms = terms_of("sushi restaurant")
-    assert terms.beside("We talked about the weather all afternoon.") == NO_TEXT
+    assert terms.beside("We talked about the weather all afternoon.") == Bag({}, 7)  # its length weighs in the window
     assert terms.beside(None) == NO_TEXT
     beside = terms.beside("That sushi place again?")
     assert beside.counts == {"sushi": 1} and beside.length == 4

@@ -1,5 +1,6 @@
-"""The ranking model (domain/relevance.py) on hand-made evidence: BM25F coverage over a row and the
-turns beside it, the whole-query tier, who is a hit, and P-17's phrase scores read from text.
+"""The ranking model (domain/relevance.py) on hand-made evidence: BM25 coverage over a row's window
+(the row and the turns beside it as one document), the whole-query tier, who is a hit, and P-17's
+phrase scores read from text.
 
 Covers Q-01, Q-02, P-17 and MRG-1.
 """
@@ -46,6 +47,26 @@ def test_a_word_in_the_turn_before_adds_to_the_rows_own_before_saturating():
     other_word = coverage(evidence({"sushi": 1}, before={"shibuya": 1}), (1.0, 0.0))
     assert own_only < with_before < 2 * own_only  # one word in two texts is not two words
     assert other_word > own_only
+
+
+def test_the_window_is_one_document_its_counts_and_lengths_weighed_and_saturated_once():
+    idf = {term: math.log(1 + (1000 - n + 0.5) / (n + 0.5)) for term, n in ROWS.holding.items()}
+    window = Evidence(Bag({"sushi": 1}, 10), ROWS, Bag({"sushi": 2}, 30), Bag({}, 6))
+    length, average = 10 + 0.5 * 30 + 0.25 * 6, 10 * (1 + 0.5 + 0.25)
+    frequency = (1 + 0.5 * 2) / (1 - B + B * length / average)
+    expected = idf["sushi"] * frequency * (K1 + 1) / (frequency + K1) / sum(idf.values())
+    assert coverage(window, (0.5, 0.25)) == pytest.approx(expected)
+
+
+@pytest.mark.spec("Q-01")
+def test_a_long_turn_beside_a_row_dilutes_it_and_lends_less_than_a_short_one_saying_as_much():
+    own = Bag({"sushi": 1}, 5)
+    alone = coverage(Evidence(own, ROWS), (1.0, 0.0))
+    beside_long_silence = coverage(Evidence(own, ROWS, Bag({}, 300)), (1.0, 0.0))
+    short_lends = coverage(Evidence(own, ROWS, Bag({"shibuya": 1}, 8)), (1.0, 0.0))
+    long_lends = coverage(Evidence(own, ROWS, Bag({"shibuya": 1}, 300)), (1.0, 0.0))
+    assert beside_long_silence < alone  # a short narration after a long prompt is no longer lifted by it
+    assert short_lends > long_lends
 
 
 @pytest.mark.spec("Q-01")
