@@ -1,8 +1,8 @@
 """What a search with the peers' parameters (beyond FEAT-032) does differently: the sessions a filter
 admits, the sources it reaches, and the turns shown around each message hit (`context`).
 
-Without role, session_id, project, agent_type or context nothing here runs, so the spec's search
-is untouched.
+Without role, session_id, project, agent_type, context or replies nothing here runs, so the spec's
+search is untouched.
 """
 from __future__ import annotations
 
@@ -14,10 +14,11 @@ from oneclaw_search.domain.message_filter import MessageFilter, Within
 from oneclaw_search.domain.models import SEARCHABLE_MESSAGE_TYPES, SearchSource, SourceType, UnifiedSearchResult
 from oneclaw_search.domain.redaction import unchanged
 from oneclaw_search.domain.search_request import SearchRequest
-from oneclaw_search.domain.session_reading import SessionReader
+from oneclaw_search.domain.session_reading import SessionReader, Turn
 
 NO_FILTERS = "This host cannot narrow a search by role, session, project or agent type"
 _TURN_TYPES = frozenset(kind.value for kind in SEARCHABLE_MESSAGE_TYPES)
+QUESTION_MARKS = frozenset("?？¿؟")  # Latin, full-width (CJK), Spanish opening, Arabic
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,16 +55,29 @@ def narrowing(request: SearchRequest, focused: FocusedSearch | None) -> Narrowin
 
 def with_context(results: Sequence[UnifiedSearchResult], reader: SessionReader | None, turns: int,
                  clean: Callable[[str], str] = unchanged, within: tuple[int, int] | None = None,
-                 ) -> list[UnifiedSearchResult]:
+                 replies: bool = False) -> list[UnifiedSearchResult]:
     """Each message hit with up to `turns` turns before and after it from its own session, only
     those created `within` the search's time bounds (when it has any); a hit that is no turn of its
-    session (a tool row) keeps none."""
-    if turns <= 0 or reader is None:
+    session (a tool row) keeps none. With no `turns` but `replies`, a hit that asks a question is
+    shown with the turn after it, its reply: the one neighbour that tends to hold what a question
+    hit was found for (docs/performance.md), where every other neighbour mostly spends the reader's
+    room on turns that hold nothing of the query."""
+    if reader is None or (turns <= 0 and not replies):
         return list(results)
     hits = [result.id for result in results if result.source_type is SourceType.MESSAGE and result.session_id is not None]
-    windows = reader.turns_around(hits, turns) if hits else {}
+    windows = reader.turns_around(hits, max(turns, 1)) if hits else {}
     out = []
     for result in results:
         shown = [turn for turn in windows.get(result.id, []) if within is None or within[0] <= turn.created_at <= within[1]]
+        if turns <= 0:
+            shown = reply_to(shown, result.id)
         out.append(replace(result, context=tuple(replace(turn, content=clean(turn.content)) for turn in shown)) if shown else result)
     return out
+
+
+def reply_to(window: Sequence[Turn], hit_id: str) -> list[Turn]:
+    """The hit and the turn after it when the hit asks a question (holds a question mark), else nothing."""
+    at = next((index for index, turn in enumerate(window) if turn.id == hit_id), None)
+    if at is None or at + 1 >= len(window) or not QUESTION_MARKS.intersection(window[at].content):
+        return []
+    return [window[at], window[at + 1]]

@@ -90,7 +90,7 @@ class RankingSettings:
     weak one from yesterday, while equal matches favour the newer); and the coverage a keyword hit needs
     (a row sharing only words that are everywhere is no hit)."""
 
-    before_weight: float = 2.0
+    before_weight: float = 0.5
     after_weight: float = 0.5
     sharpness: float = 48.0
     min_coverage: float = 0.1

@@ -97,7 +97,7 @@ class SearchHistoryUseCase:
         bounds = search_window(request, self._clock.now_ms(), self._zone, 0)
         within = (bounds.after, bounds.message_before) if dated else None
         return replace(outcome, results=tuple(with_context(outcome.results, self._turns, request.context, self._clean,
-                                                           within)))
+                                                           within, request.replies)))
 
     def _search_once(self, request: SearchRequest, text: str, deadline: Deadline, narrowed: Narrowing | None) -> SearchOutcome:
         now_ms = self._clock.now_ms()

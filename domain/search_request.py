@@ -54,6 +54,7 @@ class SearchRequest:
     date_range: str | None = None  # the words the days came from, so the reply can state them
     message_filter: MessageFilter | None = None  # role, session_id, project, agent_type; None: the spec's search
     context: int = 0  # turns shown before and after each message hit
+    replies: bool = False  # with no context: a hit that asks a question shown with the turn after it
 
 
 def parse_search_request(parameters: Mapping[str, object], today: date | None = None) -> SearchRequest:

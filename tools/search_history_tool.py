@@ -19,11 +19,10 @@ from oneclaw_search.domain.search_terms import Stem, unchanged
 from oneclaw_search.tools.result_formatter import OutputFormat, parse_output_format, render
 from oneclaw_search.tools.tool import ToolDefinition, ToolResult
 
-# A hit read alone often lacks what it answers (the question is in the turn before) or what followed:
-# JSON results carry the turn before and after each message hit unless asked otherwise, about 3 × 200
-# words a hit at most. The text reply keeps the spec's exact layout (OUT-2), so it shows turns around
-# a hit only when `context` asks.
-JSON_CONTEXT = 1
+# A hit that asks a question is read with its reply: unless `context` is given, JSON results carry the
+# turn after such a hit, and no other neighbour, whose room would mostly go to turns holding nothing of
+# the query. The text reply keeps the spec's exact layout (OUT-2), so it shows turns around a hit only
+# when `context` asks.
 
 SEARCH_HISTORY_DEFINITION = ToolDefinition(
     name="search_history",
@@ -60,7 +59,8 @@ SEARCH_HISTORY_DEFINITION = ToolDefinition(
             "context": {
                 "type": "integer",
                 "description": "Turns to show before and after each message hit, from its own session, 0 to 5"
-                               " (default: 1 in JSON; 0 in text, whose layout is the spec's)",
+                               " (default in JSON: a hit that asks a question is shown with the turn after it, its"
+                               " reply; in text: none, the layout being the spec's)",
             },
             "project": {
                 "type": "string",
@@ -118,5 +118,5 @@ def parse_call(parameters: object, today: Callable[[], date] | None) -> tuple[Se
     request = parse_search_request(parameters, today() if ranged and today is not None else None)
     output_format = parse_output_format(parameters.get("format"))
     if output_format is OutputFormat.JSON and parameters.get("context") is None:
-        request = replace(request, context=JSON_CONTEXT)
+        request = replace(request, replies=True)
     return request, output_format

@@ -88,12 +88,21 @@ def _above(reply: Reply, pair: list[str], _: Moment) -> str | None:
     return None
 
 
+def _best_of(reply: Reply, source: str) -> float:
+    scores = [result.score for result in reply.results if result.source == source]
+    if not scores:
+        raise LookupError(f"no {source} result in {shown(reply)}")
+    return max(scores)
+
+
 def _score(reply: Reply, wanted: dict[str, Any], _: Moment) -> str | None:
-    value = _score_of(reply, wanted["id"])
+    """A row's score, or with `best_of` the best score of a source's results, whichever row holds it."""
+    value = _best_of(reply, wanted["best_of"]) if "best_of" in wanted else _score_of(reply, wanted["id"])
     tolerance = wanted.get("tolerance", 0.005)
     low = wanted.get("min", wanted.get("equals", value) - tolerance)
     high = wanted.get("max", wanted.get("equals", value) + tolerance)
-    return None if low <= value <= high else f"{wanted['id']} scores {value:g}, expected {wanted}"
+    named = f"the best {wanted['best_of']}" if "best_of" in wanted else wanted["id"]
+    return None if low <= value <= high else f"{named} scores {value:g}, expected {wanted}"
 
 
 def _ratio(reply: Reply, wanted: dict[str, Any], _: Moment) -> str | None:

@@ -43,17 +43,24 @@ def messages_found(container, query):
     return [row for source, row in found(container, query=query, scope="sessions") if source == "message"]
 
 
-def context_of(container, query):
+def context_of(container, query, **more):
     """Each message hit's id and the ids of the turns shown around it in JSON (the default context)."""
-    reply = json.loads(call(container, query=query, scope="sessions", format="json").result)
+    reply = json.loads(call(container, query=query, scope="sessions", format="json", **more).result)
     return [(item["id"], [turn["id"] for turn in item.get("context", [])]) for item in reply["results"] if item["source"] == "message"]
 
 
 @pytest.mark.spec("Q-01")
 def test_a_turn_holding_none_of_the_words_is_shown_as_context_not_as_a_hit(painting_chat):
-    # "a" answers "q", which holds both words; "later" holds neither: one hit, its turns around it as context.
+    # "a" answers "q", which holds both words; "later" holds neither: one hit, the turns asked for around it.
+    assert context_of(lexical(painting_chat), "paint gallery", context=1) == [("q", ["q", "a"])]
+    assert context_of(lexical(painting_chat), "sunrise oils", context=1) == [("a", ["q", "a", "later"])]
+
+
+@pytest.mark.spec("Q-01")
+def test_by_default_a_hit_that_asks_a_question_is_shown_with_its_reply_and_no_other_turn(painting_chat):
     assert context_of(lexical(painting_chat), "paint gallery") == [("q", ["q", "a"])]
-    assert context_of(lexical(painting_chat), "sunrise oils") == [("a", ["q", "a", "later"])]
+    assert context_of(lexical(painting_chat), "sunrise oils") == [("a", [])]  # it asks nothing: shown alone
+    assert context_of(lexical(painting_chat), "table dinner") == [("later", [])]  # a question with no turn after it
 
 
 @pytest.mark.spec("Q-01")
@@ -64,7 +71,8 @@ def test_the_turn_before_a_message_raises_it_above_an_equal_one_without(history)
     container = lexical(history([new_session("s1", "One", "2026-02-20T09:00"), new_session("s2", "Two", "2026-02-20T09:00")],
                                 messages))
     # a2 is newer and says as much, but a1 answers the question that names the gallery.
-    assert messages_found(container, "gallery sunrise") == ["a1", "q1", "a2"]
+    found = messages_found(container, "gallery sunrise")
+    assert set(found[:2]) == {"q1", "a1"} and found[2:] == ["a2"]
     assert messages_found(container, "sunrise") == ["a2", "a1"]
 
 
@@ -164,7 +172,7 @@ def test_a_build_in_many_commits_writes_the_documents_one_pass_writes(history, m
 @pytest.mark.spec("Q-01", "Q-11")
 def test_an_edited_reply_no_longer_lends_its_old_words_to_the_turns_around_it(painting_chat):
     container = built(lexical(painting_chat))
-    assert context_of(container, "sunrise oils") == [("a", ["q", "a", "later"])]
+    assert context_of(container, "sunrise oils", context=1) == [("a", ["q", "a", "later"])]
     with closing(sqlite3.connect(painting_chat)) as connection, connection:
         connection.execute("UPDATE messages SET content = 'A portrait of my cat.' WHERE id = 'a'")
     assert ids(container, query="sunrise oils", scope="sessions") == []
@@ -180,7 +188,7 @@ def test_in_a_short_session_where_every_window_holds_every_word_the_turns_holdin
     path = history([new_session("s", "Errands", "2026-02-20T09:00")], messages)
     # Only the turns holding the words are hits; the turns between them are their context.
     container = create_injector(path, clock=CLOCK, time_zone="Asia/Tokyo")  # message vectors re-rank too
-    hits = context_of(container, "find me please")
+    hits = context_of(container, "find me please", context=1)
     assert sorted(hit for hit, _ in hits) == ["a", "c"] and {"b", "d"} <= {turn for _, turns in hits for turn in turns}
 
 
@@ -191,4 +199,4 @@ def test_as_in_squidbot_one_line_of_a_four_line_chat_is_one_hit_with_its_neighbo
                 for n, text in enumerate(lines)]
     container = create_injector(history([new_session("s", "Chat", "2026-02-20T09:00")], messages), clock=CLOCK,
                                 time_zone="Asia/Tokyo")
-    assert context_of(container, "find me please") == [("m2", ["m1", "m2", "m3"])]
+    assert context_of(container, "find me please", context=1) == [("m2", ["m1", "m2", "m3"])]

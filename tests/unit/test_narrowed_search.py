@@ -1,6 +1,6 @@
-"""The peers' narrowing parameters on fakes (beyond FEAT-032): parsing, the filtered scan's ranking, and that a
+"""The peers' narrowing parameters on fakes (beyond FEAT-032): parsing, the filtered scan's ranking, that a
 search asking for tool rows goes through FocusedSearch while every other one stays with the message
-search, which is told what it may return."""
+search, which is told what it may return, and the reply a question hit is shown with."""
 import pytest
 from builders import TOKYO, message_hit, ms
 from fakes import FakeMemorySearchEngine, FakeMessageDao, FakeSessionDao, FixedClock, scanning_use_case
@@ -8,9 +8,11 @@ from fakes import FakeMemorySearchEngine, FakeMessageDao, FakeSessionDao, FixedC
 from oneclaw_search.domain.focused_search import FocusedSearch
 from oneclaw_search.domain.history_query import HistoryQuery
 from oneclaw_search.domain.message_filter import InvalidFilter, MessageFilter, parse_message_filter
+from oneclaw_search.domain.narrowed_search import reply_to
 from oneclaw_search.domain.relevance import RankingSettings, relevance
 from oneclaw_search.domain.search_history_use_case import SearchAids
 from oneclaw_search.domain.search_request import parse_search_request
+from oneclaw_search.domain.session_reading import Turn
 from oneclaw_search.domain.text_evidence import scanned_evidence
 
 
@@ -100,3 +102,23 @@ def test_a_role_filter_over_user_and_assistant_turns_is_handed_to_the_message_se
     outcome = use_case.search(parse_search_request({"query": "sushi", "role": "assistant", "max_results": 3}))
     assert [r.id for r in outcome.results] == ["m-ai"] and spy.call_count == 0
     assert messages.calls[-1][3] == 50  # the usual pool: nothing is filtered afterwards, the search keeps to the role
+
+
+def turn(id, text, at=0):
+    return Turn(id, "USER", text, at)
+
+
+@pytest.mark.spec("Q-01")
+@pytest.mark.parametrize("hit_text, shown", [
+    ("Where did we eat on Friday?", ["hit", "next"]),
+    ("東京でどこに行きましたか？", ["hit", "next"]),  # a full-width question mark
+    ("We ate at the sushi place.", []),  # it asks nothing: no neighbour is shown
+])
+def test_a_hit_that_asks_a_question_is_shown_with_the_turn_after_it(hit_text, shown):
+    window = [turn("before", "Hi"), turn("hit", hit_text), turn("next", "At Sakura Sushi.")]
+    assert [t.id for t in reply_to(window, "hit")] == shown
+
+
+def test_a_question_with_no_turn_after_it_or_a_hit_outside_its_window_shows_nothing():
+    assert reply_to([turn("before", "Hi"), turn("hit", "Anyone?")], "hit") == []
+    assert reply_to([turn("before", "Hi?")], "hit") == []

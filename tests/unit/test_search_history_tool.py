@@ -59,6 +59,18 @@ def test_a_simple_query_is_passed_to_the_use_case_with_defaults(tool, use_case):
     use_case.search.assert_called_once_with(SearchRequest("restaurant", SearchScope.ALL, None, None, 10))
 
 
+@pytest.mark.parametrize("parameters, context, replies", [
+    ({"format": "json"}, 0, True),  # JSON shows a question hit's reply unless context is given
+    ({"format": "json", "context": 0}, 0, False),
+    ({"format": "json", "context": 2}, 2, False),
+    ({}, 0, False),  # the text reply keeps the spec's layout
+])
+def test_json_replies_show_a_question_hits_reply_unless_context_is_asked(tool, use_case, parameters, context, replies):
+    tool.execute({"query": "restaurant", **parameters})
+    request = use_case.search.call_args.args[0]
+    assert (request.context, request.replies) == (context, replies)
+
+
 def test_every_parameter_reaches_the_use_case_parsed(tool, use_case):
     tool.execute({"query": " sushi ", "scope": "DAILY_LOG", "date_from": "2026-02-22", "date_to": "2026-02-28", "max_results": "15"})
     use_case.search.assert_called_once_with(
