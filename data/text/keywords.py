@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from itertools import pairwise
 
-from oneclaw_search.data.text.analyzer import analyze, text_terms
+from oneclaw_search.data.text.analyzer import analyze, term_count, text_terms
 from oneclaw_search.domain.history_query import HistoryQuery
 from oneclaw_search.domain.relevance import NO_TEXT, Bag
 from oneclaw_search.domain.search_terms import is_cjk, plain
@@ -66,7 +66,7 @@ class QueryTerms:
         only when it may hold one (none where there is no turn)."""
         if text is None:
             return NO_TEXT
-        return self.bag(text) if self.may_hold(text) else Bag({}, len(text_terms(text)))
+        return self.bag(text) if self.may_hold(text) else Bag({}, term_count(text))
 
     def found_in(self, text: str) -> Bag | None:
         """The text's bag when it holds a clause as the index would find it (a term, or the terms of

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from oneclaw_search.data.text.analyzer import stem, text_terms
+from oneclaw_search.data.text.analyzer import stem, term_count, text_terms
 from oneclaw_search.data.text.keywords import QueryTerms
 from oneclaw_search.domain.history_query import HistoryQuery
 from oneclaw_search.domain.relevance import NO_TEXT, Bag
@@ -61,3 +61,11 @@ def test_a_typed_identifier_is_found_only_with_its_parts_side_by_side():
     terms = terms_of("user_id")
     assert terms.found_in("the user_id column") is not None
     assert terms.found_in("the id of the user") is None
+
+
+@pytest.mark.parametrize("text", [
+    "We talked about the weather all afternoon.", "東京で寿司を食べた and then café École",
+    "memorySearch calls resolveSessionTitle in src/main/kotlin", "x" * 60 + " a token too long to index", "",
+])
+def test_a_turns_length_is_counted_as_the_analyzer_makes_its_terms(text):
+    assert term_count(text) == len(text_terms(text))
