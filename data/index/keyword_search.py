@@ -92,10 +92,11 @@ def _found_average(node: Any) -> float | None:
 def literal_rowids(keyword: KeywordIndex, kind: IndexKind, needle: str, after: int, before: int,
                    limit: int, offset: int = 0, within: Within | None = None) -> list[int] | None:
     """Rowids, newest first, of rows that may hold the folded text `needle` (to be re-checked);
-    None when it is too short for trigrams and not CJK (the caller then scans)."""
+    None when it is too short for trigrams and cannot be looked up by its words instead: not CJK, or
+    some of the text it is tested against is in no words field (the caller then scans)."""
     searcher = keyword.searcher(kind)
     if len(needle) < TRIGRAM:
-        if not is_cjk(needle):
+        if not (is_cjk(needle) and kind.words_are_all_text):
             return None
         match = _match(kind, analyze(needle))
     else:

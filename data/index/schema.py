@@ -19,11 +19,13 @@ BODY, TITLE, LITERAL = "body", "title", "grams"
 
 @dataclass(frozen=True)
 class IndexKind:
-    """One tantivy index: its folder name, its schema and the field holding its rows' words."""
+    """One tantivy index: its folder name, its schema, the field holding its rows' words, and whether
+    those words are all the text the literal reading tests (a session's preview is tested, not indexed)."""
 
     name: str
     schema: tantivy.Schema
     words: str
+    words_are_all_text: bool
 
 
 def _common(builder: tantivy.SchemaBuilder) -> tantivy.SchemaBuilder:
@@ -39,13 +41,13 @@ def _messages() -> IndexKind:
     builder = _common(tantivy.SchemaBuilder())
     builder.add_text_field(BODY, tokenizer_name=WORDS, index_option="position")
     builder.add_text_field(ROLE, tokenizer_name="raw", index_option="basic")
-    return IndexKind("messages", builder.build(), BODY)
+    return IndexKind("messages", builder.build(), BODY, words_are_all_text=True)
 
 
 def _sessions() -> IndexKind:
     builder = _common(tantivy.SchemaBuilder())
     builder.add_text_field(TITLE, tokenizer_name=WORDS, index_option="position")
-    return IndexKind("sessions", builder.build(), TITLE)
+    return IndexKind("sessions", builder.build(), TITLE, words_are_all_text=False)
 
 
 MESSAGES = _messages()
