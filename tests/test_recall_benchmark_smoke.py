@@ -29,3 +29,17 @@ def test_the_recall_benchmark_reports_recall_for_the_tool_and_its_bare_floor():
     rows = ROW.findall(done.stdout)
     assert {row[0] for row in rows} == {"ours: keyword_query, turns shown", "bare: own words, context 0: keyword_query"}
     assert all(0.0 <= float(row[2]) <= 1.0 for row in rows)
+
+
+def test_the_cross_validation_benchmark_scores_each_held_out_fold_beside_its_bare_floors():
+    if not (DATASET / "locomo10-dev.json").is_file():
+        pytest.skip(f"LoCoMo dev split not found at {DATASET}")
+    script = SCRIPT.with_name("bench_cross_validation.py")
+    done = subprocess.run([sys.executable, str(script), "--smoke", "--workers", "1"], capture_output=True, text=True,
+                          timeout=600)
+    assert done.returncode == 0, done.stderr
+    folds = re.findall(r"^(conv-\d+)\s+(\S+) / (\S+)\s+(\S+) / (\S+)", done.stdout, re.MULTILINE)
+    assert [fold[0] for fold in folds] == ["conv-26", "conv-30"]
+    assert all(0.0 <= float(value) <= 1.0 for fold in folds for value in fold[1:])
+    for line in ("cross-validated: mean", "shipped (", "bare: own words, context 0: mean", "chosen on every fold:"):
+        assert line in done.stdout

@@ -40,7 +40,7 @@ from oneclaw_search.tools import ToolExecutionEngine  # noqa: E402
 GRID: dict[str, tuple[float, ...]] = {
     "before_weight": (0.0, 0.5, 1.0, 1.5, 2.0, 3.0),
     "after_weight": (0.0, 0.25, 0.5, 1.0),
-    "sharpness": (12.0, 24.0, 48.0, 96.0),
+    "sharpness": (1.0, 12.0, 24.0, 48.0, 96.0),
     "min_coverage": (0.0, 0.1, 0.2),
 }
 SMOKE_GRID: dict[str, tuple[float, ...]] = {"before_weight": (0.0, 1.0), "sharpness": (6.0, 12.0)}
