@@ -85,29 +85,28 @@ class Evidence:
 class RankingSettings:
     """The model's constants, each chosen by cross-validation over LoCoMo dev's conversations and the
     coding-agent set's transcripts, each fold left out in turn (tests/benchmarks/bench_cross_validation.py):
-    the weight of the turn before and of the turn after in a row's window, against 1 for its own text;
+    the weight of each turn beside a row in its window, before it or after it alike, against 1 for its own text;
     the power relevance is raised to before the merge (so a strong match from months ago still beats a
     weak one from yesterday, while equal matches favour the newer); and the coverage a keyword hit needs
     (a row sharing only words that are everywhere is no hit)."""
 
-    before_weight: float = 0.5
-    after_weight: float = 0.5
+    neighbour_weight: float = 0.5
     sharpness: float = 48.0
     min_coverage: float = 0.1
 
 
-def coverage(evidence: Evidence, weights: tuple[float, float] = (0.0, 0.0)) -> float:
-    """BM25 over the row's window: its own text and, at `weights` (before, after), the turns beside it,
+def coverage(evidence: Evidence, neighbour_weight: float = 0.0) -> float:
+    """BM25 over the row's window: its own text and, at `neighbour_weight`, the turns beside it,
     read as one document (Robertson, Zaragoza and Taylor's simple BM25F): each text's term counts and
     its length are weighed and summed, then saturated once against the windows' average length, so a
     long turn beside a short row dilutes the row's own words as much as it lends them its own, and a
     word standing in two of the texts does not count twice. Divided by the query terms' idf: 1 is a
     row holding each term once, alone, at average length."""
     collection = evidence.collection
-    texts = ((evidence.own, 1.0), (evidence.before, weights[0]), (evidence.after, weights[1]))
+    texts = ((evidence.own, 1.0), (evidence.before, neighbour_weight), (evidence.after, neighbour_weight))
     if collection.ideal <= 0 or not evidence.own.length:
         return 0.0
-    average = collection.average_length * (1 + weights[0] + weights[1])
+    average = collection.average_length * (1 + 2 * neighbour_weight)
     length = sum(weight * bag.length for bag, weight in texts)
     norm = (1 - B + B * length / average) if average > 0 else 1.0
     total = 0.0
@@ -132,7 +131,7 @@ def relevance(evidence: Evidence, settings: RankingSettings) -> float:
     """The row's raw score within its source, 0 when it is no hit. Whole-query rows fill the upper
     half of the scale and the others the lower (Q-02); within each, coverage and the phrase, linearly
     over their most, then raised to `sharpness`."""
-    score = coverage(evidence, (settings.before_weight, settings.after_weight))
+    score = coverage(evidence, settings.neighbour_weight)
     if not evidence.literal and (not evidence.own.holds_any() or score < settings.min_coverage):
         return 0.0
     score += phrase_weight(evidence)

@@ -14,7 +14,7 @@ from oneclaw_search.domain.relevance import K1, B, Bag, Collection, Evidence, Ra
 from oneclaw_search.domain.text_evidence import bag_of, scanned_evidence, whole_word_occurrences
 
 ROWS = Collection(rows=1000, average_length=10.0, holding={"sushi": 10, "shibuya": 100})
-PLAIN = RankingSettings(before_weight=0.0, after_weight=0.0, sharpness=1.0, min_coverage=0.0)
+PLAIN = RankingSettings(neighbour_weight=0.0, sharpness=1.0, min_coverage=0.0)
 
 
 def evidence(own, length=10, *, before=None, after=None, literal=False, phrase=0, collection=ROWS):
@@ -42,9 +42,9 @@ def test_coverage_is_bm25_over_the_query_terms_idf():
 
 @pytest.mark.spec("Q-01")
 def test_a_word_in_the_turn_before_adds_to_the_rows_own_before_saturating():
-    own_only = coverage(evidence({"sushi": 1}, before={}), (1.0, 0.0))
-    with_before = coverage(evidence({"sushi": 1}, before={"sushi": 1}), (1.0, 0.0))
-    other_word = coverage(evidence({"sushi": 1}, before={"shibuya": 1}), (1.0, 0.0))
+    own_only = coverage(evidence({"sushi": 1}, before={}), 1.0)
+    with_before = coverage(evidence({"sushi": 1}, before={"sushi": 1}), 1.0)
+    other_word = coverage(evidence({"sushi": 1}, before={"shibuya": 1}), 1.0)
     assert own_only < with_before < 2 * own_only  # one word in two texts is not two words
     assert other_word > own_only
 
@@ -52,26 +52,26 @@ def test_a_word_in_the_turn_before_adds_to_the_rows_own_before_saturating():
 def test_the_window_is_one_document_its_counts_and_lengths_weighed_and_saturated_once():
     idf = {term: math.log(1 + (1000 - n + 0.5) / (n + 0.5)) for term, n in ROWS.holding.items()}
     window = Evidence(Bag({"sushi": 1}, 10), ROWS, Bag({"sushi": 2}, 30), Bag({}, 6))
-    length, average = 10 + 0.5 * 30 + 0.25 * 6, 10 * (1 + 0.5 + 0.25)
+    length, average = 10 + 0.5 * 30 + 0.5 * 6, 10 * (1 + 0.5 + 0.5)
     frequency = (1 + 0.5 * 2) / (1 - B + B * length / average)
     expected = idf["sushi"] * frequency * (K1 + 1) / (frequency + K1) / sum(idf.values())
-    assert coverage(window, (0.5, 0.25)) == pytest.approx(expected)
+    assert coverage(window, 0.5) == pytest.approx(expected)
 
 
 @pytest.mark.spec("Q-01")
 def test_a_long_turn_beside_a_row_dilutes_it_and_lends_less_than_a_short_one_saying_as_much():
     own = Bag({"sushi": 1}, 5)
-    alone = coverage(Evidence(own, ROWS), (1.0, 0.0))
-    beside_long_silence = coverage(Evidence(own, ROWS, Bag({}, 300)), (1.0, 0.0))
-    short_lends = coverage(Evidence(own, ROWS, Bag({"shibuya": 1}, 8)), (1.0, 0.0))
-    long_lends = coverage(Evidence(own, ROWS, Bag({"shibuya": 1}, 300)), (1.0, 0.0))
+    alone = coverage(Evidence(own, ROWS), 1.0)
+    beside_long_silence = coverage(Evidence(own, ROWS, Bag({}, 300)), 1.0)
+    short_lends = coverage(Evidence(own, ROWS, Bag({"shibuya": 1}, 8)), 1.0)
+    long_lends = coverage(Evidence(own, ROWS, Bag({"shibuya": 1}, 300)), 1.0)
     assert beside_long_silence < alone  # a short narration after a long prompt is no longer lifted by it
     assert short_lends > long_lends
 
 
 @pytest.mark.spec("Q-01")
 def test_the_turns_around_a_row_raise_its_rank_but_make_no_hit_of_it():
-    settings = RankingSettings(before_weight=1.0, after_weight=1.0, min_coverage=0.0)
+    settings = RankingSettings(neighbour_weight=1.0, min_coverage=0.0)
     alone = relevance(evidence({"sushi": 1}), settings)
     helped = relevance(evidence({"sushi": 1}, before={"shibuya": 1}, after={"sushi": 1}), settings)
     assert helped > alone > 0
@@ -95,7 +95,7 @@ def test_a_row_sharing_only_a_common_word_falls_below_the_floor():
 
 
 def test_relevance_is_the_tier_plus_evidence_over_its_most_raised_to_the_sharpness():
-    settings = RankingSettings(before_weight=0.0, after_weight=0.0, sharpness=3.0, min_coverage=0.0)
+    settings = RankingSettings(neighbour_weight=0.0, sharpness=3.0, min_coverage=0.0)
     found = evidence({"sushi": 1, "shibuya": 1})
     most = 2 * (K1 + 1)
     assert relevance(found, settings) == pytest.approx((1.0 / most / 2) ** 3)
