@@ -72,9 +72,11 @@ class WordWeights:
     def __init__(self, history: PostgresHistory, table: str, column: str, text: str, weight: str | None = None) -> None:
         self._history = history
         self._table, self._column, self._weight = table, column, weight
-        order = "seq DESC" if table == "messages" else "updated_at DESC"
-        self._totals_sql = f"SELECT count(*), (SELECT array_agg({text}) FROM (SELECT {text} FROM {table} ORDER BY {order} " \
-                           f"LIMIT {LENGTH_SAMPLE}) newest) FROM {table}"
+        # Messages count as the keyword index counts them: the user and assistant turns, not tool rows.
+        order, kept = ("seq DESC", "WHERE type = ANY(%s)") if table == "messages" else ("updated_at DESC", "")
+        self._totals_params = [list(TURN_TYPES)] * 2 if kept else []
+        self._totals_sql = f"SELECT count(*), (SELECT array_agg({text}) FROM (SELECT {text} FROM {table} {kept} " \
+                           f"ORDER BY {order} LIMIT {LENGTH_SAMPLE}) newest) FROM {table} {kept}"
         self._totals: tuple[int, float, int] | None = None  # (rows, average length, searches since read)
         self._lock = threading.Lock()
 
@@ -96,7 +98,7 @@ class WordWeights:
             if known is not None and known[0] >= at_least and known[2] < RECOUNT_AFTER:
                 self._totals = (known[0], known[1], known[2] + 1)
                 return known[0], known[1]
-        count, texts = self._history.rows(self._totals_sql, (), deadline)[0]
+        count, texts = self._history.rows(self._totals_sql, self._totals_params, deadline)[0]
         lengths = [len(text_terms(text)) for text in texts or [] if text]
         average = sum(lengths) / len(lengths) if lengths else 0.0
         with self._lock:

@@ -7,6 +7,7 @@ from oneclaw_search.data.history.new_rows import NewMessage, NewSession
 from oneclaw_search.data.postgres.daos import PostgresMemoryIndexDao
 from oneclaw_search.data.postgres.database import PostgresHistory
 from oneclaw_search.data.postgres.functions import GIN_INDEXES
+from oneclaw_search.data.postgres.word_weights import WordWeights
 from oneclaw_search.data.postgres.writer import PostgresHistoryWriter
 from oneclaw_search.domain.clock import Deadline, SystemClock
 from oneclaw_search.domain.models import MemoryChunk
@@ -96,3 +97,13 @@ def test_a_tenants_statements_are_planned_without_parallel_workers(fresh_databas
     url, admin = fresh_database
     assert PostgresHistory(url, "owner").rows("SHOW max_parallel_workers_per_gather") == [("0",)]
     assert admin.rows("SHOW max_parallel_workers_per_gather") != [("0",)]  # the server's own setting, untouched
+
+
+def test_bm25s_rows_and_average_length_count_the_turns_the_keyword_index_holds_not_tool_rows(fresh_database):
+    url, _ = fresh_database
+    history = PostgresHistory(url, "owner")
+    tool_rows = [NewMessage(f"t{i}", "s1", kind, "", NOW + 100 + i, "Bash", '{"command": "ls"}', "a b c d e f g h")
+                 for i, kind in enumerate(["TOOL_CALL", "TOOL_RESULT"] * 5)]
+    PostgresHistoryWriter(history, None).write([NewSession("s1", "Ferry times", NOW)], messages(4) + tool_rows, [])
+    found = WordWeights(history, "messages", "content_tsv", "content").collection(["ferri"], None)
+    assert (found.rows, found.average_length, found.holding) == (4, 6.0, {"ferri": 4})  # "note number N about the ferry"
