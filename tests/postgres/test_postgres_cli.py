@@ -44,6 +44,12 @@ def test_tenants_import_and_search_from_the_command_line(postgres_url, tmp_path)
     assert "Traceback" not in missing.stderr
 
 
+def test_the_conformance_command_drives_the_postgres_adapter(postgres_url):
+    done = cli("conformance", "--adapter", "postgres", "--db", postgres_url, "--group", "package")
+    assert done.returncode == 0, done.stderr
+    assert "PASSED: every required case passed" in done.stdout and "Traceback" not in done.stderr
+
+
 def test_the_mcp_server_serves_one_tenant(postgres_url, tmp_path):
     cli("tenants", "add", "mcp-a", "--db", postgres_url)
     cli("import", str(bundle(tmp_path / "a.jsonl", "heron")), "--db", postgres_url, "--tenant", "mcp-a")

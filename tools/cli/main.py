@@ -114,7 +114,7 @@ def main(argv: list[str] | None = None) -> int:
         return refused  # a bad call is told so whatever the history, before any history is opened
     try:
         db = _located(_history(parser, args), args)
-        if not isinstance(db, PostgresLocation):
+        if not isinstance(db, PostgresLocation) and args.command != "conformance":  # its postgres adapter needs them
             _without_postgres_drivers()
         if args.command == "tenants":
             from oneclaw_search.tools.cli.tenants_command import run_tenants
