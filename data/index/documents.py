@@ -65,6 +65,7 @@ def session_document(row: SessionRow) -> tantivy.Document:
     doc.add_integer(f.AT, row.updated_at)
     doc.add_unsigned(f.FINGERPRINT, session_fingerprint(row))
     doc.add_text(f.TITLE, indexed_text(row.title or ""))
+    doc.add_text(f.PREVIEW, indexed_text(row.preview or ""))
     doc.add_text(f.SESSION, row.id)
     doc.add_text(f.LITERAL, fold(row.title or ""))
     doc.add_text(f.LITERAL, fold(row.preview or ""))

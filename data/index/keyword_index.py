@@ -17,7 +17,7 @@ import tantivy
 from oneclaw_search.data.index.schema import MESSAGES, ROWID, SESSIONS, IndexKind
 from oneclaw_search.data.text.analyzer import register
 
-FORMAT = "tantivy-5"  # bump whenever fields or analyzers change: older folders are built anew
+FORMAT = "tantivy-6"  # bump whenever fields or analyzers change: older folders are built anew
 _FORMAT_FILE = "FORMAT"
 WRITER_HEAP = 256_000_000
 WRITER_THREADS = 2

@@ -26,10 +26,11 @@ MAX_TRIGRAMS = 16  # tantivy intersects lists from the rarest up: more trigrams 
 Subquery = tuple[tantivy.Occur, tantivy.Query]  # a clause of a boolean query
 
 
-def _match(kind: IndexKind, clause: Clause) -> tantivy.Query:
+def _match(kind: IndexKind, clause: Clause, field: str | None = None) -> tantivy.Query:
+    field = field or kind.words
     if len(clause) == 1:
-        return tantivy.Query.term_query(kind.schema, kind.words, clause[0], index_option="freq")
-    return tantivy.Query.phrase_query(kind.schema, kind.words, list(clause))
+        return tantivy.Query.term_query(kind.schema, field, clause[0], index_option="freq")
+    return tantivy.Query.phrase_query(kind.schema, field, list(clause))
 
 
 def _window(kind: IndexKind, after: int, before: int) -> list[Subquery]:
@@ -92,13 +93,14 @@ def _found_average(node: Any) -> float | None:
 def literal_rowids(keyword: KeywordIndex, kind: IndexKind, needle: str, after: int, before: int,
                    limit: int, offset: int = 0, within: Within | None = None) -> list[int] | None:
     """Rowids, newest first, of rows that may hold the folded text `needle` (to be re-checked);
-    None when it is too short for trigrams and cannot be looked up by its words instead: not CJK, or
-    some of the text it is tested against is in no words field (the caller then scans)."""
+    None when it is too short for trigrams and, not being CJK, cannot be looked up by its words
+    instead (the caller then scans)."""
     searcher = keyword.searcher(kind)
     if len(needle) < TRIGRAM:
-        if not (is_cjk(needle) and kind.words_are_all_text):
+        if not is_cjk(needle):
             return None
-        match = _match(kind, analyze(needle))
+        match = tantivy.Query.boolean_query([(tantivy.Occur.Should, _match(kind, analyze(needle), field))
+                                             for field in kind.literal_words])
     else:
         grams = {needle[i:i + TRIGRAM] for i in range(len(needle) - TRIGRAM + 1)}
         counts = sorted((searcher.doc_freq(LITERAL, gram), gram) for gram in grams)

@@ -14,18 +14,18 @@ import tantivy
 from oneclaw_search.data.text.analyzer import GRAMS, WORDS
 
 ROWID, AT, FINGERPRINT, SESSION, ROLE = "rowid", "at", "fp", "session", "role"
-BODY, TITLE, LITERAL = "body", "title", "grams"
+BODY, TITLE, PREVIEW, LITERAL = "body", "title", "preview", "grams"
 
 
 @dataclass(frozen=True)
 class IndexKind:
-    """One tantivy index: its folder name, its schema, the field holding its rows' words, and whether
-    those words are all the text the literal reading tests (a session's preview is tested, not indexed)."""
+    """One tantivy index: its folder name, its schema, the field holding the words its rows are ranked
+    by, and the fields whose words together hold all the text the literal reading tests."""
 
     name: str
     schema: tantivy.Schema
     words: str
-    words_are_all_text: bool
+    literal_words: tuple[str, ...]
 
 
 def _common(builder: tantivy.SchemaBuilder) -> tantivy.SchemaBuilder:
@@ -41,13 +41,15 @@ def _messages() -> IndexKind:
     builder = _common(tantivy.SchemaBuilder())
     builder.add_text_field(BODY, tokenizer_name=WORDS, index_option="position")
     builder.add_text_field(ROLE, tokenizer_name="raw", index_option="basic")
-    return IndexKind("messages", builder.build(), BODY, words_are_all_text=True)
+    return IndexKind("messages", builder.build(), BODY, (BODY,))
 
 
 def _sessions() -> IndexKind:
     builder = _common(tantivy.SchemaBuilder())
     builder.add_text_field(TITLE, tokenizer_name=WORDS, index_option="position")
-    return IndexKind("sessions", builder.build(), TITLE, words_are_all_text=False)
+    # A preview is matched by the literal reading (the spec's LIKE tests it), never ranked by its words.
+    builder.add_text_field(PREVIEW, tokenizer_name=WORDS, index_option="position")
+    return IndexKind("sessions", builder.build(), TITLE, (TITLE, PREVIEW))
 
 
 MESSAGES = _messages()

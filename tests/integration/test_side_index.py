@@ -389,16 +389,18 @@ def test_ascii_queries_find_session_titles_that_fold_to_ascii_only_in_python(his
 
 @pytest.mark.spec("Q-06", "AC-08")
 def test_a_cjk_word_shorter_than_a_trigram_finds_a_sessions_preview_from_the_index_as_from_the_scan(history, tmp_path):
-    """A session's words field holds its title only; its preview is tested by the literal reading alone,
-    so a CJK needle too short for trigrams cannot be looked up by words there."""
+    """A session is ranked by its title's words, but the literal reading tests its preview too: a CJK
+    needle too short for trigrams is looked up in the words of both, never by a scan of every session."""
     sessions = [new_session("food", "Tokyo food", "2026-02-01T09:00"), new_session("other", "寿司 lovers", "2026-02-02T09:00")]
     rows = [new_message("ja", "food", "東京で寿司を食べた", "2026-02-01T09:01")]
     database = HistoryDatabase.open_read_only(history(sessions, rows))
-    indexed = PeeweeSessionDao(database, lookup_for(database, SideIndex(tmp_path / "side.sqlite")))
+    lookup = lookup_for(database, SideIndex(tmp_path / "side.sqlite"))
+    indexed = PeeweeSessionDao(database, lookup)
     for needle in ("寿司", "寿", "東京"):
         found = indexed.search_by_title_or_preview(needle)
         assert found == PeeweeSessionDao(database).search_by_title_or_preview(needle)
         assert "food" in {hit.id for hit in found}
+        assert len(lookup.literal_rowids("sessions", needle, 0, 2**62, 10)) == len(found)
 
 
 @pytest.mark.spec("Q-11")
