@@ -2,9 +2,11 @@
 counted against them, and the quick test that spares analyzing a turn beside a candidate (Q-01)."""
 from __future__ import annotations
 
+import re
+
 import pytest
 
-from oneclaw_search.data.text.analyzer import stem, term_count, text_terms
+from oneclaw_search.data.text.analyzer import has_hump, stem, term_count, text_terms
 from oneclaw_search.data.text.keywords import QueryTerms
 from oneclaw_search.domain.history_query import HistoryQuery
 from oneclaw_search.domain.relevance import NO_TEXT, Bag
@@ -66,6 +68,13 @@ def test_a_typed_identifier_is_found_only_with_its_parts_side_by_side():
 @pytest.mark.parametrize("text", [
     "We talked about the weather all afternoon.", "東京で寿司を食べた and then café École",
     "memorySearch calls resolveSessionTitle in src/main/kotlin", "x" * 60 + " a token too long to index", "",
+    "a" * 39 + " kept at the limit, " + "b" * 40 + " dropped at it", "getHTTPServer snake_case v2.1.0-rc3 #42!",
+    "a" * 38 + "B" + "c" * 3 + " a camelCase name whose whole is too long", "aé B, éA: no hump across an accent",
 ])
 def test_a_turns_length_is_counted_as_the_analyzer_makes_its_terms(text):
     assert term_count(text) == len(text_terms(text))
+
+
+@pytest.mark.parametrize("text", ["aB", "fooBar", "a\u00e9B", "\u00e9A", "AB ab", "a B", "", "\u4e1cA", "x\udc80Y"])
+def test_a_hump_is_found_exactly_where_the_regex_finds_one(text):
+    assert has_hump(text) == (re.search("[a-z][A-Z]", text) is not None)
