@@ -18,18 +18,14 @@ from functools import lru_cache
 import Stemmer
 import tantivy
 
+from oneclaw_search.data.text.ascii_words import LONGEST_TOKEN, ascii_runs, has_hump, hump_names
 from oneclaw_search.domain.search_terms import plain
 from oneclaw_search.domain.stopwords import STOPWORDS
 
 WORDS = "oneclaw_words"
 GRAMS = "oneclaw_grams"
-LONGEST_TOKEN = 40  # longer runs are hashes, keys and base64, never typed as search words
 _CJK_RUN = re.compile("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af\u1100-\u11ff\u3130-\u318f]+")
 _HUMP = re.compile(r"[a-z][A-Z]")  # one class pair (an acronym head, "HTTPServer", stays whole)
-# Letters as their case, every other byte a space: a hump is then the bytes "aA", which bytes.translate
-# and a substring test find in C, where the regex steps through the text in Python's engine. UTF-8
-# gives every non-ASCII character bytes above 127, so no hump is made or hidden.
-_CASES = bytes(ord("a") if chr(b).islower() else ord("A") if chr(b).isupper() else ord(" ") for b in range(128)) + b" " * 128
 _NAME = re.compile(r"\w+")
 _NAME_PART = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
 _SNOWBALL = Stemmer.Stemmer("english")
@@ -37,7 +33,6 @@ _WORD = re.compile(r"\w+")
 # The literal reading's grams, as pg_trgm's on PostgreSQL: a needle shorter than this gives an index
 # of grams nothing to look up.
 TRIGRAM = 3
-_ALNUM = bytes(ord("a") if chr(b).isalnum() else ord(" ") for b in range(128)) + b" " * 128
 
 
 def words_analyzer() -> tantivy.TextAnalyzer:
@@ -75,16 +70,14 @@ def _spread(run: re.Match[str]) -> str:
     return " " + " ".join(run.group()) + " "
 
 
-def has_hump(text: str) -> bool:
-    """Whether an ASCII lowercase letter is followed by an uppercase one: as `_HUMP.search(text)`."""
-    return b"aA" in text.encode("utf-8", "surrogatepass").translate(_CASES)
-
-
 def name_parts(text: str) -> str:
     """The words inside the text's camelCase names ('memorySearch' → 'memory Search'), else ''."""
-    if not has_hump(text):
+    if text.isascii():
+        names = hump_names(text)
+    elif has_hump(text):
+        names = [name for name in _NAME.findall(text) if _HUMP.search(name)]
+    else:
         return ""
-    names = (name for name in _NAME.findall(text) if _HUMP.search(name))
     return " ".join(part for name in names for part in _NAME_PART.findall(name))
 
 
@@ -119,21 +112,11 @@ def term_count(text: str) -> int:
     """How many terms the row's words field holds: len(text_terms(text)), without making them."""
     if text.isascii():
         parts = name_parts(text)
-        return _ascii_runs(text) + (_ascii_runs(parts) if parts else 0)
+        return ascii_runs(text) + (ascii_runs(parts) if parts else 0)
     found: tantivy.TextAnalyzer | None = getattr(_PER_THREAD, "counter", None)
     if found is None:
         found = _PER_THREAD.counter = counting_analyzer()
     return len(found.analyze(indexed_text(text)))
-
-
-def _ascii_runs(text: str) -> int:
-    """The simple tokenizer's tokens in ASCII text, less those remove_long drops: runs of letters and
-    digits, counted by bytes.split in C rather than by a list of strings made for each."""
-    runs = text.encode().translate(_ALNUM)
-    count = len(runs.split())
-    if b"a" * LONGEST_TOKEN in runs:
-        count -= sum(len(run) >= LONGEST_TOKEN for run in runs.split())
-    return count
 
 
 @lru_cache(maxsize=65536)

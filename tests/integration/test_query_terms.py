@@ -6,7 +6,8 @@ import re
 
 import pytest
 
-from oneclaw_search.data.text.analyzer import has_hump, stem, term_count, text_terms
+from oneclaw_search.data.text.analyzer import name_parts, stem, term_count, text_terms
+from oneclaw_search.data.text.ascii_words import has_hump
 from oneclaw_search.data.text.keywords import QueryTerms
 from oneclaw_search.domain.history_query import HistoryQuery
 from oneclaw_search.domain.relevance import NO_TEXT, Bag
@@ -78,3 +79,11 @@ def test_a_turns_length_is_counted_as_the_analyzer_makes_its_terms(text):
 @pytest.mark.parametrize("text", ["aB", "fooBar", "a\u00e9B", "\u00e9A", "AB ab", "a B", "", "\u4e1cA", "x\udc80Y"])
 def test_a_hump_is_found_exactly_where_the_regex_finds_one(text):
     assert has_hump(text) == (re.search("[a-z][A-Z]", text) is not None)
+
+
+@pytest.mark.parametrize("text", ["fooBar fooBar", "memorySearchIndex and getHTTPServer", "xaBcD_eF-gH.iJ", "_aB_ a\tbC\nd",
+                                  "x" * 50 + "yZ" + "w" * 50, "no humps Here", "é fooBar, barBaz é", ""])
+def test_camelcase_names_are_split_as_the_regex_over_every_name_splits_them(text):
+    names = [name for name in re.findall(r"\w+", text) if re.search("[a-z][A-Z]", name)]
+    expected = " ".join(part for name in names for part in re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+", name))
+    assert name_parts(text) == expected

@@ -1,0 +1,48 @@
+"""ASCII text measured with bytes.translate, whose loops run in C: camelCase humps, the names that
+hold them, and the simple tokenizer's tokens. Each answers exactly as the regex or the tantivy analyzer
+in data/text/analyzer.py would, for a fraction of the time on the turns a search reads (Q-05, Q-07)."""
+from __future__ import annotations
+
+LONGEST_TOKEN = 40  # longer runs are hashes, keys and base64, never typed as search words
+# Letters as their case, every other byte a space: a hump is then the bytes "aA", which bytes.translate
+# and a substring test find in C, where the regex steps through the text in Python's engine. UTF-8
+# gives every non-ASCII character bytes above 127, so no hump is made or hidden.
+_CASES = bytes(ord("a") if chr(b).islower() else ord("A") if chr(b).isupper() else ord(" ") for b in range(128)) + b" " * 128
+_WORD_BYTES = bytes(ord("w") if chr(b).isalnum() or chr(b) == "_" else ord(" ") for b in range(128)) + b" " * 128
+_ALNUM = bytes(ord("a") if chr(b).isalnum() else ord(" ") for b in range(128)) + b" " * 128
+
+
+def has_hump(text: str) -> bool:
+    """Whether an ASCII lowercase letter is followed by an uppercase one: as the regex `[a-z][A-Z]` finds one."""
+    return b"aA" in text.encode("utf-8", "surrogatepass").translate(_CASES)
+
+
+def hump_names(text: str) -> list[str]:
+    """The `\\w+` names of ASCII text that hold a hump, in order, found from the humps outward: a
+    regex over every name costs far more in a long text with a few camelCase names."""
+    raw = text.encode()
+    cases = raw.translate(_CASES)
+    at = cases.find(b"aA")
+    if at < 0:
+        return []
+    words = raw.translate(_WORD_BYTES)
+    names: list[str] = []
+    end = 0
+    while at >= 0:
+        if at >= end:  # a hump past the name found last starts another name
+            start = words.rfind(b" ", 0, at) + 1
+            end = words.find(b" ", at)
+            end = len(words) if end < 0 else end
+            names.append(text[start:end])
+        at = cases.find(b"aA", at + 1)
+    return names
+
+
+def ascii_runs(text: str) -> int:
+    """The simple tokenizer's tokens in ASCII text, less those remove_long drops: runs of letters and
+    digits, counted as the spaces before them in C rather than by a list of strings made for each."""
+    runs = text.encode().translate(_ALNUM)
+    count = runs.count(b" a") + runs.startswith(b"a")
+    if b"a" * LONGEST_TOKEN in runs:
+        count -= sum(len(run) >= LONGEST_TOKEN for run in runs.split())
+    return count
