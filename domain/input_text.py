@@ -1,5 +1,5 @@
-"""Text parameters as a tool receives them from JSON: what is refused and what is cleaned (EDGE-03's
-special characters, down to those only JSON can deliver).
+"""Parameters as a tool receives them from JSON: what text is refused and what is cleaned (EDGE-03's
+special characters, down to those only JSON can deliver), and integers given as numbers or digits.
 
 JSON can carry a lone UTF-16 surrogate (no character at all, and unencodable as UTF-8) and NUL or
 other control characters. A surrogate is refused by name, as a validation error; a control
@@ -55,3 +55,16 @@ def failure_text(failure: BaseException, limit: int = 200) -> str:
     text = str(failure).strip().splitlines()[0] if str(failure).strip() else type(failure).__name__
     text = _SURROGATE.sub("\ufffd", text)
     return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+def as_integer(value: object) -> int | None:
+    """An integer given as a number or as digits ("15"), as the spec's edge cases allow; None otherwise."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float):
+        return int(value) if value.is_integer() else None
+    if isinstance(value, str) and re.fullmatch(r"[+-]?[0-9]+", value.strip()):
+        return int(value.strip())
+    return None

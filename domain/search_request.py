@@ -13,9 +13,9 @@ from enum import StrEnum
 from typing import TypeVar
 
 from oneclaw_search.domain.date_ranges import UnknownDateRange, resolve_date_range
-from oneclaw_search.domain.input_text import InvalidText, check_day
+from oneclaw_search.domain.input_text import InvalidText, as_integer, check_day
 from oneclaw_search.domain.message_filter import InvalidFilter, MessageFilter, parse_message_filter
-from oneclaw_search.domain.models import SearchScope
+from oneclaw_search.domain.search_scope import SearchScope
 
 DEFAULT_MAX_RESULTS = 10
 MAX_MAX_RESULTS = 50
@@ -159,16 +159,3 @@ def _parse_max_results(value: object) -> int:
     if number <= 0:
         return DEFAULT_MAX_RESULTS
     return min(number, MAX_MAX_RESULTS)
-
-
-def as_integer(value: object) -> int | None:
-    """An integer given as a number or as digits ("15"), as the spec's edge cases allow; None otherwise."""
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int):
-        return value
-    if isinstance(value, float):
-        return int(value) if value.is_integer() else None
-    if isinstance(value, str) and re.fullmatch(r"[+-]?[0-9]+", value.strip()):
-        return int(value.strip())
-    return None

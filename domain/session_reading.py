@@ -12,9 +12,9 @@ from dataclasses import dataclass, replace
 from datetime import tzinfo
 from typing import Protocol
 
+from oneclaw_search.domain.input_text import as_integer
 from oneclaw_search.domain.local_time import local_minute
 from oneclaw_search.domain.redaction import redact, unchanged
-from oneclaw_search.domain.search_request import as_integer
 
 DEFAULT_SPAN, MAX_SPAN = 5, 50  # turns shown before and after the one asked about
 BAD_SESSION_ID = "Parameter 'session_id' is required and cannot be empty"

@@ -11,8 +11,8 @@ import hashlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
+from oneclaw_search.domain.input_text import as_integer
 from oneclaw_search.domain.redaction import redact
-from oneclaw_search.domain.search_request import as_integer
 from oneclaw_search.domain.session_reading import SessionInfo, SessionNotFound, SessionReader
 from oneclaw_search.domain.session_summary import (
     SessionDirectory,
