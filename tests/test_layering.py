@@ -6,6 +6,7 @@ Walks every module's import statements with ast, so a stray `import peewee` in d
 `from oneclaw_search.data ...` in tools/ fails here (P-14).
 """
 import ast
+import graphlib
 import sys
 from pathlib import Path
 
@@ -86,21 +87,50 @@ def test_each_layer_imports_only_what_it_may(layer):
     assert paths and offenders == {}
 
 
-def test_the_di_modules_import_each_other_in_no_cycle():
-    graph = {path.stem: {name.split(".")[2] for name in imported_modules(path.read_text(encoding="utf-8"))
-                         if name.startswith("oneclaw_search.di.")}
-             for path in (ROOT / "di").glob("*.py")}
-    state: dict[str, str] = {}
+# Where each installed package's modules live (pyproject's package-dir).
+PACKAGE_DIRS = {"domain": "oneclaw_search.domain", "data": "oneclaw_search.data", "tools": "oneclaw_search.tools",
+                "di": "oneclaw_search.di", "specs/conformance": "oneclaw_search.conformance"}
 
-    def walk(module: str, trail: tuple[str, ...]) -> None:
-        assert state.get(module) != "open", " -> ".join([*trail, module])
-        if module not in state:
-            state[module] = "open"
-            for below in graph.get(module, ()):
-                walk(below, (*trail, module))
-            state[module] = "done"
-    for module in graph:
-        walk(module, ())
+
+def module_graph() -> dict[str, set[str]]:
+    """Every module of the package and the package modules it imports, wherever the import statement
+    stands (a function body or a TYPE_CHECKING block makes a dependency all the same)."""
+    paths = {}
+    for folder, package in PACKAGE_DIRS.items():
+        for path in (ROOT / folder).rglob("*.py"):
+            parts = [part for part in path.relative_to(ROOT / folder).with_suffix("").parts if part != "__init__"]
+            paths[".".join([package, *parts])] = path
+    graph = {}
+    for module, path in paths.items():
+        named = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                named.update(alias.name for alias in node.names)
+            elif isinstance(node, ast.ImportFrom) and node.module:
+                named.update([node.module, *(f"{node.module}.{alias.name}" for alias in node.names)])
+        graph[module] = {name for name in named if name in paths and name != module}
+    return graph
+
+
+def a_cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    try:
+        graphlib.TopologicalSorter(graph).prepare()
+    except graphlib.CycleError as found:
+        return list(found.args[1])
+    return None
+
+
+@pytest.mark.spec("P-14")
+def test_no_modules_of_the_package_import_each_other_in_a_cycle():
+    graph = module_graph()
+    assert len(graph) > 100 and "oneclaw_search.conformance.runner" in graph
+    assert a_cycle(graph) is None
+
+
+def test_the_cycle_finder_names_a_planted_cycle():
+    graph = module_graph()
+    graph["oneclaw_search.domain.models"] = graph["oneclaw_search.domain.models"] | {"oneclaw_search.domain.search_request"}
+    assert "oneclaw_search.domain.models" in (a_cycle(graph) or [])
 
 
 def test_di_holds_only_wiring():

@@ -9,12 +9,10 @@ else $ONECLAW_SEARCH_DB; `--version` names the installed version.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 from datetime import date
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from oneclaw_search.domain.clock import PinnedClock
 from oneclaw_search.domain.errors import HistoryUnavailable
@@ -23,12 +21,8 @@ from oneclaw_search.domain.local_time import iso_time_ms, resolve_zone
 from oneclaw_search.tools.cli.conformance_command import add_parser as add_conformance_parser
 from oneclaw_search.tools.cli.conformance_command import run_conformance
 from oneclaw_search.tools.cli.history_location import History, PostgresLocation
+from oneclaw_search.tools.cli.tool_output import PROG, run_tool, show
 
-if TYPE_CHECKING:
-    from oneclaw_search.tools import ToolExecutionEngine
-    from oneclaw_search.tools.tool import ToolResult
-
-PROG = "oneclaw-search"
 DB_VARIABLE = "ONECLAW_SEARCH_DB"  # the history when --db is not given (demo keeps its own default)
 TENANT_VARIABLE = "ONECLAW_SEARCH_TENANT"  # a PostgreSQL history's tenant when --tenant is not given
 DISTRIBUTION = "oneclaw-search-history"
@@ -193,23 +187,6 @@ def run_search(db: History, time_zone: str | None, args: argparse.Namespace) -> 
 
     engine = open_container(db, time_zone=time_zone, **where).get(ToolExecutionEngine)
     return run_tool(engine, "search_history", arguments, args.json)
-
-
-def run_tool(engine: ToolExecutionEngine, name: str, arguments: dict[str, object], as_json: bool) -> int:
-    """Print what the tool returns; exit 0, 2 on a validation_error, 1 on any other error."""
-    return show(engine.execute_tool(name, {key: value for key, value in arguments.items() if value is not None}), as_json)
-
-
-def show(result: ToolResult, as_json: bool) -> int:
-    """Print a tool's result; its exit code: 0, 2 on a validation_error, 1 on any other error."""
-    code = 0 if result.is_success else 2 if result.error_type == "validation_error" else 1
-    if result.is_success:
-        print(result.result)
-    elif as_json:  # a host reading JSON gets the error as JSON too, and the same exit code
-        print(json.dumps({"error": {"type": result.error_type, "message": result.error_message}}, ensure_ascii=False))
-    else:
-        print(f"{PROG}: {result.error_type}: {result.error_message}", file=sys.stderr)
-    return code
 
 
 def _history(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Path | str:

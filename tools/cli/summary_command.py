@@ -5,7 +5,7 @@ import argparse
 
 from oneclaw_search.tools import ToolExecutionEngine
 from oneclaw_search.tools.cli.history_location import History, open_container
-from oneclaw_search.tools.cli.main import run_tool
+from oneclaw_search.tools.cli.tool_output import run_tool
 
 
 def run_summary(db: History, time_zone: str | None, args: argparse.Namespace) -> int:
