@@ -18,12 +18,13 @@ from functools import lru_cache
 import Stemmer
 import tantivy
 
-from oneclaw_search.data.text.ascii_words import LONGEST_TOKEN, ascii_runs, has_hump, hump_names
+from oneclaw_search.data.text.ascii_words import ascii_runs, has_hump, hump_names
 from oneclaw_search.domain.search_terms import plain
 from oneclaw_search.domain.stopwords import STOPWORDS
 
 WORDS = "oneclaw_words"
 GRAMS = "oneclaw_grams"
+LONGEST_TOKEN = 40  # longer runs are hashes, keys and base64, never typed as search words
 _CJK_RUN = re.compile("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af\u1100-\u11ff\u3130-\u318f]+")
 _HUMP = re.compile(r"[a-z][A-Z]")  # one class pair (an acronym head, "HTTPServer", stays whole)
 _NAME = re.compile(r"\w+")
@@ -112,7 +113,7 @@ def term_count(text: str) -> int:
     """How many terms the row's words field holds: len(text_terms(text)), without making them."""
     if text.isascii():
         parts = name_parts(text)
-        return ascii_runs(text) + (ascii_runs(parts) if parts else 0)
+        return ascii_runs(text, LONGEST_TOKEN) + (ascii_runs(parts, LONGEST_TOKEN) if parts else 0)
     found: tantivy.TextAnalyzer | None = getattr(_PER_THREAD, "counter", None)
     if found is None:
         found = _PER_THREAD.counter = counting_analyzer()

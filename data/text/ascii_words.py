@@ -3,7 +3,6 @@ hold them, and the simple tokenizer's tokens. Each answers exactly as the regex 
 in data/text/analyzer.py would, for a fraction of the time on the turns a search reads (Q-05, Q-07)."""
 from __future__ import annotations
 
-LONGEST_TOKEN = 40  # longer runs are hashes, keys and base64, never typed as search words
 # Letters as their case, every other byte a space: a hump is then the bytes "aA", which bytes.translate
 # and a substring test find in C, where the regex steps through the text in Python's engine. UTF-8
 # gives every non-ASCII character bytes above 127, so no hump is made or hidden.
@@ -38,11 +37,12 @@ def hump_names(text: str) -> list[str]:
     return names
 
 
-def ascii_runs(text: str) -> int:
-    """The simple tokenizer's tokens in ASCII text, less those remove_long drops: runs of letters and
-    digits, counted as the spaces before them in C rather than by a list of strings made for each."""
+def ascii_runs(text: str, longest: int) -> int:
+    """The simple tokenizer's tokens in ASCII text, less those remove_long(`longest`) drops: runs of
+    letters and digits, counted as the spaces before them in C rather than by a list of strings made
+    for each."""
     runs = text.encode().translate(_ALNUM)
     count = runs.count(b" a") + runs.startswith(b"a")
-    if b"a" * LONGEST_TOKEN in runs:
-        count -= sum(len(run) >= LONGEST_TOKEN for run in runs.split())
+    if b"a" * longest in runs:
+        count -= sum(len(run) >= longest for run in runs.split())
     return count
