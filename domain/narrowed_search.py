@@ -64,7 +64,8 @@ def with_context(results: Sequence[UnifiedSearchResult], reader: SessionReader |
     room on turns that hold nothing of the query."""
     if reader is None or (turns <= 0 and not replies):
         return list(results)
-    hits = [result.id for result in results if result.source_type is SourceType.MESSAGE and result.session_id is not None]
+    hits = [result.id for result in results if result.source_type is SourceType.MESSAGE and result.session_id is not None
+            and (turns > 0 or asks(result.searched_text or result.text))]
     windows = reader.turns_around(hits, max(turns, 1)) if hits else {}
     out = []
     for result in results:
@@ -75,9 +76,14 @@ def with_context(results: Sequence[UnifiedSearchResult], reader: SessionReader |
     return out
 
 
+def asks(text: str) -> bool:
+    """Whether the text asks a question: it holds a question mark of any script."""
+    return not QUESTION_MARKS.isdisjoint(text)
+
+
 def reply_to(window: Sequence[Turn], hit_id: str) -> list[Turn]:
-    """The hit and the turn after it when the hit asks a question (holds a question mark), else nothing."""
+    """The hit and the turn after it when the hit asks a question, else nothing."""
     at = next((index for index, turn in enumerate(window) if turn.id == hit_id), None)
-    if at is None or at + 1 >= len(window) or not QUESTION_MARKS.intersection(window[at].content):
+    if at is None or at + 1 >= len(window) or not asks(window[at].content):
         return []
     return [window[at], window[at + 1]]

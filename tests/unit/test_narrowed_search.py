@@ -8,12 +8,13 @@ from fakes import FakeMemorySearchEngine, FakeMessageDao, FakeSessionDao, FixedC
 from oneclaw_search.domain.focused_search import FocusedSearch
 from oneclaw_search.domain.history_query import HistoryQuery
 from oneclaw_search.domain.message_filter import InvalidFilter, MessageFilter, parse_message_filter
-from oneclaw_search.domain.narrowed_search import reply_to
+from oneclaw_search.domain.narrowed_search import reply_to, with_context
 from oneclaw_search.domain.relevance import RankingSettings, relevance
 from oneclaw_search.domain.search_history_use_case import SearchAids
 from oneclaw_search.domain.search_request import parse_search_request
 from oneclaw_search.domain.session_reading import Turn
 from oneclaw_search.domain.text_evidence import scanned_evidence
+from oneclaw_search.domain.unified_search_result import SourceType, UnifiedSearchResult
 
 
 def test_no_narrowing_parameter_means_no_filter_at_all():
@@ -122,3 +123,13 @@ def test_a_hit_that_asks_a_question_is_shown_with_the_turn_after_it(hit_text, sh
 def test_a_question_with_no_turn_after_it_or_a_hit_outside_its_window_shows_nothing():
     assert reply_to([turn("before", "Hi"), turn("hit", "Anyone?")], "hit") == []
     assert reply_to([turn("before", "Hi?")], "hit") == []
+
+
+def test_only_hits_that_ask_a_question_have_their_turns_read_for_a_reply(mocker):
+    def result(id, text):
+        return UnifiedSearchResult(id, SourceType.MESSAGE, text, None, "s1", "Chat", 1.0, 1.0, 0, searched_text=text)
+    reader = mocker.Mock()
+    reader.turns_around.return_value = {"q": [turn("q", "Where did we eat?"), turn("a", "At Sakura.")]}
+    shown = with_context([result("q", "Where did we eat?"), result("s", "We ate sushi.")], reader, 0, replies=True)
+    reader.turns_around.assert_called_once_with(["q"], 1)
+    assert [[t.id for t in r.context] for r in shown] == [["q", "a"], []]
