@@ -13,10 +13,11 @@ import sqlite3
 import subprocess
 from pathlib import Path
 
-from recall_sets import DAY_MS, FixedClock, History, Query, RecallSet, sqlite_history
+from recall_sets import DAY_MS, History, Query, RecallSet, sqlite_history
 
 from oneclaw_search.data.history.new_rows import HistoryWrites
 from oneclaw_search.data.importers.claude_code_importer import ClaudeCodeImporter
+from oneclaw_search.domain.clock import PinnedClock
 
 LABELS = Path(__file__).with_name("recall_coding.json")
 # Where the session's search tool leaves its mirror; --claude-history or CLAUDE_HISTORY name another.
@@ -61,7 +62,7 @@ def coding_set(repo: Path, folder: Path, per_fold: int | None = None) -> RecallS
         if per_fold is None or taken[item["fold"]] <= per_fold:
             queries.append(Query(item["id"], f"coding:{item['fold']}", "coding", item["keyword_query"], item["question"],
                                  [ids[turn.split("#", 1)[1]] for turn in item["gold"]]))
-    return RecallSet("coding", [History("coding", path, FixedClock(newest + DAY_MS), fill)], queries)
+    return RecallSet("coding", [History("coding", path, PinnedClock(newest + DAY_MS), fill)], queries)
 
 
 def _show(repo: Path, commit: str, path: str) -> bytes:

@@ -9,10 +9,11 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
-from recall_sets import DAY_MS, FixedClock, History, Query, RecallSet, sqlite_history
+from recall_sets import DAY_MS, History, Query, RecallSet, sqlite_history
 
 from oneclaw_search.data.history.history_writer import NewMessage, NewSession
 from oneclaw_search.data.history.new_rows import HistoryWrites
+from oneclaw_search.domain.clock import PinnedClock
 from oneclaw_search.domain.models import MemoryChunk
 
 # CC BY-NC data: read where it lies, never copied into this repository.
@@ -73,7 +74,7 @@ def locomo_history(sample: dict, folder: Path) -> History:
     fill: Callable[[HistoryWrites], object] = lambda writer: writer.write(*rows)  # noqa: E731
     path = folder / f"{sample['sample_id']}.db"
     sqlite_history(path, fill)
-    return History(sample["sample_id"], path, FixedClock(max(s.created_at for s in rows[0]) + DAY_MS), fill)
+    return History(sample["sample_id"], path, PinnedClock(max(s.created_at for s in rows[0]) + DAY_MS), fill)
 
 
 def locomo_set(dataset: Path, folder: Path, conversations: int | None = None, per_conversation: int | None = None) -> RecallSet:

@@ -13,7 +13,6 @@ itself; a session result is one turn's room; each turn counts once.
 from __future__ import annotations
 
 import sqlite3
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,6 +28,7 @@ from oneclaw_search.data.history.session_reader import PeeweeSessionReader
 from oneclaw_search.di import create_injector
 from oneclaw_search.di.core_module import default_embedder
 from oneclaw_search.di.index_module import IndexParts, SearchBackends
+from oneclaw_search.domain.clock import PinnedClock
 from oneclaw_search.domain.ports import MessageSearch, SessionSearch
 from oneclaw_search.domain.session_reading import SessionReader
 
@@ -37,24 +37,11 @@ SHOWN_TURNS = 10
 DAY_MS = 86_400_000
 
 
-class FixedClock:
-    """Search "now" pinned after the conversation; budgets still run on the real monotonic clock."""
-
-    def __init__(self, now_ms: int) -> None:
-        self._now_ms = now_ms
-
-    def now_ms(self) -> int:
-        return self._now_ms
-
-    def monotonic(self) -> float:
-        return time.monotonic()
-
-
 @dataclass(frozen=True)
 class History:
     id: str
     path: Path  # the SQLite history, its side index built
-    clock: FixedClock  # "now" for its searches: a day after its newest turn
+    clock: PinnedClock  # "now" for its searches: a day after its newest turn
     fill: Callable[[HistoryWrites], object]  # writes its rows through any backend's writer
 
 
