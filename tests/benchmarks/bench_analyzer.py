@@ -7,6 +7,9 @@ apart, camelCase parts as a field of their own). Both stem with tantivy's Snowba
 
 Prints the median, minimum and maximum µs per message of indexing each way (documents made and
 written, commit included), and how often PyStemmer and tantivy's stemmer disagree on the corpus's words.
+Then the length of a turn beside a hit, which every search counts a few hundred times: the package's
+`term_count` (ASCII text counted with bytes.translate) against tantivy's own simple tokenizer and
+remove_long filter over the same pre-pass, µs per message, and whether every count agrees.
 """
 from __future__ import annotations
 
@@ -24,7 +27,15 @@ import tantivy
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from synthetic_corpus import synthetic_corpus  # noqa: E402
 
-from oneclaw_search.data.text.analyzer import LONGEST_TOKEN, name_parts, spaced, words_analyzer  # noqa: E402
+from oneclaw_search.data.text.analyzer import (  # noqa: E402
+    LONGEST_TOKEN,
+    counting_analyzer,
+    indexed_text,
+    name_parts,
+    spaced,
+    term_count,
+    words_analyzer,
+)
 
 _CJK = r"\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}"
 REGEX = rf"[{_CJK}]|\p{{Lu}}*[^\W_\p{{Lu}}{_CJK}]+|\p{{Lu}}+"  # CJK alone, camelCase cut at humps
@@ -62,6 +73,13 @@ def stemmer_disagreements(texts: list[str]) -> tuple[int, int]:
     return sum(ours.stemWord(w) != (theirs.analyze(w) or [w])[0] for w in words), len(words)
 
 
+def count_micros(texts: list[str], count) -> float:
+    started = time.perf_counter()
+    for text in texts:
+        count(text)
+    return (time.perf_counter() - started) / len(texts) * 1e6
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--messages", type=int, default=50_000)
@@ -74,6 +92,13 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{name:<36} median {statistics.median(runs):6.1f} µs/message (min {min(runs):.1f}, max {max(runs):.1f})")
     differ, checked = stemmer_disagreements(texts)
     print(f"PyStemmer vs tantivy's stemmer: {differ} of {checked} distinct words stem differently")
+    library = counting_analyzer()
+    for name, count in (("term_count (bytes.translate)", term_count),
+                        ("tantivy simple + remove_long", lambda text: len(library.analyze(indexed_text(text))))):
+        runs = [count_micros(texts, count) for _ in range(args.runs)]
+        print(f"{name:<36} median {statistics.median(runs):6.2f} µs/message (min {min(runs):.2f}, max {max(runs):.2f})")
+    differ = sum(term_count(text) != len(library.analyze(indexed_text(text))) for text in texts)
+    print(f"term counts that differ: {differ} of {len(texts)}")
     return 0
 
 
