@@ -32,7 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bare_tantivy import VARIANTS, BareTantivy  # noqa: E402
 from coding_set import coding_set, default_repo  # noqa: E402
 from locomo_data import DATASET, locomo_set  # noqa: E402
-from recall_sets import FIELDS, History, Query, RecallSet, memo_module, recall, shown_turns  # noqa: E402
+from recall_sets import FIELDS, History, Query, RecallSet, ask, memo_module, recall, shown_turns  # noqa: E402
 
 from oneclaw_search.di import create_injector  # noqa: E402
 from oneclaw_search.domain.relevance import RankingSettings  # noqa: E402
@@ -75,7 +75,7 @@ class Searched:
 
     @staticmethod
     def shown(engine: ToolExecutionEngine, text: str) -> list[str]:
-        reply = engine.execute_tool("search_history", {"query": text, "scope": "sessions", "max_results": 10, "format": "json"})
+        reply = ask(engine, text)
         if not reply.is_success:
             raise RuntimeError(f"{text!r}: {reply.error_type}: {reply.error_message}")
         return shown_turns(json.loads(reply.result)["results"])

@@ -26,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bare_tantivy import VARIANTS, BareTantivy  # noqa: E402
 from coding_set import coding_set, default_repo  # noqa: E402
 from locomo_data import DATASET, locomo_set  # noqa: E402
-from recall_sets import FIELDS, History, RecallSet, shown_turns  # noqa: E402
+from recall_sets import FIELDS, History, RecallSet, ask, shown_turns  # noqa: E402
 
 from oneclaw_search.di import create_injector  # noqa: E402
 from oneclaw_search.tools import ToolExecutionEngine  # noqa: E402
@@ -35,10 +35,8 @@ OURS = "ours"
 
 
 def search(engine: ToolExecutionEngine, text: str, context: int | None) -> dict:
-    parameters = {"query": text, "scope": "sessions", "max_results": 10, "format": "json",
-                  **({} if context is None else {"context": context})}
     started = time.perf_counter()
-    result = engine.execute_tool("search_history", parameters)
+    result = ask(engine, text, context)
     elapsed = (time.perf_counter() - started) * 1000
     if not result.is_success:
         print(f"ERROR for {text!r}: {result.error_type}: {result.error_message}")

@@ -31,6 +31,7 @@ from oneclaw_search.di.index_module import IndexParts, SearchBackends
 from oneclaw_search.domain.clock import PinnedClock
 from oneclaw_search.domain.ports import MessageSearch, SessionSearch
 from oneclaw_search.domain.session_reading import SessionReader
+from oneclaw_search.tools import ToolExecutionEngine, ToolResult
 
 FIELDS = ("keyword_query", "question")
 SHOWN_TURNS = 10
@@ -79,6 +80,12 @@ def sqlite_history(path: Path, fill: Callable[[HistoryWrites], object]) -> int:
         raise RuntimeError(f"the side index of {path} was not built")
     with sqlite3.connect(path) as connection:
         return int(connection.execute("SELECT max(created_at) FROM messages").fetchone()[0])
+
+
+def ask(engine: ToolExecutionEngine, text: str, context: int | None = None) -> ToolResult:
+    """The call recall is counted on: scope sessions, max_results 10, JSON, `context` only when given."""
+    parameters = {"query": text, "scope": "sessions", "max_results": 10, "format": "json"}
+    return engine.execute_tool("search_history", parameters if context is None else {**parameters, "context": context})
 
 
 def shown_turns(results: list[dict], limit: int = SHOWN_TURNS) -> list[str]:
