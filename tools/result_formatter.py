@@ -92,8 +92,8 @@ def partial_note(outcome: SearchOutcome) -> str:
 
 
 def index_note(state: str) -> str:
-    return (f"Note: partial results; the search index is {state}: messages it has not reached yet were "
-            "searched for the whole query only.")
+    return (f"Note: partial results; the search index is {state}; older ones were searched for the whole query "
+            "only, as far as a time limit allowed.")
 
 
 def correction_note(query: str, corrected: str) -> str:

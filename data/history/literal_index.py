@@ -14,6 +14,9 @@ from oneclaw_search.domain.clock import Deadline
 from oneclaw_search.domain.message_filter import Within
 
 MESSAGES, SESSIONS = "messages", "sessions"
+# How long a search reads the rows its index has not taken in, newest first, for each way it reads them
+# (keywords, the whole query): no search waits on a large backlog, and the reply says how far it read.
+UNINDEXED_SECONDS = 0.5
 
 
 @dataclass(frozen=True, slots=True)

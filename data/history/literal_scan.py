@@ -1,17 +1,16 @@
 """The spec's LIKE reading over messages or sessions, narrowed by a LiteralIndex when there is one
 (AC-07, AC-08, Q-04, Q-11): the index's candidates re-read and re-checked by the DAO, newest first, and
-the rows it has not taken in scanned for at most half a second, so no search waits on a large backlog.
+the rows it has not taken in scanned for at most UNINDEXED_SECONDS.
 """
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Protocol, TypeVar
 
-from oneclaw_search.data.history.literal_index import LiteralIndex, Unindexed
+from oneclaw_search.data.history.literal_index import UNINDEXED_SECONDS, LiteralIndex, Unindexed
 from oneclaw_search.domain.clock import Deadline, SearchTimedOut
 from oneclaw_search.domain.message_filter import Within
 
-TAIL_SCAN_SECONDS = 0.5
 # Candidates read beyond the hits wanted: trigram candidates rarely fail the re-check, and the
 # second, larger page keeps "newest first" exact unless a text is nearly everywhere.
 _SLACK, _CANDIDATES_PER_HIT, _MIN_CANDIDATES = 50, 4, 1_000
@@ -58,7 +57,7 @@ def _unread(holding: Holding[H], needle: str, window: Window, limit: int, deadli
             within: Within | None, unindexed: Unindexed) -> list[H]:
     if deadline is None:
         return holding(needle, window, limit, None, within, unindexed)
-    seconds = min(deadline.remaining(), TAIL_SCAN_SECONDS)
+    seconds = min(deadline.remaining(), UNINDEXED_SECONDS)
     try:
         return holding(needle, window, limit, Deadline(deadline.clock, deadline.clock.monotonic() + seconds), within, unindexed)
     except SearchTimedOut:

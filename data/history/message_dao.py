@@ -103,14 +103,15 @@ class PeeweeMessageDao:
                     found.update((row[0], _candidate(row)) for row in rows)
         return list(found.values())
 
-    def newest_turns(self, above_rowid: int, limit: int, also_below: int, deadline: Deadline | None = None) -> list[tuple[int, str]]:
-        """(rowid, content) of the newest `limit` user and assistant turns above `above_rowid` (rows a
-        keyword index has not taken in) and of the newest `also_below` at or below it (where a reply
-        streamed in is edited in place), for a search to read itself."""
-        sql = f"SELECT rowid, content FROM messages WHERE rowid {{side}} ? AND type IN ({marks(TURN_TYPES)}) ORDER BY rowid DESC LIMIT ?"
+    def turns_between(self, above_rowid: int, below_rowid: int, limit: int,
+                      deadline: Deadline | None = None) -> list[tuple[int, str]]:
+        """(rowid, content) of the newest `limit` user and assistant turns whose rowids lie strictly
+        between the two, newest first: a page of rows a keyword index may not hold as they are now,
+        for a search to read itself."""
+        sql = (f"SELECT rowid, content FROM messages WHERE rowid > ? AND rowid < ? AND type IN ({marks(TURN_TYPES)})"
+               " ORDER BY rowid DESC LIMIT ?")
         with self._database.connected(deadline) as database:
-            rows = execute_sql(database, sql.format(side=">"), [above_rowid, *TURN_TYPES, limit]).fetchall()
-            rows += execute_sql(database, sql.format(side="<="), [above_rowid, *TURN_TYPES, also_below]).fetchall()
+            rows = execute_sql(database, sql, [above_rowid, below_rowid, *TURN_TYPES, limit]).fetchall()
         return [(row[0], row[1]) for row in rows]
 
     def texts_by_rowid(self, rowids: Sequence[int]) -> list[str]:

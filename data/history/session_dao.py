@@ -87,13 +87,14 @@ class PeeweeSessionDao:
                     found.update((row[0], SessionHit(*row)) for row in rows)
         return list(found.values())
 
-    def unindexed(self, unindexed: Unindexed, limit: int, deadline: Deadline | None = None) -> list[tuple[int, str]]:
-        """(rowid, title) of the `limit` most recently active sessions an index has not taken in, live
-        or not: a search reads them itself."""
+    def unindexed(self, unindexed: Unindexed, limit: int, offset: int = 0,
+                  deadline: Deadline | None = None) -> list[tuple[int, str]]:
+        """(rowid, title) of the sessions an index has not taken in, live or not, most recently active
+        first: `limit` of them from `offset`, a page for a search to read itself."""
         among, params = _among(unindexed)
-        sql = f"SELECT s.rowid, s.title FROM sessions s WHERE 1{among} ORDER BY s.updated_at DESC LIMIT ?"
+        sql = f"SELECT s.rowid, s.title FROM sessions s WHERE 1{among} ORDER BY s.updated_at DESC, s.rowid DESC LIMIT ? OFFSET ?"
         with self._database.connected(deadline) as database:
-            return [(row[0], row[1]) for row in execute_sql(database, sql, [*params, limit]).fetchall()]
+            return [(row[0], row[1]) for row in execute_sql(database, sql, [*params, limit, offset]).fetchall()]
 
     def texts_by_rowid(self, rowids: Sequence[int]) -> list[str]:
         """Titles and previews of the listed sessions, for words a vocabulary looks up."""

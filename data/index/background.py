@@ -1,5 +1,6 @@
 """BackgroundBuild: builds or catches up the keyword index away from the searches, so none waits
-for it; searches meanwhile read the last commit (Q-11, Q-12).
+for it; searches meanwhile read the last commit (Q-11, Q-12). The first search of a small history
+has it build in that search's own thread instead.
 
 The build runs in a process of its own (build_process.py): a thread would hold the interpreter's
 lock for most of a build and slow every search beside it, and a process goes on after a one-shot
@@ -55,6 +56,17 @@ class BackgroundBuild:
                 return
             self._thread = threading.Thread(target=self._run, name="oneclaw-index-build", daemon=True)
             self._thread.start()
+
+    def build_here(self) -> bool:
+        """Build in the caller's thread, to the end: the first search of a small history. False when a
+        build runs already, in this process or another (tantivy's writer lock)."""
+        with self._lock:
+            if self.running:
+                return False
+            try:
+                return self._sync.catch_up()
+            except WriterBusy:
+                return False
 
     def wait(self, timeout: float | None = None) -> None:
         """Wait for the running build to end (a process's or a thread's)."""

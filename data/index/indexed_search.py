@@ -4,8 +4,9 @@
 One straight path: the spec's literal reading through the DAO (narrowed by trigram candidates), the
 best rows by BM25 from tantivy, the rows the index has not taken in read directly, then one read of
 every candidate with the turns beside it, whose texts give the ranking model its evidence. The history
-decides what is live; evidence is always counted from the rows' current text. With no index to read (a
-cache that cannot be written), the search reads the newest rows for keywords itself.
+decides what is live; evidence is always counted from the rows' current text. The rows the index lacks
+(all of them when it cannot be read or written) are read for keywords newest first, for as long as the
+budget allows, and the lookup is told how far the read reached.
 """
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from oneclaw_search.data.index.documents import fingerprint
 from oneclaw_search.data.index.keyword_search import keyword_rowids
 from oneclaw_search.data.index.lookup import EDITED_READS, IndexState, KeywordLookup
 from oneclaw_search.data.index.schema import MESSAGES, SESSIONS, IndexKind
-from oneclaw_search.data.index.unindexed_rows import Unread
+from oneclaw_search.data.index.unindexed_rows import NO_ROWID_ABOVE, PAGE_ROWS, Unread
 from oneclaw_search.data.text.keywords import QueryTerms
 from oneclaw_search.domain.clock import Deadline
 from oneclaw_search.domain.history_query import HistoryQuery
@@ -28,10 +29,7 @@ from oneclaw_search.domain.text_evidence import evidence_of
 
 Window = tuple[int, int]  # created after, before
 INDEXED_RETRIEVERS = ("keyword (BM25F, tantivy)", "phrase (trigram candidates)")
-# With no index to read, the newest rows a search reads for keywords itself (a deadline bounds the read too).
-SCANNED_READS = 100_000
-SCANNED_RETRIEVERS = (f"keyword (BM25F over the newest {SCANNED_READS:,} rows read directly: no usable index)",
-                      "phrase (LIKE scan)")
+SCANNED_RETRIEVERS = ("keyword (BM25F over the newest rows read directly: no usable index)", "phrase (LIKE scan)")
 
 
 class _OnTheIndex:
@@ -75,15 +73,21 @@ class IndexedMessageSearch(_OnTheIndex):
                 for row, own in zip(rows, owns, strict=True)]
 
     def _unread(self, state: IndexState, terms: QueryTerms, deadline: Deadline | None) -> Unread:
-        """Messages the index may not hold as they are now: the newest it has not taken in and, while
-        the history changed since the index last caught up, its newest turns."""
+        """Messages the index may not hold as they are now: the newest it has not taken in (every row
+        when it cannot be read) and, while the history changed since the index last caught up, its
+        newest turns."""
         if state.settled or not terms.terms:
             return Unread()
-        if not state.usable:
-            rows = self._dao.newest_turns(0, SCANNED_READS, 0, deadline)
-            return Unread().read(rows, terms, len(rows))
-        rows = self._dao.newest_turns(state.read, self._lookup.unindexed_reads, EDITED_READS, deadline)
-        return Unread().read(rows, terms, sum(1 for rowid, _ in rows if rowid > state.read))
+        floor = state.read if state.usable else 0
+        below = [NO_ROWID_ABOVE]
+
+        def page(_: int) -> list[tuple[int, str]]:
+            rows = self._dao.turns_between(floor, below[0], PAGE_ROWS, deadline)
+            below[0] = rows[-1][0] if rows else below[0]
+            return rows
+        unread = Unread().read_newest(page, terms, floor, self._lookup.read_seconds, deadline)
+        self._lookup.reached(deadline, unread.rows, unread.whole)
+        return unread.read(self._dao.turns_between(0, floor + 1, EDITED_READS, deadline), terms, floor) if floor else unread
 
     def _note_edited(self, rows: list[CandidateTurn], indexed: dict[int, int]) -> None:
         """Rows whose text changed since they were indexed are scored on their text now; the index
@@ -105,11 +109,11 @@ class IndexedSessionSearch(_OnTheIndex):
         terms = QueryTerms(query)
         indexed, found = self._candidates(SESSIONS, state, terms, query, (after, before), limit, within)
         changed = state.sessions if state.usable else Unindexed(0)
-        reads = self._lookup.unindexed_reads if state.usable else SCANNED_READS
         unread = Unread()
         if changed is not None and terms.terms:
-            rows = self._dao.unindexed(changed, reads, deadline)
-            unread.read(rows, terms, len(rows) if changed.rowid == 0 else sum(1 for rowid, _ in rows if rowid > changed.rowid))
+            unread.read_newest(lambda number: self._dao.unindexed(changed, PAGE_ROWS, number * PAGE_ROWS, deadline), terms,
+                               changed.rowid, self._lookup.read_seconds, deadline)
+            self._lookup.reached(deadline, None, unread.whole)
         hits = [hit for hit in self._dao.candidates([*indexed, *unread.rowids], [hit.id for hit in literal], after, before,
                                                     within, deadline) if query.admits(session_text(hit))]
         owns = [terms.bag(hit.title) for hit in hits]  # a session's words are its title's (documents.py)

@@ -22,6 +22,10 @@ from oneclaw_search.domain.ports import NO_UPPER_BOUND
 from oneclaw_search.domain.relevance import Collection
 from oneclaw_search.domain.search_terms import is_cjk
 
+# How far past the cut a search looks when rows tie there: the rows tantivy would cut among equals
+# depend on how a build laid out its segments, so the newest of them are kept instead, the same on
+# every build (up to this many times the rows asked for).
+TIED_READS = 4
 MAX_TRIGRAMS = 16  # tantivy intersects lists from the rarest up: more trigrams cost little, and cut look-alikes
 Subquery = tuple[tantivy.Occur, tantivy.Query]  # a clause of a boolean query
 
@@ -31,6 +35,14 @@ def _match(kind: IndexKind, clause: Clause, field: str | None = None) -> tantivy
     if len(clause) == 1:
         return tantivy.Query.term_query(kind.schema, field, clause[0], index_option="freq")
     return tantivy.Query.phrase_query(kind.schema, field, list(clause))
+
+
+def _anywhere(kind: IndexKind, clause: Clause) -> tantivy.Query:
+    """A quoted phrase in any field holding the row's text (a session's preview too): where the
+    history's own test of a phrase looks."""
+    if len(kind.literal_words) == 1:
+        return _match(kind, clause)
+    return tantivy.Query.boolean_query([(tantivy.Occur.Should, _match(kind, clause, field)) for field in kind.literal_words])
 
 
 def _window(kind: IndexKind, after: int, before: int) -> list[Subquery]:
@@ -58,17 +70,27 @@ def keyword_rowids(keyword: KeywordIndex, kind: IndexKind, query: HistoryQuery, 
     searcher = keyword.searcher(kind)
     if not found or limit <= 0 or searcher.num_docs == 0:
         return {}, Collection(searcher.num_docs, 0.0, dict.fromkeys(clause_terms(found), 0))
-    phrases = [(tantivy.Occur.Must, _match(kind, tuple(terms))) for phrase in query.phrases if (terms := analyze(phrase))]
+    phrases = [(tantivy.Occur.Must, _anywhere(kind, tuple(terms))) for phrase in query.phrases if (terms := analyze(phrase))]
     words = tantivy.Query.boolean_query([(tantivy.Occur.Should, _match(kind, clause)) for clause in found])
     question = tantivy.Query.boolean_query([(tantivy.Occur.Must, words), *phrases, *_window(kind, after, before),
                                             *narrowed_to(kind, within)])
-    hits = searcher.search(question, limit, count=False).hits
-    addresses = [address for _, address in hits]
+    addresses = _best(searcher, question, limit)
     rowids = dict(zip(unsigned_values(searcher, ROWID, addresses), unsigned_values(searcher, FINGERPRINT, addresses),
                       strict=True))
     average = _average_length(words, searcher, addresses[0]) if addresses else 0.0
     holding = {term: searcher.doc_freq(kind.words, term) for term in clause_terms(found)}
     return rowids, Collection(searcher.num_docs, average, holding)
+
+
+def _best(searcher: tantivy.Searcher, question: tantivy.Query, limit: int) -> list[tantivy.DocAddress]:
+    """The best `limit` rows; among rows tied at the cut, the newest."""
+    hits = searcher.search(question, limit + 1, count=False).hits
+    if len(hits) <= limit or hits[limit - 1][0] != hits[limit][0]:
+        return [address for _, address in hits[:limit]]
+    hits = searcher.search(question, limit * TIED_READS, count=False).hits
+    rowids = unsigned_values(searcher, ROWID, [address for _, address in hits])
+    ranked = sorted(zip(hits, rowids, strict=True), key=lambda pair: (-pair[0][0], -pair[1]))
+    return [address for (_, address), _ in ranked[:limit]]
 
 
 def _average_length(question: tantivy.Query, searcher: tantivy.Searcher, address: tantivy.DocAddress) -> float:

@@ -1,7 +1,8 @@
 """KeywordLookup: the keyword index as a search sees it. Before each search it looks, in constant
 time, whether the index took in every row of the history; when not, it starts a maintenance build in
-the background and says which rows the search must read itself. A search never waits for a build
-and never builds (Q-11, Q-15).
+the background and says which rows the search must read itself. The one build a search makes is the
+first of a small history, which it then answers from the index; no search waits for a background
+build (Q-11, Q-15).
 
 It is also the DAOs' LiteralIndex: trigram candidates for the spec's literal reading (AC-07, AC-08).
 """
@@ -15,7 +16,7 @@ import peewee as pw
 
 from oneclaw_search.data.history.database import HistoryDatabase
 from oneclaw_search.data.history.literal_index import MESSAGES as MESSAGE_TABLE
-from oneclaw_search.data.history.literal_index import Unindexed
+from oneclaw_search.data.history.literal_index import UNINDEXED_SECONDS, Unindexed
 from oneclaw_search.data.history.raw_sql import execute_sql
 from oneclaw_search.data.index.background import BackgroundBuild
 from oneclaw_search.data.index.keyword_index import KeywordIndex
@@ -27,9 +28,10 @@ from oneclaw_search.domain.clock import Deadline
 from oneclaw_search.domain.message_filter import Within
 
 _log = logging.getLogger(__name__)
-# Unindexed messages a search reads for keywords itself, newest first: a recorder's latest turns, or the
-# newest part of a history whose index is still being built (the rest is scanned for the phrase only).
-UNINDEXED_READS = 5_000
+# The first search on a history whose index holds nothing builds the index itself when the history is
+# at most this many rows: at the build's 30,000 to 40,000 messages a second on two cores that is the
+# first-search budget, and a fixed count (not a timed guess) keeps the answer the same on any machine.
+FIRST_BUILD_ROWS = 50_000
 # Indexed messages a search also reads itself while the history changed since the index caught up: the
 # newest turns, where a streamed reply is edited in place (older edits wait for the maintenance build).
 EDITED_READS = 64
@@ -47,12 +49,25 @@ class IndexState:
     def complete(self) -> bool:
         return self.usable and self.read >= self.top and self.sessions is None
 
-    def describe(self, reads: int = UNINDEXED_READS) -> str | None:
-        """None when a search reading the newest `reads` unindexed messages itself saw every row, else
-        how far the index has read ('building 37 %'): rows past that were searched for the whole query only."""
-        if not self.usable or self.top - self.read <= reads:
-            return None
-        return f"building {int(100 * self.read / self.top) if self.top else 0} %"
+
+@dataclass
+class Reach:
+    """How far one search read the rows its index lacks: the messages it read, and whether it read
+    every such message and session."""
+
+    messages: int = 0
+    whole: bool = True
+
+
+def describe(state: IndexState, reach: Reach) -> str | None:
+    """None when the search read every row the index lacks, else how far the index has come and how
+    many of the newest rows past it the search read ('building 37 %: ...')."""
+    if reach.whole:
+        return None
+    done = f"building {int(100 * state.read / state.top) if state.top else 0} %" if state.usable else "unusable"
+    if not reach.messages:
+        return f"{done}: no message it has not taken in was read directly"
+    return f"{done}: the newest {reach.messages:,} messages it has not taken in were read directly"
 
 
 UNUSABLE = IndexState(0, 0, usable=False)
@@ -76,7 +91,9 @@ class KeywordLookup:
         self._state_for: Deadline | None = None
         self._token: tuple[object, ...] | None = None
         self.state_now = UNUSABLE
-        self.unindexed_reads = UNINDEXED_READS
+        self.reach_now = Reach()
+        self.first_build_rows = FIRST_BUILD_ROWS
+        self.read_seconds = UNINDEXED_SECONDS
 
     def reindex(self, rowids: list[int]) -> None:
         """Messages a search found edited since they were indexed: the next catch-up takes them in."""
@@ -87,15 +104,22 @@ class KeywordLookup:
 
     def describe(self) -> str | None:
         """IndexProgress: how far the index had come in the latest search (None: the search saw every row)."""
-        return self.state_now.describe(self.unindexed_reads)
+        return describe(self.state_now, self.reach_now)
 
     def state(self, deadline: Deadline | None) -> IndexState:
         """The index as this search reads it: the sources of one search share one deadline, so one look."""
         with self._lock:
             if deadline is None or deadline is not self._state_for:
-                self.state_now = self._look()
+                self.state_now, self.reach_now = self._look(), Reach()
                 self._state_for = deadline
             return self.state_now
+
+    def reached(self, deadline: Deadline | None, messages: int | None, whole: bool) -> None:
+        """What one of this search's sources read of the rows the index lacks (messages: how many)."""
+        with self._lock:
+            if deadline is self._state_for:
+                self.reach_now.messages += messages or 0
+                self.reach_now.whole &= whole
 
     def _look(self) -> IndexState:
         try:
@@ -103,16 +127,24 @@ class KeywordLookup:
             if token == self._token and self.state_now.settled:
                 return self.state_now  # nothing committed to the history since the index caught up
             top = self.sync.settled(token)
+            state = self._behind() if top is None else None
+            if state is not None and self._built_here(state):
+                top, state = self.sync.settled(token), None
             if top is not None:  # caught up with this very history, as an earlier catch-up left it
                 self.keyword.refresh()
                 self._token = token
                 return IndexState(top, top, settled=True)
-            state = self._behind()
+            state = state or self._behind()  # the history changed while this search built its index
             self.builder.start()
             self.keyword.refresh()
             return state
         except (ValueError, OSError, pw.DatabaseError) as error:  # damaged: built anew in the background
             return self._started_over(error) if damaged_index(error) else self._unusable(error)
+
+    def _built_here(self, state: IndexState) -> bool:
+        """Whether this search built the index of a small history whose index held nothing; it does not
+        when a build already runs, here or in another process."""
+        return state.read == 0 and state.top <= self.first_build_rows and self.builder.build_here()
 
     def _behind(self) -> IndexState:
         """How far the index is behind the history: two short reads of each, no scan."""

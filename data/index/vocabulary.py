@@ -20,11 +20,15 @@ from oneclaw_search.data.history.session_dao import PeeweeSessionDao
 from oneclaw_search.data.index.keyword_index import unsigned_values
 from oneclaw_search.data.index.lookup import IndexState, KeywordLookup
 from oneclaw_search.data.index.schema import MESSAGES, ROWID, SESSIONS, IndexKind
+from oneclaw_search.data.index.unindexed_rows import NO_ROWID_ABOVE
 from oneclaw_search.data.text.analyzer import stem, text_terms
 from oneclaw_search.domain.spelling import one_edit_away
 from oneclaw_search.domain.text import fold
 
 SAMPLE_ROWS = 32  # rows read per source for the words a fuzzy match stands for
+# The newest rows the index has not taken in whose words count as known: a sample, as the typo retry
+# needs the words of recent turns, not every row of a backlog.
+UNINDEXED_SAMPLE = 5_000
 Texts = Callable[[list[int]], list[str]]  # history rowids → the rows' texts
 Unindexed = Callable[[IndexState], list[str]]  # the texts of the rows an index in this state has not taken in
 _WORD = re.compile(r"\w+")
@@ -92,9 +96,8 @@ def unindexed_texts(lookup: KeywordLookup, messages: PeeweeMessageDao, sessions:
     """The texts of the newest messages and sessions an index in a given state has not taken in: the
     rows a search reads itself."""
     def read(state: IndexState) -> list[str]:
-        reads = lookup.unindexed_reads
-        texts = [text for _, text in messages.newest_turns(state.read, reads, 0)] if state.read < state.top else []
+        texts = [text for _, text in messages.turns_between(state.read, NO_ROWID_ABOVE, UNINDEXED_SAMPLE)] if state.read < state.top else []
         if state.sessions is not None:
-            texts += [text for _, text in sessions.unindexed(state.sessions, reads)]
+            texts += [text for _, text in sessions.unindexed(state.sessions, UNINDEXED_SAMPLE)]
         return texts
     return read

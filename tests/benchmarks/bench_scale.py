@@ -4,6 +4,7 @@
     python tests/benchmarks/bench_scale.py --size 10m     # 10,000,000 messages, 100,000 sessions, 20,000 chunks
     python tests/benchmarks/bench_scale.py --size 100k    # 100,000 messages, 10,000 sessions, 20,000 chunks
     python tests/benchmarks/bench_scale.py --smoke        # 3,000 messages, 50 sessions, 200 chunks, 1 round
+    python tests/benchmarks/bench_scale.py --size 50k --first-only --runs 5   # only the first search, 5 fresh copies
 
 The history is built once and cached in --cache-dir (keyed by sizes and seed); every measurement
 runs on a copy, each in a fresh process (scale_probes.py) whose peak RSS is read from wait4
@@ -45,7 +46,8 @@ from oneclaw_search.data.index.side_index import default_index_path  # noqa: E40
 from oneclaw_search.di.core_module import default_embedder  # noqa: E402
 
 SIZES = {"10m": (10_000_000, 100_000, 20_000), "1m": (1_000_000, 10_000, 20_000),
-         "100k": (100_000, 10_000, 20_000), "smoke": (3_000, 50, 200)}
+         "100k": (100_000, 10_000, 20_000), "50k": (50_000, 500, 20_000), "20k": (20_000, 200, 20_000),
+         "smoke": (3_000, 50, 200)}
 TEXT_SQL = """SELECT
     (SELECT COALESCE(SUM(LENGTH(CAST(content AS BLOB))), 0) FROM messages)
   + (SELECT COALESCE(SUM(LENGTH(CAST(title AS BLOB)) + COALESCE(LENGTH(CAST(last_message_preview AS BLOB)), 0)), 0)
@@ -70,6 +72,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--cache-dir", type=Path, default=Path(tempfile.gettempdir()) / "oneclaw-bench")
     parser.add_argument("--json", type=Path, metavar="FILE", help="also write every figure to FILE")
     parser.add_argument("--smoke", action="store_true", help="same as --size smoke --rounds 1 --cli-runs 3")
+    parser.add_argument("--first-only", action="store_true", help="measure only the first search, on --runs fresh copies")
+    parser.add_argument("--runs", type=int, default=5, help="with --first-only: fresh copies searched (median reported)")
     args = parser.parse_args(argv)
     if args.smoke:
         args.size, args.rounds, args.cli_runs = "smoke", 1, 3
@@ -206,10 +210,36 @@ def measure_all(db: Path, args: argparse.Namespace) -> dict:
     return figures
 
 
+def measure_first(pristine: Path, args: argparse.Namespace) -> dict:
+    """The first search of a fresh process on --runs fresh unindexed copies: each call and its median."""
+    runs = []
+    for run in range(args.runs):
+        work = Path(tempfile.mkdtemp(prefix="first-", dir=args.cache_dir))
+        try:
+            shutil.copyfile(pristine, work / "history.db")
+            figures, ran = probe("first", work / "history.db", "--launched", repr(time.time()))
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+        runs.append({**figures, "process_s": ran.seconds, "process_rss_mb": ran.rss_mb})
+        say(f"   run {run + 1}: call {figures['call_s']:.2f} s, since launch {figures['since_launch_s']:.2f} s,"
+            f" built here: {figures['built_here']}, state: {figures['state'] or 'complete'}")
+    calls = [run["call_s"] for run in runs]
+    launched = [run["since_launch_s"] for run in runs]
+    say(f"   median of {len(runs)}: call {statistics.median(calls):.2f} s ({min(calls):.2f} to {max(calls):.2f}),"
+        f" since launch {statistics.median(launched):.2f} s")
+    return {"runs": runs, "call_median_s": statistics.median(calls), "since_launch_median_s": statistics.median(launched)}
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     say("0. building the history (or reusing the cached one)...")
     pristine, info = cached_history(args)
+    if args.first_only:
+        figures = {"machine_s": machine_seconds(), "first": measure_first(pristine, args)}
+        say(f"machine: a 10M-step Python loop takes {figures['machine_s']:.2f} s")
+        if args.json is not None:
+            args.json.write_text(json.dumps({"history": info, **figures}, ensure_ascii=False, indent=1))
+        return 0
     work = Path(tempfile.mkdtemp(prefix="run-", dir=args.cache_dir))
     try:
         db = work / "history.db"

@@ -3,6 +3,7 @@ bench_scale.py (its peak RSS and wall time read by the parent from os.wait4).
 
     python scale_probes.py build DB                           # build the side index now
     python scale_probes.py background DB --launched T         # search an unindexed history while it builds
+    python scale_probes.py first DB --launched T              # only the first search of an unindexed history
     python scale_probes.py warm DB --rounds N --spec-rounds M # warm latency, 1K catch-ups, the spec's path
 
 Also the query mix, the index's files on disk, and the process runner the parent uses.
@@ -140,7 +141,7 @@ def searches_during_build(tools, lookup, started: float) -> tuple[list[dict], fl
         if ended is None:
             query = BUILD_QUERIES[turn % len(BUILD_QUERIES)]
             seconds, _ = call(tools, query)
-            samples.append({"query": query, "seconds": seconds, "state": lookup.state_now.describe()})
+            samples.append({"query": query, "seconds": seconds, "state": lookup.describe()})
             turn += 1
             if turn % 20 == 0:
                 say(f"   {samples[-1]['state'] or 'complete'}, last search {seconds:.2f} s")
@@ -152,14 +153,25 @@ def background_probe(db: Path, launched: float) -> dict:
     tools, lookup = open_search(db)
     started = time.perf_counter()
     first_s, text = call(tools, BUILD_QUERIES[0])
-    first = {"call_s": first_s, "since_launch_s": time.time() - launched, "state": lookup.state_now.describe(),
+    first = {"call_s": first_s, "since_launch_s": time.time() - launched, "state": lookup.describe(),
              "partial": "partial results" in (text or ""), "build_started": lookup.builder.running}
     samples, build_s = searches_during_build(tools, lookup, started)
     final_s, final_text = call(tools, BUILD_QUERIES[0])
     return {"first": first, "during": samples, "build_s": build_s if first["build_started"] else 0.0,
-            "final": {"seconds": final_s, "state": lookup.state_now.describe(),
+            "final": {"seconds": final_s, "state": lookup.describe(),
                       "partial": "partial results" in (final_text or "")}, "rss_mb": peak_rss_mb(),
             "build_process_rss_mb": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024}
+
+
+def first_probe(db: Path, launched: float) -> dict:
+    """A fresh process on a history with no index: its first search alone; a build it started is stopped."""
+    tools, lookup = open_search(db)
+    seconds, text = call(tools, BUILD_QUERIES[0])
+    figures = {"call_s": seconds, "since_launch_s": time.time() - launched, "state": lookup.describe(),
+               "partial": "partial results" in (text or ""), "built_here": lookup.state_now.settled,
+               "build_started": lookup.builder.running}
+    lookup.builder.stop(30)
+    return figures
 
 
 def scope_latencies(tools, scope: str, rounds: int) -> dict:
@@ -184,14 +196,14 @@ def catch_up_once(db: Path, tools, lookup, first: int) -> dict:
     HistoryWriter(database, default_embedder()).write([], fresh, [])
     database.close()
     seconds, text = call(tools, FRESH)
-    return {"seconds": seconds, "found": FRESH in (text or ""), "complete": lookup.state_now.describe() is None}
+    return {"seconds": seconds, "found": FRESH in (text or ""), "complete": lookup.describe() is None}
 
 
 def complete_index(tools, lookup) -> tuple[bool, float]:
     """Whether the first search found the index complete, and how long was then waited for its build:
     an index on disk that is not this code's (another format, say) is built anew before measuring."""
     call(tools, QUERY_MIX[0])
-    if lookup.state_now.describe() is None and not lookup.builder.running:
+    if lookup.state_now.complete and not lookup.builder.running:
         return True, 0.0
     say("   the built index was not complete here; waiting for its background build...")
     started = time.perf_counter()
@@ -222,7 +234,7 @@ def warm_probe(db: Path, rounds: int, spec_rounds: int) -> dict:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("probe", choices=("build", "background", "warm"))
+    parser.add_argument("probe", choices=("build", "background", "first", "warm"))
     parser.add_argument("db", type=Path)
     parser.add_argument("--launched", type=float, default=None, help="time.time() when the parent started this process")
     parser.add_argument("--rounds", type=int, default=3)
@@ -230,8 +242,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.probe == "build":
         figures = build_probe(args.db)
-    elif args.probe == "background":
-        figures = background_probe(args.db, args.launched if args.launched is not None else time.time())
+    elif args.probe in ("background", "first"):
+        probe = background_probe if args.probe == "background" else first_probe
+        figures = probe(args.db, args.launched if args.launched is not None else time.time())
     else:
         figures = warm_probe(args.db, args.rounds, args.spec_rounds)
     print(json.dumps(figures, ensure_ascii=False))
