@@ -11,7 +11,7 @@ import peewee as pw
 
 from oneclaw_search.data.history.database import HistoryDatabase
 from oneclaw_search.data.history.entities import MemoryIndexEntity, upsert_many
-from oneclaw_search.data.history.raw_sql import Row, execute_sql, tuples
+from oneclaw_search.data.history.raw_sql import Row, execute_sql
 from oneclaw_search.domain.clock import Deadline
 from oneclaw_search.domain.models import MemoryChunk
 
@@ -52,9 +52,10 @@ class PeeweeMemoryIndexDao:
             upsert_many(database, MemoryIndexEntity, [chunk_row(chunk) for chunk in chunks])
 
     def _read(self, select: pw.ModelSelect[MemoryIndexEntity], deadline: Deadline | None) -> list[MemoryChunk]:
+        # Fetched in one call: peewee's row-by-row iteration took most of a 20K-chunk read.
         with self._database.connected(deadline) as database:
-            rows = tuples(select.order_by(pw.SQL("rowid")).bind(database))
-            return [MemoryChunk(*_with_bytes(row)) for row in rows]
+            sql, params = select.order_by(pw.SQL("rowid")).bind(database).sql()
+            return [MemoryChunk(*_with_bytes(row)) for row in execute_sql(database, sql, params).fetchall()]
 
 
 def chunk_row(chunk: MemoryChunk) -> dict[str, object]:

@@ -1,6 +1,6 @@
 """BackgroundBuild: builds or catches up the keyword index away from the searches, so none waits
 for it; searches meanwhile read the last commit (Q-11, Q-12). The first search of a small history
-has it build in that search's own thread instead.
+has it build now and waits for the end.
 
 The build runs in a process of its own (build_process.py): a thread would hold the interpreter's
 lock for most of a build and slow every search beside it, and a process goes on after a one-shot
@@ -21,6 +21,10 @@ from oneclaw_search.data.index.sync import IndexSync
 
 _log = logging.getLogger(__name__)
 RESTART_AFTER_SECONDS = 30.0
+# A first build of at most this many rows runs in the searching thread: a process takes about as long
+# to start as this many rows take to build.
+IN_THREAD_ROWS = 10_000
+WAITED = "--waited"  # the build process's flag: a search waits for it, so it keeps its priority
 
 
 class BackgroundBuild:
@@ -45,28 +49,41 @@ class BackgroundBuild:
             return self._process.poll() is None
         return self._thread is not None and self._thread.is_alive()
 
-    def start(self) -> None:
+    def start(self, waited: bool = False) -> bool:
+        """Start a build unless one runs or one started moments ago; whether it started. `waited`: a
+        search waits for it, so its process keeps the search's priority."""
         with self._lock:
             if self.running or self._rested_too_little():
-                return
+                return False
             self._started_at = time.monotonic()
             if self._command is not None:
-                self._process = subprocess.Popen(self._command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                command = [*self._command, WAITED] if waited else self._command
+                self._process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                                  stderr=subprocess.DEVNULL, start_new_session=True)
-                return
+                return True
             self._thread = threading.Thread(target=self._run, name="oneclaw-index-build", daemon=True)
             self._thread.start()
+            return True
 
-    def build_here(self) -> bool:
-        """Build in the caller's thread, to the end: the first search of a small history. False when a
-        build runs already, in this process or another (tantivy's writer lock)."""
-        with self._lock:
-            if self.running:
-                return False
-            try:
-                return self._sync.catch_up()
-            except WriterBusy:
-                return False
+    def build_now(self, rows: int, timeout: float | None) -> bool:
+        """Build `rows` rows now and wait for the end: the first search of a small history. Past
+        IN_THREAD_ROWS in a process of its own, so the search's other sources go on beside it on
+        another core; fewer are built in the caller's thread, sooner than a process starts. False
+        when a build runs already (here or in another process) or did not end within `timeout`."""
+        if self._command is None or rows <= IN_THREAD_ROWS:
+            with self._lock:
+                if self.running:
+                    return False
+                try:
+                    return self._sync.catch_up()
+                except WriterBusy:
+                    return False
+        if not self.start(waited=True) or self._process is None:
+            return False
+        try:
+            return self._process.wait(timeout) == 0
+        except subprocess.TimeoutExpired:
+            return False
 
     def wait(self, timeout: float | None = None) -> None:
         """Wait for the running build to end (a process's or a thread's)."""

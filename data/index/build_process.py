@@ -3,6 +3,7 @@
 So that no search waits for a build (Q-11), it opens the history read-only, catches the keyword
 index up to it, and exits; SIGTERM, or the end of the process that started it, stops it after the
 batch in hand, its commits kept (the next search resumes it): a killed host leaves no build behind.
+A build a first search waits for (`--waited`) keeps the search's priority.
 """
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import threading
 from pathlib import Path
 
 from oneclaw_search.data.history.database import HistoryDatabase
+from oneclaw_search.data.index.background import WAITED
 from oneclaw_search.data.index.keyword_index import WriterBusy
 from oneclaw_search.data.index.lookup import KeywordLookup
 from oneclaw_search.data.index.side_index import SideIndex
@@ -21,8 +23,8 @@ BUILD_NICENESS = 10  # the searches beside a build come first: they are what som
 
 
 def main(argv: list[str]) -> int:
-    history_path, side_path = argv
-    if hasattr(os, "nice"):
+    history_path, side_path, *flags = argv
+    if hasattr(os, "nice") and WAITED not in flags:
         os.nice(BUILD_NICENESS)
     stop, parent = threading.Event(), os.getppid()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())

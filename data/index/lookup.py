@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from dataclasses import dataclass
 
 import peewee as pw
@@ -35,6 +36,7 @@ FIRST_BUILD_ROWS = 50_000
 # Indexed messages a search also reads itself while the history changed since the index caught up: the
 # newest turns, where a streamed reply is edited in place (older edits wait for the maintenance build).
 EDITED_READS = 64
+OTHER_BUILD_POLL_SECONDS = 0.02  # how often a first search looks whether another's first build has ended
 
 
 @dataclass(frozen=True)
@@ -110,7 +112,7 @@ class KeywordLookup:
         """The index as this search reads it: the sources of one search share one deadline, so one look."""
         with self._lock:
             if deadline is None or deadline is not self._state_for:
-                self.state_now, self.reach_now = self._look(), Reach()
+                self.state_now, self.reach_now = self._look(deadline), Reach()
                 self._state_for = deadline
             return self.state_now
 
@@ -121,14 +123,14 @@ class KeywordLookup:
                 self.reach_now.messages += messages or 0
                 self.reach_now.whole &= whole
 
-    def _look(self) -> IndexState:
+    def _look(self, deadline: Deadline | None) -> IndexState:
         try:
             token = self._history.change_token()
             if token == self._token and self.state_now.settled:
                 return self.state_now  # nothing committed to the history since the index caught up
             top = self.sync.settled(token)
             state = self._behind() if top is None else None
-            if state is not None and self._built_here(state):
+            if state is not None and self._built_here(state, token, deadline):
                 top, state = self.sync.settled(token), None
             if top is not None:  # caught up with this very history, as an earlier catch-up left it
                 self.keyword.refresh()
@@ -141,10 +143,21 @@ class KeywordLookup:
         except (ValueError, OSError, pw.DatabaseError) as error:  # damaged: built anew in the background
             return self._started_over(error) if damaged_index(error) else self._unusable(error)
 
-    def _built_here(self, state: IndexState) -> bool:
-        """Whether this search built the index of a small history whose index held nothing; it does not
-        when a build already runs, here or in another process."""
-        return state.read == 0 and state.top <= self.first_build_rows and self.builder.build_here()
+    def _built_here(self, state: IndexState, token: tuple[object, ...], deadline: Deadline | None) -> bool:
+        """Whether the index of a small history whose index held nothing is built now: this search had
+        it built, or waited for the first build another search started (for at most half the time
+        it has left), so two first searches side by side answer alike."""
+        if state.read or state.top > self.first_build_rows:
+            return False
+        timeout = deadline.remaining() / 2 if deadline is not None else UNINDEXED_SECONDS
+        until = time.monotonic() + timeout
+        if self.builder.build_now(state.top, timeout):
+            return True
+        while time.monotonic() < until:
+            if self.sync.settled(token) is not None:
+                return True
+            time.sleep(OTHER_BUILD_POLL_SECONDS)
+        return False
 
     def _behind(self) -> IndexState:
         """How far the index is behind the history: two short reads of each, no scan."""

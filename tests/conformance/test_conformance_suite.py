@@ -1,5 +1,7 @@
 """The language-neutral suite of specs/conformance/, run case by case against this package through the
-in-process and process adapters (the cli adapter and the mutation check are slow-marked)."""
+in-process, command-line and process adapters; every call a case makes in process and through the
+command line must get the same reply (the mutation check is slow-marked). The postgres adapter's run
+is in tests/postgres."""
 from __future__ import annotations
 
 import json
@@ -12,6 +14,7 @@ import pytest
 from traceability import spec_ids
 
 from oneclaw_search.conformance.cases import load_groups
+from oneclaw_search.conformance.cli_adapter import CliAdapter
 from oneclaw_search.conformance.in_process import InProcessAdapter
 from oneclaw_search.conformance.process_adapter import ProcessAdapter
 from oneclaw_search.conformance.runner import NOT_APPLICABLE, PASS, Runner
@@ -20,14 +23,56 @@ ROOT = Path(__file__).resolve().parents[2]
 CASES = ROOT / "specs" / "conformance"
 GROUPS = load_groups(CASES)
 ALL_CASES = [case for group in GROUPS for case in group.cases]
-# Capabilities the adapters here lack on purpose: only a command line has exit codes.
-NOT_OFFERED = {"in-process": {"exit_codes"}, "process": {"exit_codes"}}
+# Capabilities the adapters here lack on purpose: only a command line has exit codes; a command line
+# cannot put faults into a running search, switch the side index off or list tools.
+NOT_OFFERED = {"in-process": {"exit_codes"}, "process": {"exit_codes"}, "cli": {"faults", "keyword_index_off"}}
+# What may differ between two doors' replies to one call: how long each source took.
+TIMINGS = ("sources",)
+
+
+class Recording:
+    """An adapter whose replies to `call` ops are kept, to compare one door's with another's."""
+
+    def __init__(self, adapter) -> None:
+        self._adapter, self.replies = adapter, []
+
+    def request(self, message):
+        answer = self._adapter.request(message)
+        if message.get("op") == "call":
+            self.replies.append((message.get("arguments"), _comparable(answer.get("result", answer))))
+        elif message.get("op") == "call_concurrently":
+            self.replies += [(None, _comparable(result)) for result in answer.get("results", [answer])]
+        return answer
+
+    def close(self) -> None:
+        self._adapter.close()
+
+
+def _comparable(reply: dict) -> dict:
+    """A reply as a door should give it: success, its text (JSON read, timings left out) or its error."""
+    if not reply.get("success"):
+        return {"success": False, "error_type": reply.get("error_type"), "error_message": reply.get("error_message")}
+    text = reply.get("text") or ""
+    try:
+        document = json.loads(text)
+    except ValueError:
+        return {"success": True, "text": text}
+    if isinstance(document, dict):
+        document = {key: value for key, value in document.items() if key not in TIMINGS}
+    return {"success": True, "json": document}
 
 
 @pytest.fixture(scope="module")
 def in_process():
-    adapter = InProcessAdapter()
-    yield Runner(adapter)
+    adapter = Recording(InProcessAdapter())
+    yield Runner(adapter), adapter
+    adapter.close()
+
+
+@pytest.fixture(scope="module")
+def cli():
+    adapter = Recording(CliAdapter())
+    yield Runner(adapter), adapter
     adapter.close()
 
 
@@ -38,18 +83,31 @@ def process():
     adapter.close()
 
 
-def _judge(runner: Runner, case, adapter: str) -> None:
+def _judge(runner: Runner, case, adapter: str) -> bool:
+    """Whether the case ran through this adapter (it must then pass)."""
     outcome = runner.run_case(case)
     if outcome.status == NOT_APPLICABLE:
         missing = set(case.requires) - runner.capabilities
+        if adapter == "cli" and not missing:  # an op or an argument's JSON type a command line cannot take
+            assert outcome.detail.startswith(("call: the command line cannot", "tools: the command line has no")), outcome.detail
+            return False
         assert missing and missing <= NOT_OFFERED[adapter], f"{case.id} was not applicable: {outcome.detail}"
-        return
-    assert outcome.status == PASS, f"{case.id}: {outcome.detail}"
+        return False
+    assert outcome.status == PASS, f"{case.id} ({adapter}): {outcome.detail}"
+    return True
 
 
 @pytest.mark.parametrize("case", ALL_CASES, ids=[case.id for case in ALL_CASES])
-def test_each_case_passes_in_process(in_process, case):
-    _judge(in_process, case, "in-process")
+def test_each_case_passes_in_process_and_through_the_command_line_with_the_same_replies(in_process, cli, case):
+    (inside, kept_inside), (outside, kept_outside) = in_process, cli
+    kept_inside.replies.clear()
+    kept_outside.replies.clear()
+    ran_inside = _judge(inside, case, "in-process")
+    if not _judge(outside, case, "cli") or not ran_inside:
+        return
+    assert len(kept_inside.replies) == len(kept_outside.replies), f"{case.id}: the doors made different calls"
+    for number, (mine, theirs) in enumerate(zip(kept_inside.replies, kept_outside.replies, strict=True), start=1):
+        assert mine == theirs, f"{case.id}, call {number} ({mine[0]}): in-process and cli replies differ"
 
 
 @pytest.mark.parametrize("case", ALL_CASES, ids=[case.id for case in ALL_CASES])
