@@ -13,14 +13,15 @@ from oneclaw_search.data.history.database import HistoryDatabase
 from oneclaw_search.data.importers.backup_archive import open_history
 from oneclaw_search.di.core_module import CoreModule
 from oneclaw_search.di.database_module import DatabaseModule
-from oneclaw_search.di.index_module import IndexModule, SearchPortsModule
+from oneclaw_search.di.index_module import IndexModule, IndexParts, SearchPortsModule
 from oneclaw_search.di.memory_module import MemoryModule
 from oneclaw_search.di.settings import Settings
 from oneclaw_search.di.summary_module import SummaryModule
 from oneclaw_search.di.tool_module import ToolModule
 from oneclaw_search.domain.errors import HistoryUnavailable
 
-__all__ = ["Injector", "create_injector"]  # Injector too: the type a front door's container has
+STOP_SECONDS = 30.0  # a build stops after its batch in hand, its commits kept
+__all__ = ["Injector", "close_container", "create_injector"]  # Injector too: the type a front door's container has
 
 
 def create_injector(database_path: str | Path, **settings: Any) -> Injector:
@@ -35,6 +36,22 @@ def create_injector(database_path: str | Path, **settings: Any) -> Injector:
     modules = [CoreModule(config), *_backend(config), SearchPortsModule(), MemoryModule(), SummaryModule(), ToolModule(),
                *config.modules]
     return Injector(modules, auto_bind=False)
+
+
+def close_container(container: Injector) -> None:
+    """Hand back what a container holds open: its history's connections (a PostgreSQL server's
+    pool, or the SQLite file's, with its side index's, after stopping a build it started). A
+    long-lived host that moves to another history calls this."""
+    if container.get(Settings).on_postgres:
+        from oneclaw_search.data.postgres.database import PostgresHistory
+        container.get(PostgresHistory).close()
+        return
+    parts = container.get(IndexParts)
+    if parts.lookup is not None:
+        parts.lookup.builder.stop(STOP_SECONDS)
+    if parts.side is not None:
+        parts.side.peewee.close()
+    container.get(HistoryDatabase).close()
 
 
 def _backend(config: Settings) -> list[Module]:

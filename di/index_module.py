@@ -107,14 +107,15 @@ class IndexModule(Module):
 
 
 class SearchPortsModule(Module):
-    """The MessageSearch and SessionSearch ports, from whichever backend provides SearchBackends."""
+    """The MessageSearch and SessionSearch ports, from whichever backend provides SearchBackends, each
+    as the host's source_wrapper returns it."""
 
     @singleton
     @provider
-    def provide_message_search(self, backends: SearchBackends) -> MessageSearch:
-        return backends.messages
+    def provide_message_search(self, backends: SearchBackends, settings: Settings) -> MessageSearch:
+        return settings.wrapped("messages", backends.messages)  # type: ignore[no-any-return]
 
     @singleton
     @provider
-    def provide_session_search(self, backends: SearchBackends) -> SessionSearch:
-        return backends.sessions
+    def provide_session_search(self, backends: SearchBackends, settings: Settings) -> SessionSearch:
+        return settings.wrapped("sessions", backends.sessions)  # type: ignore[no-any-return]

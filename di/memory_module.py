@@ -38,5 +38,5 @@ class MemoryModule(Module):
 
     @singleton
     @provider
-    def provide_memory_search_engine(self, engine: HybridSearchEngine) -> MemorySearchEngine:
-        return engine
+    def provide_memory_search_engine(self, engine: HybridSearchEngine, settings: Settings) -> MemorySearchEngine:
+        return settings.wrapped("memory", engine)  # type: ignore[no-any-return]

@@ -4,6 +4,7 @@ The knobs OneClaw hard-codes (device zone, 30 s, 5 s buffer, candidate counts) a
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, fields
 from datetime import tzinfo
 from pathlib import Path
@@ -46,6 +47,9 @@ class Settings:
     summarizer: str | object = "extractive"  # or "openai", "anthropic", or a Summarizer (di/summary_module.py)
     tenant: str | None = None
     ranking: RankingSettings = RankingSettings()  # the ranking model's constants (domain/relevance.py)
+    # wrap(source, port) -> port for each search source ("memory", "messages", "sessions") the container
+    # builds: a host's timing, tracing or fault injection around the sources, the search itself unchanged
+    source_wrapper: Callable[[str, Any], Any] | None = None
 
     @classmethod
     def build(cls, database_path: str | Path, **settings: Any) -> Settings:
@@ -63,6 +67,10 @@ class Settings:
     @property
     def on_postgres(self) -> bool:
         return is_postgres_url(self.database_path)
+
+    def wrapped(self, source: str, port: Any) -> Any:
+        """A search source as the host's source_wrapper returns it (unchanged without one)."""
+        return self.source_wrapper(source, port) if self.source_wrapper is not None else port
 
     def search_settings(self) -> SearchSettings:
         return SearchSettings(self.search_budget_seconds, self.candidate_limit, self.recent_message_buffer_ms,
@@ -89,5 +97,7 @@ class Settings:
             checked_tenant(self.tenant)
         if not isinstance(self.ranking, RankingSettings):
             raise TypeError(f"ranking must be a RankingSettings: {self.ranking!r}")
+        if self.source_wrapper is not None and not callable(self.source_wrapper):
+            raise TypeError(f"source_wrapper must be callable as wrap(source, port): {self.source_wrapper!r}")
         if isinstance(self.embedder, str) and self.embedder != DEFAULT_EMBEDDER:
             raise ValueError(f"Unknown embedder {self.embedder!r}: pass 'default', None or an Embedder")

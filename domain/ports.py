@@ -169,9 +169,9 @@ class SessionSearch(Protocol):
 
 
 class IndexProgress(Protocol):
-    def describe(self) -> str | None:
-        """None when the keyword index covered the whole history in the latest search, else how far
-        it had come ("building 37 %"): rows past that were searched for the whole query only."""
+    def describe(self, deadline: Deadline | None = None) -> str | None:
+        """None when the search with this deadline read every row the keyword index lacks, else how
+        far the index had come and how far the search read past it ("building 37 %: ...")."""
 
 
 class Vocabulary(Protocol):

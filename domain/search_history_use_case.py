@@ -118,7 +118,7 @@ class SearchHistoryUseCase:
         progress = self._index_progress
         indexed = progress is not None and bool({SearchSource.MESSAGES, SearchSource.SESSIONS} & set(sources))
         return SearchOutcome(tuple(ranked), tuple(unfinished), self._budget_seconds, self._retrievers(sources, narrowed),
-                             sources=reports, index_note=progress.describe() if progress is not None and indexed else None)
+                             sources=reports, index_note=progress.describe(deadline) if progress is not None and indexed else None)
 
     def _timed(self, source: SearchSource, query: HistoryQuery, window: SearchWindow, deadline: Deadline, limit: int,
                narrowed: Narrowing | None) -> tuple[SourceHits, float]:

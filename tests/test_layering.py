@@ -1,6 +1,8 @@
 """Layers import only inward: domain the standard library; data and tools the domain; di all of them
-and only to wire; the front doors (the command line and MCP server in tools/cli, the conformance
-runner in specs/conformance) whatever they drive.
+and only to wire; the front doors (the command line and MCP server in tools/cli) whatever they drive;
+the conformance runner (specs/conformance) the package only through its public faces, as another
+implementation's adapter would: oneclaw_search.di's exports (create_injector, import_bundle, ...), the
+registry and engine, the command (as a program).
 
 Walks every module's import statements with ast, so a stray `import peewee` in domain/ or a
 `from oneclaw_search.data ...` in tools/ fails here (P-14).
@@ -31,11 +33,11 @@ RULES = {
         {"mcp", "anyio", "rich"},
     ),
     "specs/conformance": (
-        {"oneclaw_search.domain", "oneclaw_search.data", "oneclaw_search.tools", "oneclaw_search.di",
-         "oneclaw_search.conformance"},
-        {"injector"},
+        {"oneclaw_search.conformance", "oneclaw_search.di", "oneclaw_search.tools"},
+        {"psycopg"},  # the postgres adapter reads a tenant's rows for its checksum, as any client would
     ),
 }
+EXACT = {"specs/conformance"}  # layers whose package imports must be these modules themselves, not below them
 FRONT_DOORS = ("tools/cli",)  # inside a layer, checked by their own rule instead of the layer's
 
 
@@ -68,12 +70,13 @@ def imported_modules(source: str) -> set[str]:
 
 def violations(layer: str, source: str) -> list[str]:
     own, third_party = RULES[layer]
+    home = PACKAGE_DIRS.get(layer, "")
     bad = []
     for name in imported_modules(source):
         top = name.split(".")[0]
-        if name == "__future__" or top in STDLIB or top in third_party:
+        if name == "__future__" or top in STDLIB or top in third_party or name.startswith(home + "."):
             continue
-        if not any(name == allowed or name.startswith(allowed + ".") for allowed in own):
+        if not any(name == allowed or (layer not in EXACT and name.startswith(allowed + ".")) for allowed in own):
             bad.append(name)
     return bad
 
@@ -133,6 +136,12 @@ def test_the_cycle_finder_names_a_planted_cycle():
     assert "oneclaw_search.domain.models" in (a_cycle(graph) or [])
 
 
+def test_tools_reach_the_conformance_runner_only_through_the_conformance_command():
+    reaching = sorted(str(path.relative_to(ROOT)) for path in (ROOT / "tools").rglob("*.py")
+                      if any(name.startswith("oneclaw_search.conformance") for name in imported_modules(path.read_text(encoding="utf-8"))))
+    assert reaching == ["tools/cli/conformance_command.py"]
+
+
 def test_di_holds_only_wiring():
     """Its modules, the container and the recorder entry: no command line, no runner, no subpackages."""
     assert sorted(path.name for path in (ROOT / "di").iterdir() if path.is_dir() and path.name != "__pycache__") == []
@@ -190,6 +199,10 @@ def test_the_room_checker_catches_a_planted_import(room, line):
         ("data", "from oneclaw_search.di import create_injector"),
         ("di", "import tools"),
         ("domain", "from . import models"),
+        ("specs/conformance", "from oneclaw_search.di.index_module import SearchBackends"),
+        ("specs/conformance", "from oneclaw_search.data.history.history_writer import HistoryWriter"),
+        ("specs/conformance", "from oneclaw_search.domain.clock import PinnedClock"),
+        ("specs/conformance", "import injector"),
     ],
 )
 def test_the_checker_catches_a_planted_violation(layer, line):

@@ -36,3 +36,6 @@ class LiteralIndex(Protocol):
 
     def unindexed(self, table: str, deadline: Deadline | None = None) -> Unindexed | None:
         """The rows of `table` the index has not taken in (None: it took in every row)."""
+
+    def scan_cut_short(self, deadline: Deadline | None) -> None:
+        """The scan of the rows it has not taken in ran out of time: the reply must say so."""

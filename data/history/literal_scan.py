@@ -48,17 +48,21 @@ def verified_newest(index: LiteralIndex | None, table: str, needle: str, window:
         hits += holding(needle, window, limit, deadline, within, more) if more else []
     unindexed = index.unindexed(table, deadline)
     if unindexed is not None:
-        hits += _unread(holding, needle, window, limit, deadline, within, unindexed)
+        hits += _unread(index, table, (holding, needle), window, limit, deadline, within, unindexed)
     unique = {hit.id: hit for hit in hits}  # a row indexed since the index was asked comes twice
     return sorted(unique.values(), key=lambda hit: (-hit.at_ms, hit.id))[:limit]
 
 
-def _unread(holding: Holding[H], needle: str, window: Window, limit: int, deadline: Deadline | None,
-            within: Within | None, unindexed: Unindexed) -> list[H]:
+def _unread(index: LiteralIndex, table: str, test: tuple[Holding[H], str], window: Window, limit: int,
+            deadline: Deadline | None, within: Within | None, unindexed: Unindexed) -> list[H]:
+    """The rows the index lacks, scanned for the needle for at most UNINDEXED_SECONDS; the index is
+    told when the scan ran out of time first."""
+    holding, needle = test
     if deadline is None:
         return holding(needle, window, limit, None, within, unindexed)
     seconds = min(deadline.remaining(), UNINDEXED_SECONDS)
     try:
         return holding(needle, window, limit, Deadline(deadline.clock, deadline.clock.monotonic() + seconds), within, unindexed)
     except SearchTimedOut:
+        index.scan_cut_short(deadline)
         return []

@@ -52,7 +52,7 @@ class PeeweeMemoryIndexDao:
             upsert_many(database, MemoryIndexEntity, [chunk_row(chunk) for chunk in chunks])
 
     def _read(self, select: pw.ModelSelect[MemoryIndexEntity], deadline: Deadline | None) -> list[MemoryChunk]:
-        # Fetched in one call: peewee's row-by-row iteration took most of a 20K-chunk read.
+        # Fetched in one call: peewee's row-by-row iteration costs several times the read itself.
         with self._database.connected(deadline) as database:
             sql, params = select.order_by(pw.SQL("rowid")).bind(database).sql()
             return [MemoryChunk(*_with_bytes(row)) for row in execute_sql(database, sql, params).fetchall()]

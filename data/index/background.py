@@ -9,7 +9,9 @@ thread). Across processes tantivy's writer lock decides who builds; one that los
 """
 from __future__ import annotations
 
+import contextlib
 import logging
+import os
 import subprocess
 import sys
 import threading
@@ -25,6 +27,9 @@ RESTART_AFTER_SECONDS = 30.0
 # to start as this many rows take to build.
 IN_THREAD_ROWS = 10_000
 WAITED = "--waited"  # the build process's flag: a search waits for it, so it keeps its priority
+BUILD_NICENESS = 10  # the searches beside a build come first: they are what someone is waiting for
+LOST_THE_WRITER = 3  # a waited-for build process's exit code when another process holds the writer
+BUILT, BUSY, STOPPED = "built", "busy", "stopped"
 
 
 class BackgroundBuild:
@@ -65,25 +70,27 @@ class BackgroundBuild:
             self._thread.start()
             return True
 
-    def build_now(self, rows: int, timeout: float | None) -> bool:
-        """Build `rows` rows now and wait for the end: the first search of a small history. Past
-        IN_THREAD_ROWS in a process of its own, so the search's other sources go on beside it on
-        another core; fewer are built in the caller's thread, sooner than a process starts. False
-        when a build runs already (here or in another process) or did not end within `timeout`."""
+    def build_now(self, rows: int, timeout: float) -> str:
+        """Build `rows` rows now and wait for the end, at most `timeout` seconds: the first search of a
+        small history. Past IN_THREAD_ROWS in a process of its own, so the search's other sources go
+        on beside it on another core; fewer are built in the caller's thread, sooner than a process
+        starts. BUILT, BUSY (a build runs already, here or in another process) or STOPPED."""
         if self._command is None or rows <= IN_THREAD_ROWS:
+            until = time.monotonic() + timeout
             with self._lock:
                 if self.running:
-                    return False
+                    return BUSY
                 try:
-                    return self._sync.catch_up()
+                    return BUILT if self._sync.catch_up(stop=lambda: time.monotonic() > until) else STOPPED
                 except WriterBusy:
-                    return False
+                    return BUSY
         if not self.start(waited=True) or self._process is None:
-            return False
+            return BUSY  # one runs, or ended moments ago: most often another process holds the writer
         try:
-            return self._process.wait(timeout) == 0
+            return {0: BUILT, LOST_THE_WRITER: BUSY}.get(self._process.wait(timeout), STOPPED)
         except subprocess.TimeoutExpired:
-            return False
+            _renice(self._process.pid)  # it goes on as a background build, no longer waited for
+            return STOPPED
 
     def wait(self, timeout: float | None = None) -> None:
         """Wait for the running build to end (a process's or a thread's)."""
@@ -107,6 +114,12 @@ class BackgroundBuild:
             _log.debug("another process is building the keyword index; reading its commits")
         except Exception:  # a failed build must not take the host down: searches keep reading what exists
             _log.warning("building the keyword index failed", exc_info=True)
+
+
+def _renice(pid: int) -> None:
+    if hasattr(os, "setpriority"):
+        with contextlib.suppress(OSError):  # it ended meanwhile
+            os.setpriority(os.PRIO_PROCESS, pid, BUILD_NICENESS)
 
 
 def build_command(history_path: str | Path, side_path: str | Path) -> list[str]:

@@ -14,12 +14,10 @@ import threading
 from pathlib import Path
 
 from oneclaw_search.data.history.database import HistoryDatabase
-from oneclaw_search.data.index.background import WAITED
+from oneclaw_search.data.index.background import BUILD_NICENESS, LOST_THE_WRITER, WAITED
 from oneclaw_search.data.index.keyword_index import WriterBusy
 from oneclaw_search.data.index.lookup import KeywordLookup
 from oneclaw_search.data.index.side_index import SideIndex
-
-BUILD_NICENESS = 10  # the searches beside a build come first: they are what someone is waiting for
 
 
 def main(argv: list[str]) -> int:
@@ -31,8 +29,8 @@ def main(argv: list[str]) -> int:
     lookup = KeywordLookup.open(HistoryDatabase.open_read_only(history_path), SideIndex(Path(side_path)))
     try:
         return 0 if lookup.sync.catch_up(stop=lambda: stop.is_set() or os.getppid() != parent) else 1
-    except WriterBusy:  # another process builds it
-        return 0
+    except WriterBusy:  # another process builds it; a search waiting for this one waits for that one instead
+        return LOST_THE_WRITER if WAITED in flags else 0
 
 
 if __name__ == "__main__":

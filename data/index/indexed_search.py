@@ -14,8 +14,9 @@ from oneclaw_search.data.history.literal_index import Unindexed
 from oneclaw_search.data.history.message_dao import CandidateTurn, PeeweeMessageDao
 from oneclaw_search.data.history.session_dao import PeeweeSessionDao
 from oneclaw_search.data.index.documents import fingerprint
+from oneclaw_search.data.index.index_state import IndexState
 from oneclaw_search.data.index.keyword_search import keyword_rowids
-from oneclaw_search.data.index.lookup import EDITED_READS, IndexState, KeywordLookup
+from oneclaw_search.data.index.lookup import EDITED_READS, KeywordLookup
 from oneclaw_search.data.index.schema import MESSAGES, SESSIONS, IndexKind
 from oneclaw_search.data.index.unindexed_rows import NO_ROWID_ABOVE, PAGE_ROWS, Unread
 from oneclaw_search.data.text.keywords import QueryTerms

@@ -11,7 +11,6 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from dataclasses import dataclass
 
 import peewee as pw
 
@@ -19,7 +18,8 @@ from oneclaw_search.data.history.database import HistoryDatabase
 from oneclaw_search.data.history.literal_index import MESSAGES as MESSAGE_TABLE
 from oneclaw_search.data.history.literal_index import UNINDEXED_SECONDS, Unindexed
 from oneclaw_search.data.history.raw_sql import execute_sql
-from oneclaw_search.data.index.background import BackgroundBuild
+from oneclaw_search.data.index.background import BUSY, BackgroundBuild
+from oneclaw_search.data.index.index_state import IndexState, Reach, describe
 from oneclaw_search.data.index.keyword_index import KeywordIndex
 from oneclaw_search.data.index.keyword_search import literal_rowids
 from oneclaw_search.data.index.schema import MESSAGES, SESSIONS
@@ -29,47 +29,15 @@ from oneclaw_search.domain.clock import Deadline
 from oneclaw_search.domain.message_filter import Within
 
 _log = logging.getLogger(__name__)
-# The first search on a history whose index holds nothing builds the index itself when the history is
-# at most this many rows: at the build's 30,000 to 40,000 messages a second on two cores that is the
-# first-search budget, and a fixed count (not a timed guess) keeps the answer the same on any machine.
+# The first search on a history whose index holds nothing has the index built and waits for it when the
+# history is at most this many rows, a build that fits the first-search budget (docs/performance.md);
+# a count, not a timed guess, keeps the answer the same on a fast machine and a slow one.
 FIRST_BUILD_ROWS = 50_000
 # Indexed messages a search also reads itself while the history changed since the index caught up: the
 # newest turns, where a streamed reply is edited in place (older edits wait for the maintenance build).
 EDITED_READS = 64
+KEPT_REACHES = 16  # searches side by side whose reach is kept until their replies are made
 OTHER_BUILD_POLL_SECONDS = 0.02  # how often a first search looks whether another's first build has ended
-
-
-@dataclass(frozen=True)
-class IndexState:
-    read: int  # the history rowid the message index has read up to
-    top: int  # the history's highest message rowid
-    sessions: Unindexed | None = None  # sessions changed since the index took them in
-    usable: bool = True  # False: the index could not be opened or written; searches scan
-    settled: bool = False  # the history is as it was when the index last caught up: nothing to read directly
-
-    @property
-    def complete(self) -> bool:
-        return self.usable and self.read >= self.top and self.sessions is None
-
-
-@dataclass
-class Reach:
-    """How far one search read the rows its index lacks: the messages it read, and whether it read
-    every such message and session."""
-
-    messages: int = 0
-    whole: bool = True
-
-
-def describe(state: IndexState, reach: Reach) -> str | None:
-    """None when the search read every row the index lacks, else how far the index has come and how
-    many of the newest rows past it the search read ('building 37 %: ...')."""
-    if reach.whole:
-        return None
-    done = f"building {int(100 * state.read / state.top) if state.top else 0} %" if state.usable else "unusable"
-    if not reach.messages:
-        return f"{done}: no message it has not taken in was read directly"
-    return f"{done}: the newest {reach.messages:,} messages it has not taken in were read directly"
 
 
 UNUSABLE = IndexState(0, 0, usable=False)
@@ -94,6 +62,7 @@ class KeywordLookup:
         self._token: tuple[object, ...] | None = None
         self.state_now = UNUSABLE
         self.reach_now = Reach()
+        self._reaches: dict[int, tuple[Deadline, Reach]] = {}
         self.first_build_rows = FIRST_BUILD_ROWS
         self.read_seconds = UNINDEXED_SECONDS
 
@@ -104,9 +73,12 @@ class KeywordLookup:
             self._token = None
         self.builder.start()
 
-    def describe(self) -> str | None:
-        """IndexProgress: how far the index had come in the latest search (None: the search saw every row)."""
-        return describe(self.state_now, self.reach_now)
+    def describe(self, deadline: Deadline | None = None) -> str | None:
+        """IndexProgress: how far the index had come in the search with this deadline (the latest one
+        without), and how far that search read past it (None: it read every row the index lacks)."""
+        with self._lock:
+            reach = self._reaches.get(id(deadline), (None, Reach()))[1] if deadline is not None else self.reach_now
+            return describe(self.state_now, reach)
 
     def state(self, deadline: Deadline | None) -> IndexState:
         """The index as this search reads it: the sources of one search share one deadline, so one look."""
@@ -114,14 +86,20 @@ class KeywordLookup:
             if deadline is None or deadline is not self._state_for:
                 self.state_now, self.reach_now = self._look(deadline), Reach()
                 self._state_for = deadline
+                if deadline is not None:  # kept by identity, with the deadline itself so its id is not reused
+                    self._reaches = {**dict(list(self._reaches.items())[-KEPT_REACHES:]), id(deadline): (deadline, self.reach_now)}
             return self.state_now
 
     def reached(self, deadline: Deadline | None, messages: int | None, whole: bool) -> None:
         """What one of this search's sources read of the rows the index lacks (messages: how many)."""
         with self._lock:
-            if deadline is self._state_for:
-                self.reach_now.messages += messages or 0
-                self.reach_now.whole &= whole
+            reach = self._reaches.get(id(deadline), (None, self.reach_now))[1] if deadline is not None else self.reach_now
+            reach.messages = max(reach.messages, messages or 0)  # a respelled retry reads the same rows again
+            reach.whole &= whole
+
+    def scan_cut_short(self, deadline: Deadline | None) -> None:
+        """LiteralIndex: the scan of the rows this index lacks ran out of time before it read them all."""
+        self.reached(deadline, None, False)
 
     def _look(self, deadline: Deadline | None) -> IndexState:
         try:
@@ -145,19 +123,16 @@ class KeywordLookup:
 
     def _built_here(self, state: IndexState, token: tuple[object, ...], deadline: Deadline | None) -> bool:
         """Whether the index of a small history whose index held nothing is built now: this search had
-        it built, or waited for the first build another search started (for at most half the time
-        it has left), so two first searches side by side answer alike."""
+        it built, or waited for the first build another search runs (for at most half the time it has
+        left), so two first searches side by side answer alike."""
         if state.read or state.top > self.first_build_rows:
             return False
         timeout = deadline.remaining() / 2 if deadline is not None else UNINDEXED_SECONDS
         until = time.monotonic() + timeout
-        if self.builder.build_now(state.top, timeout):
-            return True
-        while time.monotonic() < until:
-            if self.sync.settled(token) is not None:
-                return True
+        outcome = self.builder.build_now(state.top, timeout)
+        while outcome is BUSY and self.sync.settled(token) is None and time.monotonic() < until:
             time.sleep(OTHER_BUILD_POLL_SECONDS)
-        return False
+        return self.sync.settled(token) is not None
 
     def _behind(self) -> IndexState:
         """How far the index is behind the history: two short reads of each, no scan."""

@@ -26,10 +26,14 @@ class Unread:
         self.holding: Counter[str] = Counter()
         self.lengths: list[int] = []
         self.whole = False
+        self._seen: set[int] = set()  # pages read in turn may overlap when rows move between them
 
     def read(self, rows: Rows, terms: QueryTerms, new_above: int) -> Unread:
         """Take in `rows`; those above rowid `new_above` are new to the index (the rest are in its statistics)."""
         for rowid, text in rows:
+            if rowid in self._seen:
+                continue
+            self._seen.add(rowid)
             bag = terms.found_in(text) or NO_TEXT
             if bag.holds_any():
                 self.rowids.append(rowid)

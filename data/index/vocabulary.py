@@ -17,8 +17,9 @@ import tantivy
 
 from oneclaw_search.data.history.message_dao import PeeweeMessageDao
 from oneclaw_search.data.history.session_dao import PeeweeSessionDao
+from oneclaw_search.data.index.index_state import IndexState
 from oneclaw_search.data.index.keyword_index import unsigned_values
-from oneclaw_search.data.index.lookup import IndexState, KeywordLookup
+from oneclaw_search.data.index.lookup import KeywordLookup
 from oneclaw_search.data.index.schema import MESSAGES, ROWID, SESSIONS, IndexKind
 from oneclaw_search.data.index.unindexed_rows import NO_ROWID_ABOVE
 from oneclaw_search.data.text.analyzer import stem, text_terms

@@ -15,7 +15,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from oneclaw_search.conformance.history_file import TABLES, file_checksum, table_columns
+from oneclaw_search.conformance.history_file import TABLES, file_checksum, table_columns, write_bundle
 
 CAPABILITIES = ["checksum", "schema", "exit_codes", "concurrent_calls"]
 GROUPS = ["feat-032", "extended", "package"]
@@ -69,11 +69,7 @@ class CliAdapter:
         shutil.rmtree(self._folder, ignore_errors=True)
 
     def _load(self, fixture: dict[str, list[dict[str, Any]]]) -> dict[str, Any]:
-        bundle = self._folder / "fixture.jsonl"
-        with bundle.open("w", encoding="utf-8") as out:
-            for kind, table in (("session", "sessions"), ("message", "messages"), ("memory", "memory_index")):
-                for row in fixture.get(table, []):
-                    out.write(json.dumps(_bundle_line(kind, row), ensure_ascii=False) + "\n")
+        bundle = write_bundle(self._folder / "fixture.jsonl", fixture)
         done = subprocess.run([*self._command, "--db", str(self.database), "import", "bundle", str(bundle)],
                               capture_output=True, text=True, check=False)
         if done.returncode != 0 or "skipped" in done.stdout.lower():
@@ -110,13 +106,3 @@ class CliAdapter:
         else:
             kind, message = (error.group(1), error.group(2)) if error else ("command_error", stderr.strip())
         return {"ok": True, "result": {"success": False, "error_type": kind, "error_message": message, "exit_code": code}}
-
-
-def _bundle_line(kind: str, row: dict[str, Any]) -> dict[str, Any]:
-    line = {"kind": kind, **{key: value for key, value in row.items() if value is not None}}
-    if kind == "memory":
-        line["text"] = line.pop("chunk_text")
-    if kind == "session":
-        for derived in ("message_count", "last_message_preview"):
-            line.pop(derived, None)  # the importer derives them, as OneClaw does
-    return line

@@ -1,20 +1,14 @@
 """Faults the `fault` op can put into one source of this package's search (ERR-4, ERR-5, P-15).
 
-Each source port is wrapped where the container builds it, so the rest of the search (parallel run,
-budget, partial results) is the production code, unchanged.
+Each source is wrapped through create_injector's public `source_wrapper` setting, so the rest of the
+search (parallel run, budget, partial results) is the production code, unchanged.
 """
 from __future__ import annotations
 
 import sqlite3
 import threading
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
-
-from injector import Module, provider, singleton
-
-from oneclaw_search.data.memory.hybrid_search_engine import HybridSearchEngine
-from oneclaw_search.di.index_module import HistoryRows, IndexModule, IndexParts, SearchBackends
-from oneclaw_search.domain.ports import MemorySearchEngine, MessageDao, SessionDao
 
 SOURCES = ("memory", "messages", "sessions")
 # The budget while a source is made to overrun it: a suite cannot wait 30 s, and the sources it does
@@ -53,6 +47,10 @@ class Faults:
         self.by_source.clear()
         self.released.set()
 
+    def wrap(self, source: str, port: Any) -> Any:
+        """create_injector's source_wrapper: the source meets its fault first, whenever one is set."""
+        return Faulty(port, source, self)
+
     def strike(self, source: str) -> None:
         kind, value = self.by_source.get(source, (None, None))
         if kind == "fails":
@@ -73,24 +71,3 @@ class Faulty:
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._inner, name)
-
-
-class FaultModule(Module):
-    def __init__(self, faults: Faults) -> None:
-        self._faults = faults
-
-    @singleton
-    @provider
-    def provide_backends(self, parts: IndexParts, message_dao: MessageDao, session_dao: SessionDao,
-                         rows: HistoryRows) -> SearchBackends:
-        return self.faulty(IndexModule().provide_backends(parts, message_dao, session_dao, rows))
-
-    def faulty(self, real: SearchBackends) -> SearchBackends:
-        """The backends' message and session searches, each meeting its fault first."""
-        return replace(real, messages=Faulty(real.messages, "messages", self._faults),
-                       sessions=Faulty(real.sessions, "sessions", self._faults))
-
-    @singleton
-    @provider
-    def provide_memory_search_engine(self, engine: HybridSearchEngine) -> MemorySearchEngine:
-        return Faulty(engine, "memory", self._faults)

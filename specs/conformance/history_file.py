@@ -1,43 +1,52 @@
-"""The history file behind the in-process and cli adapters: fixtures written the way
-`oneclaw-search import` writes, its checksum, and the columns of OneClaw's tables in it (P-13).
+"""The history behind the in-process, cli and postgres adapters: fixtures as JSONL bundle lines, loaded
+by the package's public import_bundle (what `oneclaw-search import bundle` runs) or written to a file
+for the command; the file's checksum, and the columns of OneClaw's tables in it (P-13).
 """
 from __future__ import annotations
 
 import hashlib
+import json
 import sqlite3
 from contextlib import closing
 from pathlib import Path
 from typing import Any
 
-from oneclaw_search.data.history.history_writer import HistoryWriter, NewMessage, NewSession
-from oneclaw_search.data.history.schema import open_writable
-from oneclaw_search.di.core_module import default_embedder
-from oneclaw_search.domain.models import MemoryChunk
-
 TABLES = ("sessions", "messages", "memory_index")
-
+BUNDLE_KINDS = (("session", "sessions"), ("message", "messages"), ("memory", "memory_index"))
 
 Fixture = dict[str, list[dict[str, Any]]]
 
 
-def write_fixture(path: Path, fixture: Fixture) -> None:
-    """Add the rows to the history at `path` (made when missing) the way `oneclaw-search import` writes."""
-    database = open_writable(path)
-    try:
-        HistoryWriter(database, default_embedder()).write(*fixture_rows(fixture))
-    finally:
-        database.close()
+def write_bundle(path: Path, fixture: Fixture) -> Path:
+    """The fixture's rows as `oneclaw-search import bundle` reads them."""
+    with path.open("w", encoding="utf-8") as out:
+        for kind, table in BUNDLE_KINDS:
+            for row in fixture.get(table, []):
+                out.write(json.dumps(bundle_line(kind, row), ensure_ascii=False) + "\n")
+    return path
 
 
-def fixture_rows(fixture: Fixture) -> tuple[list[NewSession], list[NewMessage], list[MemoryChunk]]:
-    """A fixture's sessions, messages and memory chunks as the writers take them."""
-    sessions = [NewSession(s["id"], s["title"], s["created_at"], s.get("updated_at"), s.get("deleted_at"))
-                for s in fixture.get("sessions", [])]
-    messages = [NewMessage(m["id"], m["session_id"], m["type"], m["content"], m["created_at"], m.get("tool_name"),
-                           m.get("tool_input"), m.get("tool_output")) for m in fixture.get("messages", [])]
-    chunks = [MemoryChunk(c["id"], c["source_type"], c.get("source_date"), c["chunk_text"], None, c["created_at"],
-                          c["updated_at"] if "updated_at" in c else c["created_at"]) for c in fixture.get("memory_index", [])]
-    return sessions, messages, chunks
+def bundle_line(kind: str, row: dict[str, Any]) -> dict[str, Any]:
+    line = {"kind": kind, **{key: value for key, value in row.items() if value is not None}}
+    if kind == "memory":
+        line["text"] = line.pop("chunk_text")
+    if kind == "session":
+        for derived in ("message_count", "last_message_preview"):
+            line.pop(derived, None)  # the importer derives them, as OneClaw does
+    return line
+
+
+def import_fixture(location: str | Path, fixture: Fixture, tenant: str | None = None) -> None:
+    """Load the fixture into the history at `location` (a file, or a URL's `tenant`) through the
+    package's public import_bundle, as `oneclaw-search import bundle` loads it; ValueError naming any
+    row it skipped."""
+    from oneclaw_search.di import import_bundle
+
+    lines = [json.dumps(bundle_line(kind, row), ensure_ascii=False) for kind, table in BUNDLE_KINDS
+             for row in fixture.get(table, [])]
+    summary = import_bundle(location, lines, tenant=tenant)
+    if summary.skipped:
+        raise ValueError(f"the fixture's import skipped rows: {summary.skipped}")
 
 
 def file_checksum(database: Path) -> str:

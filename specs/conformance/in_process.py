@@ -1,27 +1,39 @@
-"""The in-process adapter: this package answering the protocol's ops through its own DI container.
+"""The in-process adapter: this package answering the protocol's ops through its public faces, as a host
+would: create_injector, the registry and engine it wires, and import_bundle for writing rows.
 
-A fixture is written to a real SQLite history by the importers' HistoryWriter, the clock is a
-settable one, and each call goes through the container's ToolExecutionEngine as a host's would.
-The reference process adapter (`process_adapter.py`) serves this same object over stdin and stdout.
+Fixtures go into a real SQLite history through import_bundle (what `oneclaw-search import` runs), the
+clock is a settable one, faults go in through create_injector's source_wrapper, and the reference
+process adapter (`process_adapter.py`) serves this same object over stdin and stdout.
 """
 from __future__ import annotations
 
 import shutil
 import tempfile
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
-from injector import Injector
-
-from oneclaw_search.conformance.faults import FaultModule, Faults
-from oneclaw_search.conformance.history_file import TABLES, file_checksum, table_columns, write_fixture
+from oneclaw_search.conformance.faults import Faults
+from oneclaw_search.conformance.history_file import TABLES, file_checksum, import_fixture, table_columns
 from oneclaw_search.di import create_injector
-from oneclaw_search.domain.clock import PinnedClock
 from oneclaw_search.tools import ToolExecutionEngine, ToolRegistry, ToolResult
 
 CAPABILITIES = ["faults", "checksum", "schema", "keyword_index_off", "concurrent_calls"]
 GROUPS = ["feat-032", "extended", "package"]
+
+
+class SettableClock:
+    """The clock a case sets: wall time pinned where the case puts it; budgets on the real monotonic clock."""
+
+    def __init__(self, now: int) -> None:
+        self.now = now
+
+    def now_ms(self) -> int:
+        return self.now
+
+    def monotonic(self) -> float:
+        return time.monotonic()
 
 
 class InProcessAdapter:
@@ -29,12 +41,12 @@ class InProcessAdapter:
 
     def __init__(self) -> None:
         self._folder = Path(tempfile.mkdtemp(prefix="oneclaw-conformance-"))
-        self._clock = PinnedClock(0)
+        self._clock = SettableClock(0)
         self._faults = Faults()
         self._zone = "UTC"
         self._settings: dict[str, Any] = {}
         self._generation = 0
-        self._container: Injector | None = None
+        self._container: Any = None
 
     @property
     def database(self) -> Path:
@@ -69,7 +81,7 @@ class InProcessAdapter:
             self._zone, self._container = message["time_zone"], None
 
     def _op_load(self, message: dict[str, Any]) -> None:
-        write_fixture(self.database, message["fixture"])
+        import_fixture(self.database, message["fixture"])
 
     def _op_configure(self, message: dict[str, Any]) -> None:
         if "keyword_index" in message:
@@ -117,21 +129,22 @@ class InProcessAdapter:
         return {"tables": {table: table_columns(self.database, table) for table in TABLES}}
 
     def _engine(self) -> ToolExecutionEngine:
-        return self._container_now().get(ToolExecutionEngine)
+        engine: ToolExecutionEngine = self._container_now().get(ToolExecutionEngine)
+        return engine
 
-    def _container_now(self) -> Injector:
+    def _container_now(self) -> Any:
         if self._container is None:
             self._container = self._new_container()
         return self._container
 
-    def _new_container(self) -> Injector:
+    def _new_container(self) -> Any:
         self._ensure_database()
-        return create_injector(self.database, clock=self._clock, time_zone=self._zone,
-                               modules=[FaultModule(self._faults)], **self._settings)
+        return create_injector(self.database, clock=self._clock, time_zone=self._zone, source_wrapper=self._faults.wrap,
+                               **self._settings)
 
     def _ensure_database(self) -> None:
         if not self.database.exists():
-            write_fixture(self.database, {})
+            import_fixture(self.database, {})
 
 
 def reply_of(result: ToolResult) -> dict[str, Any]:

@@ -4,6 +4,7 @@ long as the budget allows, and the reply says how far (Q-11, Q-15)."""
 import json
 import random
 import shutil
+import subprocess
 from datetime import datetime, timedelta
 
 import peewee as pw
@@ -12,7 +13,9 @@ from acceptance_helpers import call
 from builders import ms, new_message, new_session
 from fakes import FixedClock
 
+from oneclaw_search.data.index.background import build_command
 from oneclaw_search.data.index.lookup import FIRST_BUILD_ROWS
+from oneclaw_search.data.index.side_index import default_index_path
 from oneclaw_search.di import create_injector
 from oneclaw_search.di.index_module import IndexParts
 
@@ -25,7 +28,7 @@ QUERIES = (f"{NEEDLE} garden", "garden", "river market", '"coffee ticket"', "vio
 
 def fresh_history(history, count):
     """`count` turns in sessions of 500, random words from a small vocabulary; the needle in one turn
-    6,420 from the newest, as in the report that found the first search wrong."""
+    6,420 from the newest, far past any fixed number of newest rows read."""
     rng, start = random.Random(count), datetime(2025, 6, 1, 9)
     def at(n):
         return (start + timedelta(minutes=n)).isoformat()
@@ -64,7 +67,21 @@ def test_the_first_search_of_a_fresh_history_answers_as_the_built_index_does(his
     assert answers == [answer(reference, query) for query in QUERIES]
     assert all(complete and note is None for complete, note, _ in answers)
     assert answers[0][2][0][:2] == ("message", f"m{count - 6_420}")
-    assert not first.get(IndexParts).lookup.builder.running  # nothing left for a background build
+    lookup = first.get(IndexParts).lookup
+    assert lookup.state_now.settled and not lookup.builder.running  # answered from the index it had built
+
+
+@pytest.mark.spec("Q-12")
+def test_a_first_search_beside_another_processs_first_build_waits_for_it_and_answers_from_the_index(history):
+    path = fresh_history(history, 20_000)
+    other = subprocess.Popen(build_command(path, default_index_path(path)))  # started first: most often it holds the writer
+    try:
+        container = open_container(path)
+        complete, note, results = answer(container, f"{NEEDLE} garden")
+        assert complete and note is None and results[0][1] == "m13580"
+        assert container.get(IndexParts).lookup.state_now.settled
+    finally:
+        other.wait(120)
 
 
 @pytest.mark.spec("Q-11")

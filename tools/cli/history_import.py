@@ -4,19 +4,17 @@ may write. On a terminal, imports show progress bars on stderr (tools/cli/progre
 stay quiet until the summary."""
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
+from contextlib import AbstractContextManager
 from pathlib import Path
 
-from oneclaw_search.data.history.history_writer import HistoryWriter
 from oneclaw_search.data.history.new_rows import HistoryWrites
-from oneclaw_search.data.history.schema import open_writable
 from oneclaw_search.data.importers.bundle_importer import BundleImporter, ImportSummary, bounded_lines, count_lines
 from oneclaw_search.data.importers.claude_code_importer import DEFAULT_PROJECTS, ClaudeCodeImporter
 from oneclaw_search.data.importers.memory_folder_importer import MemoryFolderImporter, MemoryImportSummary
 from oneclaw_search.data.importers.oneclaw_importer import OneClawImporter
 from oneclaw_search.data.importers.squidbot_importer import HISTORY_FILE, SESSIONS_FOLDER, SquidbotImporter, SquidbotSummary
-from oneclaw_search.di.core_module import default_embedder
+from oneclaw_search.di.recorder import open_writer
 from oneclaw_search.domain.clock import SystemClock
 from oneclaw_search.domain.errors import HistoryUnavailable
 from oneclaw_search.domain.local_time import resolve_zone
@@ -28,42 +26,11 @@ SHOWN_SKIPS = 10
 KINDS = ("bundle", "memory", "squidbot", "oneclaw", "claude-code")
 
 
-@contextmanager
-def _writer(db: History) -> Iterator[HistoryWrites]:
-    """A writer over `db` (created if missing, never OneClaw's own file), closed afterwards; a
-    file it created for an import that then failed is removed, so no empty history is left. On a
-    server, the tenant's rows, each write one transaction."""
+def _writer(db: History) -> AbstractContextManager[HistoryWrites]:
+    """A writer over `db`, closed afterwards (di.open_writer: a file created for a failed import is removed)."""
     if isinstance(db, PostgresLocation):
-        with _server_writer(db) as writer:
-            yield writer
-        return
-    created = not db.exists()
-    database = open_writable(db)
-    try:
-        yield HistoryWriter(database, default_embedder())
-    except BaseException:
-        database.close()
-        if created:
-            for leftover in (db, db.with_name(db.name + "-wal"), db.with_name(db.name + "-shm")):
-                leftover.unlink(missing_ok=True)
-        raise
-    database.close()
-
-
-@contextmanager
-def _server_writer(db: PostgresLocation) -> Iterator[HistoryWrites]:
-    from oneclaw_search.data.postgres.database import PostgresHistory
-    from oneclaw_search.data.postgres.schema import check_tenant
-    from oneclaw_search.data.postgres.writer import PostgresHistoryWriter
-
-    history = PostgresHistory(db.url, db.tenant)
-    try:
-        check_tenant(history)
-        writer = PostgresHistoryWriter(history, default_embedder())
-        yield writer
-        writer.settle()
-    finally:
-        history.close()
+        return open_writer(db.url, tenant=db.tenant)
+    return open_writer(db)
 
 
 def run_import_kind(db: History, what: list[str], time_zone: str | None) -> int:

@@ -108,7 +108,9 @@ def main(argv: list[str] | None = None) -> int:
         return refused  # a bad call is told so whatever the history, before any history is opened
     try:
         db = _located(_history(parser, args), args)
-        if not isinstance(db, PostgresLocation) and args.command != "conformance":  # its postgres adapter needs them
+        # Only as a program: a host calling main() keeps its process as it was (its postgres drivers);
+        # the conformance command's postgres adapter needs them too.
+        if argv is None and not isinstance(db, PostgresLocation) and args.command != "conformance":
             _without_postgres_drivers()
         if args.command == "tenants":
             from oneclaw_search.tools.cli.tenants_command import run_tenants
