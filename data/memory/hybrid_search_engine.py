@@ -9,6 +9,7 @@ once per version of memory_index rather than per query, and kept for the next pr
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import Iterator, Sequence
 from datetime import tzinfo
 
@@ -61,6 +62,7 @@ class HybridSearchEngine:
         self._no_vectors = _why_lexical(embedder, vector_space)
         self._snapshot: MemorySnapshot | None = None
         self._store = store
+        self._saving: threading.Thread | None = None
 
     @property
     def retrievers(self) -> tuple[str, ...]:
@@ -132,9 +134,21 @@ class HybridSearchEngine:
             else:
                 snapshot = MemorySnapshot.build(version, self._dao.get_all(deadline=deadline), dimension, self._zone)
                 if self._store is not None and version is not None:
-                    self._store.save(key, snapshot.parts())
+                    self._save_later(self._store, key, snapshot)
             self._snapshot = snapshot
         return snapshot
+
+    def _save_later(self, store: SnapshotStore, key: str, snapshot: MemorySnapshot) -> None:
+        """Keep the snapshot for the next process once this search has its answer: writing tens of
+        megabytes must not hold the reply up. The thread is no daemon, so a one-shot command still
+        writes it before it exits."""
+        self._saving = threading.Thread(target=lambda: store.save(key, snapshot.parts()), name="oneclaw-memory-snapshot")
+        self._saving.start()
+
+    def flush(self) -> None:
+        """Wait until a snapshot being kept for the next process is written."""
+        if self._saving is not None:
+            self._saving.join()
 
 
 def _best_first(score: npt.NDArray[np.float64], top_k: int) -> Iterator[npt.NDArray[np.intp]]:

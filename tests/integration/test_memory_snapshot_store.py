@@ -32,13 +32,21 @@ def engine(path, index_path):
     return HybridSearchEngine(dao, CLOCK, TOKYO, EMBEDDER, EMBEDDER.name, SideSnapshotStore(SideIndex(index_path)))
 
 
+def searched(memory, query):
+    """Its results once the snapshot it built is kept (written after the answer, off the search's path)."""
+    results = memory.search(query)
+    memory.flush()
+    return results
+
+
 def outcome(results):
     return [(r.chunk.id, r.chunk.chunk_text, r.chunk.source_date, r.bm25_score, r.vector_score, r.score) for r in results]
 
 
 def test_a_new_process_reads_the_snapshot_back_and_scores_the_same(history, tmp_path, mocker):
     path, index_path = history(chunks=CHUNKS, embedder=EMBEDDER), tmp_path / "side.sqlite"
-    first = [outcome(engine(path, index_path).search(query)) for query in ("sushi", "ramen tokyo", "dinner")]
+    original = engine(path, index_path)
+    first = [outcome(searched(original, query)) for query in ("sushi", "ramen tokyo", "dinner")]
     built = mocker.spy(MemorySnapshot, "build")
     second = engine(path, index_path)
     assert [outcome(second.search(query)) for query in ("sushi", "ramen tokyo", "dinner")] == first
@@ -48,13 +56,13 @@ def test_a_new_process_reads_the_snapshot_back_and_scores_the_same(history, tmp_
 
 def test_a_changed_memory_table_is_built_again_and_stored_for_the_next_process(history, tmp_path, mocker):
     path, index_path = history(chunks=CHUNKS, embedder=EMBEDDER), tmp_path / "side.sqlite"
-    engine(path, index_path).search("sushi")
+    searched(engine(path, index_path), "sushi")
     writable = open_writable(path)
     PeeweeMemoryIndexDao(writable).insert_all([chunk("e", "sushi again", "2026-02-28")])
     writable.close()
     built = mocker.spy(MemorySnapshot, "build")
-    assert "e" in {r.chunk.id for r in engine(path, index_path).search("sushi")} and built.call_count == 1
-    assert "e" in {r.chunk.id for r in engine(path, index_path).search("sushi")} and built.call_count == 1
+    assert "e" in {r.chunk.id for r in searched(engine(path, index_path), "sushi")} and built.call_count == 1
+    assert "e" in {r.chunk.id for r in searched(engine(path, index_path), "sushi")} and built.call_count == 1
 
 
 def test_a_store_that_cannot_be_written_only_means_building_each_time(history, tmp_path, mocker):
@@ -63,17 +71,17 @@ def test_a_store_that_cannot_be_written_only_means_building_each_time(history, t
     blocker.write_text("not a folder")
     built = mocker.spy(MemorySnapshot, "build")
     for _ in range(2):
-        assert [r.chunk.id for r in engine(path, blocker / "side.sqlite").search("ramen")][:2] == ["b", "c"]
+        assert [r.chunk.id for r in searched(engine(path, blocker / "side.sqlite"), "ramen")][:2] == ["b", "c"]
     assert built.call_count == 2
 
 
 def test_the_container_keeps_the_snapshot_beside_the_history_only_with_a_side_index(history, mocker):
     path = history(chunks=CHUNKS)
-    create_injector(path, clock=CLOCK, embedder=None).get(HybridSearchEngine).search("sushi")
+    searched(create_injector(path, clock=CLOCK, embedder=None).get(HybridSearchEngine), "sushi")
     built = mocker.spy(MemorySnapshot, "build")
-    create_injector(path, clock=CLOCK, embedder=None).get(HybridSearchEngine).search("sushi")
+    searched(create_injector(path, clock=CLOCK, embedder=None).get(HybridSearchEngine), "sushi")
     assert built.call_count == 0
-    create_injector(path, clock=CLOCK, embedder=None, index_path=None).get(HybridSearchEngine).search("sushi")
+    searched(create_injector(path, clock=CLOCK, embedder=None, index_path=None).get(HybridSearchEngine), "sushi")
     assert built.call_count == 1
 
 
