@@ -8,6 +8,7 @@ import json
 import re
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -28,6 +29,7 @@ ALL_CASES = [case for group in GROUPS for case in group.cases]
 NOT_OFFERED = {"in-process": {"exit_codes"}, "process": {"exit_codes"}, "cli": {"faults", "keyword_index_off"}}
 # What may differ between two doors' replies to one call: how long each source took.
 TIMINGS = ("sources",)
+CLI_WORKERS = 2
 
 
 class Recording:
@@ -71,9 +73,21 @@ def in_process():
 
 @pytest.fixture(scope="module")
 def cli():
-    adapter = Recording(CliAdapter())
-    yield Runner(adapter), adapter
-    adapter.close()
+    """Every case through the command line first, CLI_WORKERS cases at a time (a command line's ops
+    are processes, waited for with the interpreter free): case id -> (outcome, replies, capabilities)."""
+    def run(cases):
+        adapter = Recording(CliAdapter())
+        runner, done = Runner(adapter), {}
+        try:
+            for case in cases:
+                adapter.replies.clear()
+                done[case.id] = (runner.run_case(case), list(adapter.replies), runner.capabilities)
+        finally:
+            adapter.close()
+        return done
+    with ThreadPoolExecutor(CLI_WORKERS) as pool:
+        parts = list(pool.map(run, [ALL_CASES[worker::CLI_WORKERS] for worker in range(CLI_WORKERS)]))
+    return {case_id: ran for part in parts for case_id, ran in part.items()}
 
 
 @pytest.fixture(scope="module")
@@ -85,9 +99,12 @@ def process():
 
 def _judge(runner: Runner, case, adapter: str) -> bool:
     """Whether the case ran through this adapter (it must then pass)."""
-    outcome = runner.run_case(case)
+    return _judged(runner.run_case(case), case, adapter, runner.capabilities)
+
+
+def _judged(outcome, case, adapter: str, capabilities: set[str]) -> bool:
     if outcome.status == NOT_APPLICABLE:
-        missing = set(case.requires) - runner.capabilities
+        missing = set(case.requires) - capabilities
         if adapter == "cli" and not missing:  # an op or an argument's JSON type a command line cannot take
             assert outcome.detail.startswith(("call: the command line cannot", "tools: the command line has no")), outcome.detail
             return False
@@ -99,14 +116,13 @@ def _judge(runner: Runner, case, adapter: str) -> bool:
 
 @pytest.mark.parametrize("case", ALL_CASES, ids=[case.id for case in ALL_CASES])
 def test_each_case_passes_in_process_and_through_the_command_line_with_the_same_replies(in_process, cli, case):
-    (inside, kept_inside), (outside, kept_outside) = in_process, cli
+    (inside, kept_inside), (outcome, replies_outside, capabilities) = in_process, cli[case.id]
     kept_inside.replies.clear()
-    kept_outside.replies.clear()
     ran_inside = _judge(inside, case, "in-process")
-    if not _judge(outside, case, "cli") or not ran_inside:
+    if not _judged(outcome, case, "cli", capabilities) or not ran_inside:
         return
-    assert len(kept_inside.replies) == len(kept_outside.replies), f"{case.id}: the doors made different calls"
-    for number, (mine, theirs) in enumerate(zip(kept_inside.replies, kept_outside.replies, strict=True), start=1):
+    assert len(kept_inside.replies) == len(replies_outside), f"{case.id}: the doors made different calls"
+    for number, (mine, theirs) in enumerate(zip(kept_inside.replies, replies_outside, strict=True), start=1):
         assert mine == theirs, f"{case.id}, call {number} ({mine[0]}): in-process and cli replies differ"
 
 
