@@ -62,7 +62,10 @@ def open_adapter(name: str, command: list[str] | None = None, url: str | None = 
     if name == "postgres":
         if not url:
             raise ValueError("--adapter postgres needs --db postgresql://...")
-        from oneclaw_search.conformance.postgres_adapter import PostgresAdapter
+        try:
+            from oneclaw_search.conformance.postgres_adapter import PostgresAdapter
+        except ImportError as missing:
+            raise ValueError(f"--adapter postgres needs the postgres extra (psycopg): {missing}") from missing
         return PostgresAdapter(url)
     if name == "cli":
         from oneclaw_search.conformance.cli_adapter import CliAdapter
