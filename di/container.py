@@ -11,6 +11,7 @@ from injector import Injector, Module
 
 from oneclaw_search.data.history.database import HistoryDatabase
 from oneclaw_search.data.importers.backup_archive import open_history
+from oneclaw_search.data.memory.hybrid_search_engine import HybridSearchEngine
 from oneclaw_search.di.core_module import CoreModule
 from oneclaw_search.di.database_module import DatabaseModule
 from oneclaw_search.di.index_module import IndexModule, IndexParts, SearchPortsModule
@@ -40,8 +41,10 @@ def create_injector(database_path: str | Path, **settings: Any) -> Injector:
 
 def close_container(container: Injector) -> None:
     """Hand back what a container holds open: its history's connections (a PostgreSQL server's
-    pool, or the SQLite file's, with its side index's, after stopping a build it started). A
-    long-lived host that moves to another history calls this."""
+    pool, or the SQLite file's and its side index's, after stopping a build it started), once a
+    memory snapshot it is writing for the next process is written. A long-lived host that moves to
+    another history calls this."""
+    container.get(HybridSearchEngine).flush()
     if container.get(Settings).on_postgres:
         from oneclaw_search.data.postgres.database import PostgresHistory
         container.get(PostgresHistory).close()

@@ -30,8 +30,9 @@ from oneclaw_search.domain.message_filter import Within
 
 _log = logging.getLogger(__name__)
 # The first search on a history whose index holds nothing has the index built and waits for it when the
-# history is at most this many rows, a build that fits the first-search budget (docs/performance.md);
-# a count, not a timed guess, keeps the answer the same on a fast machine and a slow one.
+# history is at most this many rows: a build of seconds, the price of a first answer exactly as the
+# index gives it (docs/performance.md); a count, not a timed guess, keeps the answer the same on a
+# fast machine and a slow one.
 FIRST_BUILD_ROWS = 50_000
 # Indexed messages a search also reads itself while the history changed since the index caught up: the
 # newest turns, where a streamed reply is edited in place (older edits wait for the maintenance build).

@@ -51,7 +51,7 @@ class SideSnapshotStore:
                 self._index.execute(f"CREATE TABLE IF NOT EXISTS {_TABLE} (part TEXT PRIMARY KEY, data BLOB NOT NULL)")
                 self._index.execute(f"DELETE FROM {_TABLE}")
                 connection.executemany(f"INSERT INTO {_TABLE} (part, data) VALUES (?, ?)", [*parts.items(), (_KEY, key.encode())])
-        except (OSError, pw.DatabaseError) as error:
+        except (OSError, pw.DatabaseError, sqlite3.Error) as error:  # a full disk, a read-only cache
             _log.debug("memory snapshot not saved in %s: %s", self._index.path, error)
         finally:
             if connection is not None:

@@ -142,11 +142,17 @@ class HybridSearchEngine:
         """Keep the snapshot for the next process once this search has its answer: writing tens of
         megabytes must not hold the reply up. The thread is no daemon, so a one-shot command still
         writes it before it exits."""
-        self._saving = threading.Thread(target=lambda: store.save(key, snapshot.parts()), name="oneclaw-memory-snapshot")
+        earlier = self._saving
+
+        def save() -> None:
+            if earlier is not None:
+                earlier.join()  # saves land in the order the snapshots were built: the newest is kept
+            store.save(key, snapshot.parts())
+        self._saving = threading.Thread(target=save, name="oneclaw-memory-snapshot")
         self._saving.start()
 
     def flush(self) -> None:
-        """Wait until a snapshot being kept for the next process is written."""
+        """Wait until every snapshot being kept for the next process is written (each waits for the one before)."""
         if self._saving is not None:
             self._saving.join()
 

@@ -22,9 +22,9 @@ def show(result: ToolResult, as_json: bool) -> int:
     """Print a tool's result; its exit code: 0, 2 on a validation_error, 1 on any other error."""
     code = 0 if result.is_success else 2 if result.error_type == "validation_error" else 1
     if result.is_success:
-        print(result.result)
+        print(result.result, flush=True)  # a pipe reads the answer now, while side data is still being written
     elif as_json:  # a host reading JSON gets the error as JSON too, and the same exit code
-        print(json.dumps({"error": {"type": result.error_type, "message": result.error_message}}, ensure_ascii=False))
+        print(json.dumps({"error": {"type": result.error_type, "message": result.error_message}}, ensure_ascii=False), flush=True)
     else:
         print(f"{PROG}: {result.error_type}: {result.error_message}", file=sys.stderr)
     return code
