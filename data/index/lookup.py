@@ -37,7 +37,6 @@ FIRST_BUILD_ROWS = 50_000
 # Indexed messages a search also reads itself while the history changed since the index caught up: the
 # newest turns, where a streamed reply is edited in place (older edits wait for the maintenance build).
 EDITED_READS = 64
-KEPT_REACHES = 16  # searches side by side whose reach is kept until their replies are made
 OTHER_BUILD_POLL_SECONDS = 0.02  # how often a first search looks whether another's first build has ended
 
 
@@ -87,8 +86,10 @@ class KeywordLookup:
             if deadline is None or deadline is not self._state_for:
                 self.state_now, self.reach_now = self._look(deadline), Reach()
                 self._state_for = deadline
-                if deadline is not None:  # kept by identity, with the deadline itself so its id is not reused
-                    self._reaches = {**dict(list(self._reaches.items())[-KEPT_REACHES:]), id(deadline): (deadline, self.reach_now)}
+                if deadline is not None:  # kept by identity, with the deadline itself so its id is not reused,
+                    # for as long as its search may still reply
+                    live = {key: kept for key, kept in self._reaches.items() if not kept[0].expired()}
+                    self._reaches = {**live, id(deadline): (deadline, self.reach_now)}
             return self.state_now
 
     def reached(self, deadline: Deadline | None, messages: int | None, whole: bool) -> None:

@@ -152,9 +152,7 @@ def background_probe(db: Path, launched: float) -> dict:
     """A fresh process on a history with no index: its first search, then searches while the build runs."""
     tools, lookup = open_search(db)
     started = time.perf_counter()
-    first_s, text = call(tools, BUILD_QUERIES[0])
-    first = {"call_s": first_s, "since_launch_s": time.time() - launched, "state": lookup.describe(),
-             "partial": "partial results" in (text or ""), "build_started": lookup.builder.running}
+    first = first_search(tools, lookup, launched)
     samples, build_s = searches_during_build(tools, lookup, started)
     final_s, final_text = call(tools, BUILD_QUERIES[0])
     return {"first": first, "during": samples, "build_s": build_s if first["build_started"] else 0.0,
@@ -163,13 +161,18 @@ def background_probe(db: Path, launched: float) -> dict:
             "build_process_rss_mb": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024}
 
 
+def first_search(tools, lookup, launched: float) -> dict:
+    """The first search of a fresh process: the call, the time since launch, and what the index said."""
+    seconds, text = call(tools, BUILD_QUERIES[0])
+    return {"call_s": seconds, "since_launch_s": time.time() - launched, "state": lookup.describe(),
+            "partial": "partial results" in (text or ""), "built_here": lookup.state_now.settled,
+            "build_started": lookup.builder.running}
+
+
 def first_probe(db: Path, launched: float) -> dict:
     """A fresh process on a history with no index: its first search alone; a build it started is stopped."""
     tools, lookup = open_search(db)
-    seconds, text = call(tools, BUILD_QUERIES[0])
-    figures = {"call_s": seconds, "since_launch_s": time.time() - launched, "state": lookup.describe(),
-               "partial": "partial results" in (text or ""), "built_here": lookup.state_now.settled,
-               "build_started": lookup.builder.running}
+    figures = first_search(tools, lookup, launched)
     lookup.builder.stop(30)
     return figures
 

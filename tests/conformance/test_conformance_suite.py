@@ -12,6 +12,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
+from acceptance_helpers import untimed
 from traceability import spec_ids
 
 from oneclaw_search.conformance.cases import load_groups
@@ -27,8 +28,6 @@ ALL_CASES = [case for group in GROUPS for case in group.cases]
 # Capabilities the adapters here lack on purpose: only a command line has exit codes; a command line
 # cannot put faults into a running search, switch the side index off or list tools.
 NOT_OFFERED = {"in-process": {"exit_codes"}, "process": {"exit_codes"}, "cli": {"faults", "keyword_index_off"}}
-# What may differ between two doors' replies to one call: how long each source took.
-TIMING = "ms"
 CLI_WORKERS = 2
 
 
@@ -54,17 +53,7 @@ def _comparable(reply: dict) -> dict:
     """A reply as a door should give it: success, its text (JSON read, timings left out) or its error."""
     if not reply.get("success"):
         return {"success": False, "error_type": reply.get("error_type"), "error_message": reply.get("error_message")}
-    text = reply.get("text") or ""
-    try:
-        document = json.loads(text)
-    except ValueError:
-        return {"success": True, "text": text}
-    if isinstance(document, dict):
-        sources = document.get("sources")
-        if isinstance(sources, dict):
-            document = {**document, "sources": {name: {key: value for key, value in report.items() if key != TIMING}
-                                                for name, report in sources.items()}}
-    return {"success": True, "json": document}
+    return {"success": True, "reply": untimed(reply.get("text") or "")}
 
 
 @pytest.fixture(scope="module")

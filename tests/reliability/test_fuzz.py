@@ -10,6 +10,7 @@ import time
 from itertools import pairwise
 
 import pytest
+from acceptance_helpers import untimed
 from builders import ms, write_history
 from conftest import seeded_rows
 from fakes import FixedClock
@@ -62,19 +63,6 @@ def test_any_call_is_answered_in_one_of_three_ways_and_the_same_way_twice(engine
     first = checked(engine, "search_history", parameters)
     second = checked(engine, "search_history", parameters)
     assert (first.status, untimed(first.result), first.error_message) == (second.status, untimed(second.result), second.error_message)
-
-
-def untimed(text):
-    """A reply without what may differ from one run to the next: a JSON reply's per-source timings
-    (each source's candidate count stays)."""
-    try:
-        document = json.loads(text) if text and text.startswith("{") else None
-    except ValueError:
-        return text
-    if not isinstance(document, dict) or not isinstance(document.get("sources"), dict):
-        return text
-    return {**document, "sources": {name: {key: value for key, value in report.items() if key != "ms"}
-                                    for name, report in document["sources"].items()}}
 
 
 @settings(max_examples=EXAMPLES, deadline=None)
