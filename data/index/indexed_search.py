@@ -67,11 +67,10 @@ class IndexedMessageSearch(_OnTheIndex):
         rows = [row for row in self._dao.candidates([*indexed, *unread.rowids], [hit.id for hit in literal], after, before,
                                                     within, deadline) if query.admits(row.hit.content)]
         self._note_edited(rows, indexed)
-        owns = [terms.bag(row.hit.content) for row in rows]
+        bags = iter(terms.bags([text for row in rows for text in (row.hit.content, row.before, row.after)]))
         collection = unread.joined(found)
-        return [ScoredMessage(row.hit, evidence_of(query, row.hit.content, own, collection, terms.beside(row.before),
-                                                   terms.beside(row.after)))
-                for row, own in zip(rows, owns, strict=True)]
+        return [ScoredMessage(row.hit, evidence_of(query, row.hit.content, own, collection, before, after))
+                for row, own, before, after in zip(rows, bags, bags, bags, strict=False)]
 
     def _unread(self, state: IndexState, terms: QueryTerms, deadline: Deadline | None) -> Unread:
         """Messages the index may not hold as they are now: the newest it has not taken in (every row
@@ -117,7 +116,7 @@ class IndexedSessionSearch(_OnTheIndex):
             self._lookup.reached(deadline, None, unread.whole)
         hits = [hit for hit in self._dao.candidates([*indexed, *unread.rowids], [hit.id for hit in literal], after, before,
                                                     within, deadline) if query.admits(session_text(hit))]
-        owns = [terms.bag(hit.title) for hit in hits]  # a session's words are its title's (documents.py)
+        owns = terms.bags([hit.title for hit in hits])  # a session's words are its title's (documents.py)
         collection = unread.joined(found)
         return [ScoredSession(hit, evidence_of(query, session_text(hit), own, collection)) for hit, own in zip(hits, owns, strict=True)]
 

@@ -30,11 +30,10 @@ class Unread:
 
     def read(self, rows: Rows, terms: QueryTerms, new_above: int) -> Unread:
         """Take in `rows`; those above rowid `new_above` are new to the index (the rest are in its statistics)."""
-        for rowid, text in rows:
-            if rowid in self._seen:
-                continue
-            self._seen.add(rowid)
-            bag = terms.found_in(text) or NO_TEXT
+        fresh = [(rowid, text) for rowid, text in rows if rowid not in self._seen]
+        self._seen.update(rowid for rowid, _ in fresh)
+        for (rowid, _), found in zip(fresh, terms.found_in([text for _, text in fresh]), strict=True):
+            bag = found or NO_TEXT
             if bag.holds_any():
                 self.rowids.append(rowid)
             if rowid > new_above:

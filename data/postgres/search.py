@@ -55,9 +55,9 @@ class PostgresMessageSearch:
         ids = self._keyword_ids(query, collection, after, before, limit * CANDIDATES_PER_RESULT, within, deadline)
         rows = self._read([*ids, *(hit.id for hit in literal if hit.id not in ids)], after, before, within, deadline)
         rows = [row for row in rows if query.admits(row[4])]
-        return [ScoredMessage(MessageHit(*row[:6]), evidence_of(query, row[4], terms.bag(row[4]), collection,
-                                                               terms.beside(row[6]), terms.beside(row[7])))
-                for row in rows]
+        bags = iter(terms.bags([text for row in rows for text in (row[4], row[6], row[7])]))
+        return [ScoredMessage(MessageHit(*row[:6]), evidence_of(query, row[4], own, collection, before, after))
+                for row, own, before, after in zip(rows, bags, bags, bags, strict=False)]
 
     def _keyword_ids(self, query: HistoryQuery, collection: Collection, after: int, before: int, limit: int,
                      within: Within | None, deadline: Deadline | None) -> list[str]:

@@ -18,13 +18,12 @@ from functools import lru_cache
 import Stemmer
 import tantivy
 
-from oneclaw_search.data.text.ascii_words import ascii_runs, has_hump, hump_names
+from oneclaw_search.data.text.ascii_words import LONGEST_TOKEN, has_hump, hump_names
 from oneclaw_search.domain.search_terms import plain
 from oneclaw_search.domain.stopwords import STOPWORDS
 
 WORDS = "oneclaw_words"
 GRAMS = "oneclaw_grams"
-LONGEST_TOKEN = 40  # longer runs are hashes, keys and base64, never typed as search words
 _CJK_RUN = re.compile("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af\u1100-\u11ff\u3130-\u318f]+")
 _HUMP = re.compile(r"[a-z][A-Z]")  # one class pair (an acronym head, "HTTPServer", stays whole)
 _NAME = re.compile(r"\w+")
@@ -43,12 +42,6 @@ def words_analyzer() -> tantivy.TextAnalyzer:
             .filter(tantivy.Filter.ascii_fold())
             .filter(tantivy.Filter.stemmer("english"))
             .build())
-
-
-def counting_analyzer() -> tantivy.TextAnalyzer:
-    """The words analyzer's tokens without the filters that only change them (case, accents, stems):
-    as many terms as it makes, for half the work, where only a text's length is wanted."""
-    return tantivy.TextAnalyzerBuilder(tantivy.Tokenizer.simple()).filter(tantivy.Filter.remove_long(LONGEST_TOKEN)).build()
 
 
 def grams_analyzer() -> tantivy.TextAnalyzer:
@@ -107,17 +100,6 @@ def analyzer_in_use() -> tantivy.TextAnalyzer:
 def text_terms(text: str) -> list[str]:
     """A row's terms exactly as its words field holds them, in order (not cached: rows rarely repeat)."""
     return analyzer_in_use().analyze(indexed_text(text))
-
-
-def term_count(text: str) -> int:
-    """How many terms the row's words field holds: len(text_terms(text)), without making them."""
-    if text.isascii():
-        parts = name_parts(text)
-        return ascii_runs(text, LONGEST_TOKEN) + (ascii_runs(parts, LONGEST_TOKEN) if parts else 0)
-    found: tantivy.TextAnalyzer | None = getattr(_PER_THREAD, "counter", None)
-    if found is None:
-        found = _PER_THREAD.counter = counting_analyzer()
-    return len(found.analyze(indexed_text(text)))
 
 
 @lru_cache(maxsize=65536)

@@ -6,14 +6,15 @@ the ranking model reads it.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from itertools import pairwise
 
-from oneclaw_search.data.text.analyzer import analyze, term_count, text_terms
+from oneclaw_search.data.text.analyzer import analyze, text_terms
+from oneclaw_search.data.text.term_counts import TermCounter
 from oneclaw_search.domain.history_query import HistoryQuery
-from oneclaw_search.domain.relevance import NO_TEXT, Bag
+from oneclaw_search.domain.relevance import Bag
 from oneclaw_search.domain.search_terms import is_cjk, plain
 from oneclaw_search.domain.stopwords import STOPWORDS
-from oneclaw_search.domain.text_evidence import bag_of
 
 Clause = tuple[str, ...]  # index terms that must stand together (one term, or a phrase)
 _EDGES = re.compile(r"^\W+|\W+$")
@@ -40,45 +41,34 @@ def clause_terms(found: list[Clause]) -> list[str]:
 
 
 class QueryTerms:
-    """A query's terms as the index's analyzer makes them, and a quick test of whether a text may
-    hold one before the text is analyzed: an ASCII text, lowercased, holds the start of a term (a
-    stem is its word less an ending); any other text may, since folding it costs what analyzing does."""
+    """A query's terms as the index's analyzer makes them, and texts counted against them."""
 
     def __init__(self, query: HistoryQuery) -> None:
         self.clauses = clauses(query.raw)
         self.terms = clause_terms(self.clauses)
-        # A Snowball stem is its word but for the last letter or so ("tri" for "try", "hope" for
-        # "hoping"); all but its last letter stands in the word, bar "lying"-like exceptions.
-        self._starts = [term if len(term) <= 2 else term[:-1] for term in self.terms]
+        self._counter = TermCounter(self.terms)
 
-    def may_hold(self, text: str) -> bool:
-        if not text.isascii():
-            return True
-        lowered = text.lower()
-        return any(start in lowered for start in self._starts)
+    def bags(self, texts: Sequence[str | None]) -> list[Bag]:
+        """Rows' texts as BM25 sees them, their terms split exactly as the keyword index splits them
+        (NO_TEXT where there is none): all of a search's candidates and the turns beside them at once."""
+        return self._counter.bags(texts)
 
     def bag(self, text: str | None) -> Bag:
-        """A row's own text as BM25 sees it, its terms split exactly as the keyword index splits them."""
-        return NO_TEXT if text is None else bag_of(text_terms(text), self.terms)
+        return self._counter.bags([text])[0]
 
-    def beside(self, text: str | None) -> Bag:
-        """A turn beside a row: its length always (it weighs in the row's window), its terms counted
-        only when it may hold one (none where there is no turn)."""
-        if text is None:
-            return NO_TEXT
-        return self.bag(text) if self.may_hold(text) else Bag({}, term_count(text))
-
-    def found_in(self, text: str) -> Bag | None:
-        """The text's bag when it holds a clause as the index would find it (a term, or the terms of
+    def found_in(self, texts: Sequence[str]) -> list[Bag | None]:
+        """Each text's bag when it holds a clause as the index would find it (a term, or the terms of
         a typed identifier side by side), else None."""
-        if not self.may_hold(text):
+        return [self._holding(text, bag) for text, bag in zip(texts, self.bags(texts), strict=True)]
+
+    def _holding(self, text: str, bag: Bag) -> Bag | None:
+        held = [clause for clause in self.clauses if all(bag.counts.get(term) for term in clause)]
+        if not held:
             return None
+        if any(len(clause) == 1 for clause in held):
+            return bag
         terms = text_terms(text)
-        held = set(terms)
-        for clause in self.clauses:
-            if all(term in held for term in clause) and (len(clause) == 1 or _in_order(terms, clause)):
-                return bag_of(terms, self.terms)
-        return None
+        return bag if any(_in_order(terms, clause) for clause in held) else None
 
 
 def _in_order(terms: list[str], clause: tuple[str, ...]) -> bool:

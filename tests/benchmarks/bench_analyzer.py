@@ -7,9 +7,10 @@ apart, camelCase parts as a field of their own). Both stem with tantivy's Snowba
 
 Prints the median, minimum and maximum µs per message of indexing each way (documents made and
 written, commit included), and how often PyStemmer and tantivy's stemmer disagree on the corpus's words.
-Then the length of a turn beside a hit, which every search counts a few hundred times: the package's
-`term_count` (ASCII text counted with bytes.translate) against tantivy's own simple tokenizer and
-remove_long filter over the same pre-pass, µs per message, and whether every count agrees.
+Then what every search counts in a few hundred candidates and the turns beside them: a query's terms
+and each text's length. The package's TermCounter (only the words that may stem to a term are
+stemmed, in batches of 600 texts) against the words analyzer run over every text, µs per message
+for a few queries, and whether every bag agrees.
 """
 from __future__ import annotations
 
@@ -29,13 +30,17 @@ from synthetic_corpus import synthetic_corpus  # noqa: E402
 
 from oneclaw_search.data.text.analyzer import (  # noqa: E402
     LONGEST_TOKEN,
-    counting_analyzer,
-    indexed_text,
+    analyze,
     name_parts,
     spaced,
-    term_count,
+    text_terms,
     words_analyzer,
 )
+from oneclaw_search.data.text.term_counts import TermCounter  # noqa: E402
+from oneclaw_search.domain.text_evidence import bag_of  # noqa: E402
+
+COUNTED_QUERIES = ("sushi restaurant tokyo", "meeting", "database migration plan", "ecole", "東京", "api key")
+BATCH = 600  # about the texts one search counts: candidates, the turns beside them, session titles
 
 _CJK = r"\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}"
 REGEX = rf"[{_CJK}]|\p{{Lu}}*[^\W_\p{{Lu}}{_CJK}]+|\p{{Lu}}+"  # CJK alone, camelCase cut at humps
@@ -74,10 +79,21 @@ def stemmer_disagreements(texts: list[str]) -> tuple[int, int]:
 
 
 def count_micros(texts: list[str], count) -> float:
+    """µs per text of counting every query's terms in `texts`, a batch at a time."""
     started = time.perf_counter()
-    for text in texts:
-        count(text)
-    return (time.perf_counter() - started) / len(texts) * 1e6
+    for query in COUNTED_QUERIES:
+        terms = list(dict.fromkeys(analyze(query)))
+        for at in range(0, len(texts), BATCH):
+            count(terms, texts[at:at + BATCH])
+    return (time.perf_counter() - started) / len(texts) / len(COUNTED_QUERIES) * 1e6
+
+
+def analyzed(terms: list[str], texts: list[str]) -> list:
+    return [bag_of(text_terms(text), terms) for text in texts]
+
+
+def counted(terms: list[str], texts: list[str]) -> list:
+    return TermCounter(terms).bags(texts)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -92,13 +108,12 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{name:<36} median {statistics.median(runs):6.1f} µs/message (min {min(runs):.1f}, max {max(runs):.1f})")
     differ, checked = stemmer_disagreements(texts)
     print(f"PyStemmer vs tantivy's stemmer: {differ} of {checked} distinct words stem differently")
-    library = counting_analyzer()
-    for name, count in (("term_count (bytes.translate)", term_count),
-                        ("tantivy simple + remove_long", lambda text: len(library.analyze(indexed_text(text))))):
+    for name, count in (("TermCounter (batched, C searches)", counted), ("words analyzer over every text", analyzed)):
         runs = [count_micros(texts, count) for _ in range(args.runs)]
         print(f"{name:<36} median {statistics.median(runs):6.2f} µs/message (min {min(runs):.2f}, max {max(runs):.2f})")
-    differ = sum(term_count(text) != len(library.analyze(indexed_text(text))) for text in texts)
-    print(f"term counts that differ: {differ} of {len(texts)}")
+    differ = sum(counted(terms, [text]) != analyzed(terms, [text]) for query in COUNTED_QUERIES
+                 for terms in [list(dict.fromkeys(analyze(query)))] for text in texts)
+    print(f"bags that differ: {differ} of {len(texts) * len(COUNTED_QUERIES)}")
     return 0
 
 

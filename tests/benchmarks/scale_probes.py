@@ -37,10 +37,12 @@ from oneclaw_search.tools import ToolExecutionEngine  # noqa: E402
 SCOPES = ("all", "sessions", "memory", "daily_log")
 # The corpus's own probes (a multi-keyword query, a common word, a rare word, a quoted phrase, an identifier, a
 # path, a uuid prefix, a dotted key, an unaccented word, CJK, a word with no hit, a long question), then common
-# two-word queries, two more CJK words and a long-tail word (a few hits per 100K messages).
+# two-word queries, two more CJK words, a long-tail word (a few hits per 100K messages), a stop word found in
+# most rows and an accented word.
 COMMON_PAIRS = ("database migration", "meeting notes", "api config", "api key", "bug fix", "flight hotel",
                 "restaurant booking", "sushi shibuya", "json parse")
-QUERY_MIX = tuple(dict.fromkeys([*QUERIES, *COMMON_PAIRS, "寿司", "数据库", VOCABULARY[-1].lower()]))
+QUERY_MIX = tuple(dict.fromkeys([*QUERIES, *COMMON_PAIRS, "寿司", "数据库", VOCABULARY[-1].lower(),
+                                        "the", "über"]))
 BUILD_QUERIES = ("database migration", NO_HIT, "東京", RARE, "meeting notes", "zyxwvutq plover", "api config")
 CATCH_UPS, CATCH_UP_ROWS, BUILD_POLL_S, SEARCH_EVERY_S = 3, 1_000, 0.05, 0.5
 

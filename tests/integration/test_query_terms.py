@@ -1,13 +1,13 @@
-"""QueryTerms (data/text/keywords.py): a query's terms as the keyword index splits them, a row's text
-counted against them, and the quick test that spares analyzing a turn beside a candidate (Q-01)."""
+"""QueryTerms (data/text/keywords.py): a query's terms as the keyword index splits them, and a row's
+text and the turns beside it counted against them (Q-01)."""
 from __future__ import annotations
 
 import re
 
 import pytest
 
-from oneclaw_search.data.text.analyzer import name_parts, stem, term_count, text_terms
-from oneclaw_search.data.text.ascii_words import has_hump
+from oneclaw_search.data.text.analyzer import name_parts, stem, text_terms
+from oneclaw_search.data.text.ascii_words import ascii_runs, has_hump, runs_and_words
 from oneclaw_search.data.text.keywords import QueryTerms
 from oneclaw_search.domain.history_query import HistoryQuery
 from oneclaw_search.domain.relevance import NO_TEXT, Bag
@@ -30,24 +30,23 @@ def test_a_text_holding_a_query_word_in_any_form_is_never_skipped(word):
     for form in INFLECTED:
         if stem(form) == stem(word):
             text = f"Earlier I said {form} twice, {form.upper()}."
-            assert terms_of(word).may_hold(text), (word, form)
-            assert terms_of(word).bag(text).counts == {stem(word): 2}
+            assert terms_of(word).bag(text).counts == {stem(word): 2}, (word, form)
 
 
 @pytest.mark.spec("Q-01")
-def test_a_turn_beside_a_candidate_brings_its_length_and_its_terms_where_it_may_hold_one():
+def test_a_turn_beside_a_candidate_brings_its_length_and_its_terms():
     terms = terms_of("sushi restaurant")
-    assert terms.beside("We talked about the weather all afternoon.") == Bag({}, 7)  # its length weighs in the window
-    assert terms.beside(None) == NO_TEXT
-    beside = terms.beside("That sushi place again?")
+    assert terms.bag("We talked about the weather all afternoon.") == Bag({}, 7)  # its length weighs in the window
+    assert terms.bags([None, "x"])[0] == NO_TEXT
+    beside = terms.bag("That sushi place again?")
     assert beside.counts == {"sushi": 1} and beside.length == 4
 
 
 @pytest.mark.spec("Q-05")
 def test_a_turn_that_is_not_ascii_is_always_analyzed_so_accents_never_hide_a_word():
     terms = terms_of("ecole")
-    assert terms.beside("Rendez-vous à l'École demain").counts == {"ecol": 1}
-    assert terms.beside("東京の寿司").counts == {}  # analyzed, and it holds none of the terms
+    assert terms.bag("Rendez-vous à l'École demain").counts == {"ecol": 1}
+    assert terms.bag("東京の寿司").counts == {}  # analyzed, and it holds none of the terms
 
 
 @pytest.mark.spec("Q-01")
@@ -62,8 +61,7 @@ def test_a_rows_bag_is_the_analyzers_terms_counted_against_the_query():
 @pytest.mark.spec("Q-07")
 def test_a_typed_identifier_is_found_only_with_its_parts_side_by_side():
     terms = terms_of("user_id")
-    assert terms.found_in("the user_id column") is not None
-    assert terms.found_in("the id of the user") is None
+    assert terms.found_in(["the user_id column", "the id of the user"]) == [terms.bag("the user_id column"), None]
 
 
 @pytest.mark.parametrize("text", [
@@ -73,7 +71,9 @@ def test_a_typed_identifier_is_found_only_with_its_parts_side_by_side():
     "a" * 38 + "B" + "c" * 3 + " a camelCase name whose whole is too long", "aé B, éA: no hump across an accent",
 ])
 def test_a_turns_length_is_counted_as_the_analyzer_makes_its_terms(text):
-    assert term_count(text) == len(text_terms(text))
+    assert terms_of("sushi").bag(text).length == len(text_terms(text))
+    if text.isascii() and not has_hump(text):
+        assert ascii_runs(text, 40) == len(text_terms(text)) == runs_and_words([text, text], [])[0][1]
 
 
 @pytest.mark.parametrize("text", ["aB", "fooBar", "a\u00e9B", "\u00e9A", "AB ab", "a B", "", "\u4e1cA", "x\udc80Y"])

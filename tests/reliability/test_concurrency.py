@@ -13,7 +13,8 @@ import threading
 import time
 
 from oneclaw_search.data.history.history_recorder import HistoryRecorder
-from oneclaw_search.data.text.analyzer import analyzer_in_use, term_count, text_terms
+from oneclaw_search.data.text.analyzer import analyzer_in_use, text_terms
+from oneclaw_search.data.text.term_counts import TermCounter
 from oneclaw_search.di import create_injector
 from oneclaw_search.tools import ToolExecutionEngine
 
@@ -100,7 +101,7 @@ def test_threads_analyzing_at_once_while_the_collector_hands_over_never_fail():
             for n in range(400):
                 _HandsOver()
                 text_terms(f"sushi restaurant tokyo number {n} " * 20)
-                term_count(f"a turn beside it, number {n} " * 20)
+                TermCounter(["turn"]).bags([f"a turn beside it, 数字 {n} " * 20])
         except Exception as error:  # noqa: BLE001 - the failure is the finding
             failures.append(repr(error))
 
