@@ -73,6 +73,13 @@ def inspect_file(path: str | Path) -> tuple[Path, bool]:
     return file, len(header) >= 20 and header[18] == 2 and header[19] == 2
 
 
+# Searches read pages straight from the file's mapping rather than copying each into SQLite's cache:
+# a search reads a few hundred scattered rows. SQLite caps the size at its own limit. A file read as
+# immutable that a writer shrinks (a VACUUM checkpointed) mid-read would fault; every other change
+# is caught by the change token, as without the mapping.
+MAPPED_BYTES = 1 << 40
+
+
 def read_only_sqlite(path: str | Path) -> tuple[pw.SqliteDatabase, Path]:
     """A peewee database over an existing SQLite file that can neither write nor leave files behind."""
     file, wal_mode = inspect_file(path)
@@ -88,7 +95,7 @@ class ReadOnlySqlite(pw.SqliteDatabase):
         self._base = f"file:{quote(str(file.resolve()))}?mode=ro"
         self._opened = threading.local()  # per thread: the change token its connection was opened at
         self._locks_until = 0.0  # while a writer is about (monotonic seconds): read with locks
-        super().__init__(self._uri(), uri=True, pragmas=[("query_only", 1)])
+        super().__init__(self._uri(), uri=True, pragmas=[("query_only", 1), ("mmap_size", MAPPED_BYTES)])
 
     def writer_about(self, seconds: float) -> None:
         """A writer committed while this file was read as immutable: for `seconds`, read it with

@@ -24,7 +24,10 @@ from oneclaw_search.domain.stopwords import STOPWORDS
 
 WORDS = "oneclaw_words"
 GRAMS = "oneclaw_grams"
-_CJK_RUN = re.compile("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af\u1100-\u11ff\u3130-\u318f]+")
+# Kana, CJK ideographs and Hangul: each character of a run of them is a word of its own.
+CJK_RANGES = ((0x3040, 0x30FF), (0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xF900, 0xFAFF), (0xAC00, 0xD7AF), (0x1100, 0x11FF),
+              (0x3130, 0x318F))
+CJK_RUN = re.compile("[" + "".join(f"{chr(low)}-{chr(high)}" for low, high in CJK_RANGES) + "]+")
 _HUMP = re.compile(r"[a-z][A-Z]")  # one class pair (an acronym head, "HTTPServer", stays whole)
 _NAME = re.compile(r"\w+")
 _NAME_PART = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
@@ -57,7 +60,7 @@ def register(index: tantivy.Index) -> None:
 
 def spaced(text: str) -> str:
     """The text as the words analyzer should split it: each CJK character a word of its own."""
-    return text if text.isascii() else _CJK_RUN.sub(_spread, text)
+    return text if text.isascii() else CJK_RUN.sub(_spread, text)
 
 
 def _spread(run: re.Match[str]) -> str:

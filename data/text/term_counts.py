@@ -9,14 +9,19 @@ the analyzer, and the length is the tokenizer's count made in C. Any other text 
 """
 from __future__ import annotations
 
+import re
+import unicodedata
+from collections import Counter
 from collections.abc import Sequence
+from functools import lru_cache
 
-from oneclaw_search.data.text.analyzer import analyzer_in_use, name_parts, spaced
+from oneclaw_search.data.text.analyzer import CJK_RANGES, CJK_RUN, analyzer_in_use, name_parts
 from oneclaw_search.data.text.ascii_words import runs_and_words
 from oneclaw_search.domain.relevance import NO_TEXT, Bag
 
 # Snowball's exceptional forms whose stem is not their start less its last letter.
 _EXCEPTIONS = {"die": "dying", "lie": "lying", "tie": "tying"}
+Counted = tuple[int, list[str]]  # a text's length in terms, and each term of the query it holds
 
 
 def _starts(term: str) -> tuple[str, ...]:
@@ -29,6 +34,7 @@ class TermCounter:
 
     def __init__(self, terms: Sequence[str]) -> None:
         self.terms = frozenset(terms)
+        self._cjk = [term for term in self.terms if CJK_RUN.fullmatch(term)]
         self._starts = sorted({start.encode() for term in terms for start in _starts(term) if start.isascii()})
 
     def bags(self, texts: Sequence[str | None]) -> list[Bag]:
@@ -44,25 +50,44 @@ class TermCounter:
                 words[at] += found
         unique = sorted({word for found in words for word in found})
         stems = dict(zip(unique, analyzer_in_use().analyze(" ".join(unique)), strict=True)) if unique else {}
-        bags = iter([self._bag(length, [stems[word] for word in found], extra.get(at)) for at, (length, found)
-                     in enumerate(zip(runs, words, strict=True))])
+        bags = iter([self._bag(length, [stems[word] for word in found], extra.get(at)) if found or at in extra
+                     else Bag({}, length) for at, (length, found) in enumerate(zip(runs, words, strict=True))])
         return [NO_TEXT if text is None else next(bags) for text in texts]
 
-    def _ascii(self, texts: list[str]) -> tuple[list[str], dict[int, list[str]]]:
+    def _ascii(self, texts: list[str]) -> tuple[list[str], dict[int, Counted]]:
         """The texts as ASCII alone. In one that is not, a camelCase name's words are added after the
         text, as the index adds them, and each run of non-space characters holding one that is not ASCII
-        is analyzed now (its terms kept by the text's position): whitespace never stands inside a token."""
+        is counted now (by the text's position): whitespace never stands inside a token."""
         plain, extra = list(texts), {}
         for at in [at for at, text in enumerate(texts) if not text.isascii()]:
             parts = name_parts(texts[at])
             chunks = f"{texts[at]}\n{parts}".split() if parts else texts[at].split()
-            extra[at] = analyzer_in_use().analyze(spaced(" ".join(chunk for chunk in chunks if not chunk.isascii())))
+            extra[at] = self._counted(" ".join(chunk for chunk in chunks if not chunk.isascii()))
             plain[at] = " ".join(chunk for chunk in chunks if chunk.isascii())
         return plain, extra
 
-    def _bag(self, length: int, stems: list[str], extra: list[str] | None) -> Bag:
-        counts: dict[str, int] = {}
-        for term in stems + (extra or []):
-            if term in self.terms:
-                counts[term] = counts.get(term, 0) + 1
-        return Bag(counts, length + len(extra or []))
+    def _counted(self, text: str) -> Counted:
+        """Its length and the terms it holds. A CJK character is a word alone, left as it is by every
+        filter: runs of them are counted by character, and the analyzer reads only the rest."""
+        length, held = 0, []
+        runs = "".join(CJK_RUN.findall(text))
+        if runs:
+            length = len(runs) - len(_not_words().findall(runs))
+            held = [term for term in self._cjk for _ in range(runs.count(term))]
+            text = CJK_RUN.sub(" ", text)
+        analyzed = analyzer_in_use().analyze(text)
+        return length + len(analyzed), held + [term for term in analyzed if term in self.terms]
+
+    def _bag(self, length: int, stems: list[str], extra: Counted | None) -> Bag:
+        more, held = extra or (0, [])
+        return Bag(Counter([stem for stem in stems if stem in self.terms] + held), length + more)
+
+
+@lru_cache(maxsize=1)
+def _not_words() -> re.Pattern[str]:
+    """The characters inside CJK runs the analyzer makes no word of (marks, punctuation, unassigned):
+    only those outside Unicode's letters and numbers, each asked of the analyzer itself."""
+    odd = (char for low, high in CJK_RANGES for char in map(chr, range(low, high + 1))
+           if unicodedata.category(char)[0] not in "LN")
+    analyzer = analyzer_in_use()
+    return re.compile("[" + "".join(re.escape(char) for char in odd if not analyzer.analyze(char)) + "]")

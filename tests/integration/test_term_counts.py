@@ -58,3 +58,10 @@ def test_random_texts_of_mixed_scripts_agree_with_the_analyzer():
     for query in ["meeting sushi", "search server", "uber ecole", "寿司", "lie tie", "api key", "naivet"]:
         terms = list(dict.fromkeys(analyze(query)))
         assert TermCounter(terms).bags(texts) == expected(terms, texts), query
+
+
+def test_every_character_the_analyzer_spaces_apart_is_a_word_exactly_when_the_counter_says_so():
+    from oneclaw_search.data.text.analyzer import CJK_RANGES
+    chars = [chr(code) for low, high in CJK_RANGES for code in range(low, high + 1)]
+    texts = [" ".join(chars[at:at + 500]) for at in range(0, len(chars), 500)]
+    assert [bag.length for bag in TermCounter(["東"]).bags(texts)] == [len(text_terms(text)) for text in texts]
