@@ -1,6 +1,5 @@
 """Questions put to the keyword index: the candidates of a keyword search (the best rows by tantivy's
-BM25 over their own words) with the statistics the ranking model needs, and the candidates of the
-spec's literal reading (rows holding every trigram of the folded query), newest first (Q-01, Q-02).
+BM25 over their own words) with the statistics the ranking model needs (Q-01, Q-02).
 
 Answers are history rowids; callers re-read those rows from the history and re-check them, so the
 index narrows a search but never invents a hit.
@@ -13,24 +12,22 @@ from typing import Any
 import tantivy
 
 from oneclaw_search.data.index.keyword_index import KeywordIndex, unsigned_values
-from oneclaw_search.data.index.schema import AT, FINGERPRINT, LITERAL, MESSAGES, ROLE, ROWID, SESSION, IndexKind
-from oneclaw_search.data.text.analyzer import TRIGRAM, analyze
+from oneclaw_search.data.index.schema import AT, FINGERPRINT, MESSAGES, ROLE, ROWID, SESSION, IndexKind
+from oneclaw_search.data.text.analyzer import analyze
 from oneclaw_search.data.text.keywords import Clause, clause_terms, clauses
 from oneclaw_search.domain.history_query import HistoryQuery
 from oneclaw_search.domain.message_filter import Within
 from oneclaw_search.domain.ports import NO_UPPER_BOUND
 from oneclaw_search.domain.relevance import Collection
-from oneclaw_search.domain.search_terms import is_cjk
 
 # How far past the cut a search looks when rows tie there: the rows tantivy would cut among equals
 # depend on how a build laid out its segments, so the newest of them are kept instead, the same on
 # every build (up to this many times the rows asked for).
 TIED_READS = 4
-MAX_TRIGRAMS = 16  # tantivy intersects lists from the rarest up: more trigrams cost little, and cut look-alikes
 Subquery = tuple[tantivy.Occur, tantivy.Query]  # a clause of a boolean query
 
 
-def _match(kind: IndexKind, clause: Clause, field: str | None = None) -> tantivy.Query:
+def words_match(kind: IndexKind, clause: Clause, field: str | None = None) -> tantivy.Query:
     field = field or kind.words
     if len(clause) == 1:
         return tantivy.Query.term_query(kind.schema, field, clause[0], index_option="freq")
@@ -41,11 +38,11 @@ def _anywhere(kind: IndexKind, clause: Clause) -> tantivy.Query:
     """A quoted phrase in any field holding the row's text (a session's preview too): where the
     history's own test of a phrase looks."""
     if len(kind.literal_words) == 1:
-        return _match(kind, clause)
-    return tantivy.Query.boolean_query([(tantivy.Occur.Should, _match(kind, clause, field)) for field in kind.literal_words])
+        return words_match(kind, clause)
+    return tantivy.Query.boolean_query([(tantivy.Occur.Should, words_match(kind, clause, field)) for field in kind.literal_words])
 
 
-def _window(kind: IndexKind, after: int, before: int) -> list[Subquery]:
+def window_clauses(kind: IndexKind, after: int, before: int) -> list[Subquery]:
     if after <= 0 and before >= NO_UPPER_BOUND:
         return []
     window = tantivy.Query.range_query(kind.schema, AT, tantivy.FieldType.Integer, after, before)
@@ -71,8 +68,8 @@ def keyword_rowids(keyword: KeywordIndex, kind: IndexKind, query: HistoryQuery, 
     if not found or limit <= 0 or searcher.num_docs == 0:
         return {}, Collection(searcher.num_docs, 0.0, dict.fromkeys(clause_terms(found), 0))
     phrases = [(tantivy.Occur.Must, _anywhere(kind, tuple(terms))) for phrase in query.phrases if (terms := analyze(phrase))]
-    words = tantivy.Query.boolean_query([(tantivy.Occur.Should, _match(kind, clause)) for clause in found])
-    question = tantivy.Query.boolean_query([(tantivy.Occur.Must, words), *phrases, *_window(kind, after, before),
+    words = tantivy.Query.boolean_query([(tantivy.Occur.Should, words_match(kind, clause)) for clause in found])
+    question = tantivy.Query.boolean_query([(tantivy.Occur.Must, words), *phrases, *window_clauses(kind, after, before),
                                             *narrowed_to(kind, within)])
     addresses = _best(searcher, question, limit)
     rowids = dict(zip(unsigned_values(searcher, ROWID, addresses), unsigned_values(searcher, FINGERPRINT, addresses),
@@ -110,28 +107,3 @@ def _found_average(node: Any) -> float | None:
         if value is not None:
             return value
     return None
-
-
-def literal_rowids(keyword: KeywordIndex, kind: IndexKind, needle: str, after: int, before: int,
-                   limit: int, offset: int = 0, within: Within | None = None) -> list[int] | None:
-    """Rowids, newest first, of rows that may hold the folded text `needle` (to be re-checked);
-    None when it is too short for trigrams and, not being CJK, cannot be looked up by its words
-    instead (the caller then scans)."""
-    searcher = keyword.searcher(kind)
-    if len(needle) < TRIGRAM:
-        if not is_cjk(needle):
-            return None
-        match = tantivy.Query.boolean_query([(tantivy.Occur.Should, _match(kind, analyze(needle), field))
-                                             for field in kind.literal_words])
-    else:
-        grams = {needle[i:i + TRIGRAM] for i in range(len(needle) - TRIGRAM + 1)}
-        counts = sorted((searcher.doc_freq(LITERAL, gram), gram) for gram in grams)
-        if counts[0][0] == 0:
-            return []
-        match = tantivy.Query.boolean_query([
-            (tantivy.Occur.Must, tantivy.Query.term_query(kind.schema, LITERAL, gram, index_option="basic"))
-            for _, gram in counts[:MAX_TRIGRAMS]])
-    query = tantivy.Query.boolean_query([(tantivy.Occur.Must, match), *_window(kind, after, before),
-                                         *narrowed_to(kind, within)])
-    hits = searcher.search(query, limit, count=False, order_by_field=AT, offset=offset).hits
-    return unsigned_values(searcher, ROWID, [address for _, address in hits])

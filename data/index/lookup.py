@@ -21,10 +21,10 @@ from oneclaw_search.data.history.raw_sql import execute_sql
 from oneclaw_search.data.index.background import BUSY, BackgroundBuild
 from oneclaw_search.data.index.index_state import IndexState, Reach, describe
 from oneclaw_search.data.index.keyword_index import KeywordIndex
-from oneclaw_search.data.index.keyword_search import literal_rowids
 from oneclaw_search.data.index.schema import MESSAGES, SESSIONS
 from oneclaw_search.data.index.side_index import SideIndex, damaged, damaged_index
 from oneclaw_search.data.index.sync import IndexSync
+from oneclaw_search.data.index.trigram_search import literal_rowids
 from oneclaw_search.domain.clock import Deadline
 from oneclaw_search.domain.message_filter import Within
 

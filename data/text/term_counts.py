@@ -55,28 +55,24 @@ class TermCounter:
         return [NO_TEXT if text is None else next(bags) for text in texts]
 
     def _ascii(self, texts: list[str]) -> tuple[list[str], dict[int, Counted]]:
-        """The texts as ASCII alone. In one that is not, a camelCase name's words are added after the
-        text, as the index adds them, and each run of non-space characters holding one that is not ASCII
-        is counted now (by the text's position): whitespace never stands inside a token."""
+        """The texts as ASCII alone, each one that is not counted in part now (by its position). Its
+        CJK characters are words alone, left as they are by every filter: they are counted by
+        character. What is left outside ASCII is analyzed a run of non-space characters at a time:
+        whitespace never stands inside a word. A camelCase name's words come after, as the index adds them."""
         plain, extra = list(texts), {}
         for at in [at for at, text in enumerate(texts) if not text.isascii()]:
-            parts = name_parts(texts[at])
-            chunks = f"{texts[at]}\n{parts}".split() if parts else texts[at].split()
-            extra[at] = self._counted(" ".join(chunk for chunk in chunks if not chunk.isascii()))
-            plain[at] = " ".join(chunk for chunk in chunks if chunk.isascii())
+            text, parts = texts[at], name_parts(texts[at])
+            runs = "".join(CJK_RUN.findall(text))
+            length = len(runs) - len(_not_words().findall(runs)) if runs else 0
+            held = [term for term in self._cjk for _ in range(runs.count(term))] if runs else []
+            rest = CJK_RUN.sub(" ", text) if runs else text
+            if not rest.isascii():
+                chunks = rest.split()
+                analyzed = analyzer_in_use().analyze(" ".join(chunk for chunk in chunks if not chunk.isascii()))
+                length, held = length + len(analyzed), held + [term for term in analyzed if term in self.terms]
+                rest = " ".join(chunk for chunk in chunks if chunk.isascii())
+            plain[at], extra[at] = f"{rest}\n{parts}" if parts else rest, (length, held)
         return plain, extra
-
-    def _counted(self, text: str) -> Counted:
-        """Its length and the terms it holds. A CJK character is a word alone, left as it is by every
-        filter: runs of them are counted by character, and the analyzer reads only the rest."""
-        length, held = 0, []
-        runs = "".join(CJK_RUN.findall(text))
-        if runs:
-            length = len(runs) - len(_not_words().findall(runs))
-            held = [term for term in self._cjk for _ in range(runs.count(term))]
-            text = CJK_RUN.sub(" ", text)
-        analyzed = analyzer_in_use().analyze(text)
-        return length + len(analyzed), held + [term for term in analyzed if term in self.terms]
 
     def _bag(self, length: int, stems: list[str], extra: Counted | None) -> Bag:
         more, held = extra or (0, [])
@@ -91,3 +87,4 @@ def _not_words() -> re.Pattern[str]:
            if unicodedata.category(char)[0] not in "LN")
     analyzer = analyzer_in_use()
     return re.compile("[" + "".join(re.escape(char) for char in odd if not analyzer.analyze(char)) + "]")
+

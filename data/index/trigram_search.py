@@ -1,0 +1,41 @@
+"""The spec's literal reading on the keyword index (Q-04, Q-11): the rows that may hold a folded text,
+newest first, for the history to re-read and re-check. A needle of three characters or more is looked
+up by its trigrams, a shorter CJK one by its characters as a phrase.
+"""
+from __future__ import annotations
+
+import tantivy
+
+from oneclaw_search.data.index.keyword_index import KeywordIndex, unsigned_values
+from oneclaw_search.data.index.keyword_search import narrowed_to, window_clauses, words_match
+from oneclaw_search.data.index.schema import AT, LITERAL, ROWID, IndexKind
+from oneclaw_search.data.text.analyzer import TRIGRAM, analyze
+from oneclaw_search.domain.message_filter import Within
+from oneclaw_search.domain.search_terms import is_cjk
+
+MAX_TRIGRAMS = 16  # tantivy intersects lists from the rarest up: more trigrams cost little, and cut look-alikes
+
+
+def literal_rowids(keyword: KeywordIndex, kind: IndexKind, needle: str, after: int, before: int, limit: int,
+                   offset: int = 0, within: Within | None = None) -> list[int] | None:
+    """Rowids, newest first, of rows that may hold the folded text `needle` (to be re-checked);
+    None when it is too short for trigrams and, not being CJK, cannot be looked up by its words
+    instead (the caller then scans)."""
+    searcher = keyword.searcher(kind)
+    if len(needle) < TRIGRAM:
+        if not is_cjk(needle):
+            return None
+        terms = analyze(needle)
+        match = tantivy.Query.boolean_query([(tantivy.Occur.Should, words_match(kind, terms, field))
+                                             for field in kind.literal_words])
+    else:
+        grams = {needle[i:i + TRIGRAM] for i in range(len(needle) - TRIGRAM + 1)}
+        counts = sorted((searcher.doc_freq(LITERAL, gram), gram) for gram in grams)
+        if counts[0][0] == 0:
+            return []
+        match = tantivy.Query.boolean_query([
+            (tantivy.Occur.Must, tantivy.Query.term_query(kind.schema, LITERAL, gram, index_option="basic"))
+            for _, gram in counts[:MAX_TRIGRAMS]])
+    clauses = [(tantivy.Occur.Must, match), *window_clauses(kind, after, before), *narrowed_to(kind, within)]
+    hits = searcher.search(tantivy.Query.boolean_query(clauses), limit, count=False, order_by_field=AT, offset=offset).hits
+    return unsigned_values(searcher, ROWID, [address for _, address in hits])
