@@ -17,7 +17,7 @@ from oneclaw_search.data.history.database import HistoryDatabase
 from oneclaw_search.data.history.entities import marks, sql_batches
 from oneclaw_search.data.history.literal_index import MESSAGES, LiteralIndex, Unindexed
 from oneclaw_search.data.history.literal_scan import RowSet, verified_newest
-from oneclaw_search.data.history.raw_sql import Row, execute_sql
+from oneclaw_search.data.history.raw_sql import Row, execute_sql, fetch_all
 from oneclaw_search.domain.clock import Deadline
 from oneclaw_search.domain.message_filter import Within
 from oneclaw_search.domain.models import SEARCHABLE_MESSAGE_TYPES, MessageHit
@@ -86,7 +86,7 @@ class PeeweeMessageDao:
         sql = (f"SELECT {_HIT} {_LIVE}{narrowed}{among} AND instr(oc_fold(CAST(m.content AS BLOB)), ?) > 0 "
                "ORDER BY m.created_at DESC, m.id LIMIT ?")
         with self._database.connected(deadline) as database:
-            found = execute_sql(database, sql, [*window, *params, *among_params, needle, limit]).fetchall()
+            found = fetch_all(database, sql, [*window, *params, *among_params, needle, limit])
         return [MessageHit(*row) for row in found]
 
     def candidates(self, rowids: Sequence[int], ids: Sequence[str], after: int, before: int, within: Within | None = None,
@@ -99,7 +99,7 @@ class PeeweeMessageDao:
             for which, keys in (("m.rowid", list(rowids)), ("m.id", list(ids))):
                 for chunk in sql_batches(keys):
                     sql = f"SELECT m.rowid, {_HIT}, {_AROUND} {_LIVE}{narrowed} AND {which} IN ({marks(chunk)})"
-                    rows = execute_sql(database, sql, [*TURN_TYPES, *TURN_TYPES, after, before, *params, *chunk]).fetchall()
+                    rows = fetch_all(database, sql, [*TURN_TYPES, *TURN_TYPES, after, before, *params, *chunk])
                     found.update((row[0], _candidate(row)) for row in rows)
         return list(found.values())
 

@@ -31,3 +31,20 @@ def sqlite_connection(database: pw.Database) -> sqlite3.Connection:
 def tuples(query: pw.BaseQuery) -> Iterable[Row]:
     """A bound select's rows as tuples (`query.tuples()`)."""
     return cast(Iterable[Row], query.tuples())
+
+
+def fetch_all(database: pw.Database, sql: str, params: Sequence[object] | None = None) -> list[Row]:
+    """`execute_sql(...).fetchall()` with its text decoded by sqlite3 itself, in C, while it is UTF-8;
+    rows that are not are read again through the connection's own decoder (lenient_text). The hot
+    reads of a search take this path: a Python call per text value adds up over their rows."""
+    connection = sqlite_connection(database)
+    own = connection.text_factory
+    connection.text_factory = str
+    try:
+        return execute_sql(database, sql, params).fetchall()
+    except sqlite3.OperationalError as error:
+        if "decode" not in str(error):
+            raise
+    finally:
+        connection.text_factory = own
+    return execute_sql(database, sql, params).fetchall()

@@ -14,7 +14,7 @@ from oneclaw_search.data.history.database import HistoryDatabase
 from oneclaw_search.data.history.entities import marks, sql_batches
 from oneclaw_search.data.history.literal_index import SESSIONS, LiteralIndex, Unindexed
 from oneclaw_search.data.history.literal_scan import RowSet, verified_newest
-from oneclaw_search.data.history.raw_sql import execute_sql
+from oneclaw_search.data.history.raw_sql import execute_sql, fetch_all
 from oneclaw_search.domain.clock import Deadline
 from oneclaw_search.domain.message_filter import Within
 from oneclaw_search.domain.models import SessionHit
@@ -71,7 +71,7 @@ class PeeweeSessionDao:
         among, among_params = _among(rows)
         sql = f"SELECT {_HIT} {_LIVE}{narrowed}{among} AND {_HOLDS} ORDER BY s.updated_at DESC, s.id LIMIT ?"
         with self._database.connected(deadline) as database:
-            found = execute_sql(database, sql, [*window, *params, *among_params, needle, needle, limit]).fetchall()
+            found = fetch_all(database, sql, [*window, *params, *among_params, needle, needle, limit])
         return [SessionHit(*row) for row in found]
 
     def candidates(self, rowids: Sequence[int], ids: Sequence[str], after: int, before: int, within: Within | None = None,
@@ -83,7 +83,7 @@ class PeeweeSessionDao:
             for which, keys in (("s.rowid", list(rowids)), ("s.id", list(ids))):
                 for chunk in sql_batches(keys):
                     sql = f"SELECT {_HIT} {_LIVE}{narrowed} AND {which} IN ({marks(chunk)})"
-                    rows = execute_sql(database, sql, [after, before, *params, *chunk]).fetchall()
+                    rows = fetch_all(database, sql, [after, before, *params, *chunk])
                     found.update((row[0], SessionHit(*row)) for row in rows)
         return list(found.values())
 
