@@ -49,6 +49,13 @@ def _fold_or_none(value: object) -> str | None:
     return fold(value) if isinstance(value, str) else None
 
 
+def folded(column: str) -> str:
+    """SQL for the column's text folded as domain.text.fold folds it: SQLite's own lower() where the
+    text is ASCII (as many characters as bytes, so lower() folds all of it, in C), else oc_fold."""
+    return (f"CASE WHEN length({column}) = length(CAST({column} AS BLOB)) THEN lower({column}) "
+            f"ELSE oc_fold(CAST({column} AS BLOB)) END")
+
+
 class HistoryDatabase:
     """One SQLite file, a peewee database per thread, and the caseless `oc_fold` SQL function."""
 

@@ -13,7 +13,7 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from oneclaw_search.data.history.database import HistoryDatabase
+from oneclaw_search.data.history.database import HistoryDatabase, folded
 from oneclaw_search.data.history.entities import marks, sql_batches
 from oneclaw_search.data.history.literal_index import MESSAGES, LiteralIndex, Unindexed
 from oneclaw_search.data.history.literal_scan import RowSet, verified_newest
@@ -83,7 +83,7 @@ class PeeweeMessageDao:
         rows it has not taken in)."""
         narrowed, params = _narrowed(within)
         among, among_params = _among(rows)
-        sql = (f"SELECT {_HIT} {_LIVE}{narrowed}{among} AND instr(oc_fold(CAST(m.content AS BLOB)), ?) > 0 "
+        sql = (f"SELECT {_HIT} {_LIVE}{narrowed}{among} AND instr({folded('m.content')}, ?) > 0 "
                "ORDER BY m.created_at DESC, m.id LIMIT ?")
         with self._database.connected(deadline) as database:
             found = fetch_all(database, sql, [*window, *params, *among_params, needle, limit])

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
-from oneclaw_search.data.history.database import HistoryDatabase
+from oneclaw_search.data.history.database import HistoryDatabase, folded
 from oneclaw_search.data.history.entities import marks, sql_batches
 from oneclaw_search.data.history.literal_index import SESSIONS, LiteralIndex, Unindexed
 from oneclaw_search.data.history.literal_scan import RowSet, verified_newest
@@ -25,8 +25,7 @@ _HIT = "s.id, s.title, s.message_count, s.last_message_preview, s.created_at, s.
 # Looking rows up by id, SQLite would still pick OneClaw's deleted_at index and walk every live
 # session for every page of ids; wrapping the column keeps that index out of the plan.
 _LIVE = "FROM sessions s WHERE coalesce(s.deleted_at, NULL) IS NULL AND s.updated_at BETWEEN ? AND ?"
-_HOLDS = ("(instr(oc_fold(CAST(s.title AS BLOB)), ?) > 0 OR "
-          "instr(oc_fold(CAST(s.last_message_preview AS BLOB)), ?) > 0)")
+_HOLDS = f"(instr({folded('s.title')}, ?) > 0 OR instr({folded('s.last_message_preview')}, ?) > 0)"
 
 
 def _narrowed(within: Within | None) -> tuple[str, list[object]]:
