@@ -103,15 +103,16 @@ def coverage(evidence: Evidence, neighbour_weight: float = 0.0) -> float:
     word standing in two of the texts does not count twice. Divided by the query terms' idf: 1 is a
     row holding each term once, alone, at average length."""
     collection = evidence.collection
-    texts = ((evidence.own, 1.0), (evidence.before, neighbour_weight), (evidence.after, neighbour_weight))
+    own, before, after, weight = evidence.own.counts, evidence.before.counts, evidence.after.counts, neighbour_weight
     if collection.ideal <= 0 or not evidence.own.length:
         return 0.0
-    average = collection.average_length * (1 + 2 * neighbour_weight)
-    length = sum(weight * bag.length for bag, weight in texts)
+    # Written out rather than summed over the three texts: every candidate of every search comes here.
+    average = collection.average_length * (1 + 2 * weight)
+    length = 1.0 * evidence.own.length + weight * evidence.before.length + weight * evidence.after.length
     norm = (1 - B + B * length / average) if average > 0 else 1.0
     total = 0.0
     for term, idf in collection.idfs.items():
-        frequency = sum(weight * bag.counts.get(term, 0) for bag, weight in texts) / norm
+        frequency = (1.0 * own.get(term, 0) + weight * before.get(term, 0) + weight * after.get(term, 0)) / norm
         if frequency > 0:
             total += idf * frequency * (K1 + 1) / (frequency + K1)
     return total / collection.ideal

@@ -80,14 +80,16 @@ def keyword_rowids(keyword: KeywordIndex, kind: IndexKind, query: HistoryQuery, 
 
 
 def _best(searcher: tantivy.Searcher, question: tantivy.Query, limit: int) -> list[tantivy.DocAddress]:
-    """The best `limit` rows; among rows tied at the cut, the newest."""
-    hits = searcher.search(question, limit + 1, count=False).hits
+    """The best `limit` rows; among rows tied at the cut, the newest. One search reads as far past
+    the cut as ties are looked for: searching again on a tie cost more than reading further at once."""
+    hits = searcher.search(question, limit * TIED_READS, count=False).hits
     if len(hits) <= limit or hits[limit - 1][0] != hits[limit][0]:
         return [address for _, address in hits[:limit]]
-    hits = searcher.search(question, limit * TIED_READS, count=False).hits
-    rowids = unsigned_values(searcher, ROWID, [address for _, address in hits])
-    ranked = sorted(zip(hits, rowids, strict=True), key=lambda pair: (-pair[0][0], -pair[1]))
-    return [address for (_, address), _ in ranked[:limit]]
+    cut = hits[limit - 1][0]
+    above = [address for score, address in hits if score > cut]
+    tied = [address for score, address in hits if score == cut]
+    newest = sorted(zip(unsigned_values(searcher, ROWID, tied), range(len(tied)), strict=True), reverse=True)
+    return above + [tied[at] for _, at in newest[:limit - len(above)]]
 
 
 def _average_length(question: tantivy.Query, searcher: tantivy.Searcher, address: tantivy.DocAddress) -> float:

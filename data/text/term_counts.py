@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections import Counter
 from collections.abc import Sequence
 from functools import lru_cache
 
@@ -76,7 +75,10 @@ class TermCounter:
 
     def _bag(self, length: int, stems: list[str], extra: Counted | None) -> Bag:
         more, held = extra or (0, [])
-        return Bag(Counter([stem for stem in stems if stem in self.terms] + held), length + more)
+        counts: dict[str, int] = {}
+        for term in [stem for stem in stems if stem in self.terms] + held:
+            counts[term] = counts.get(term, 0) + 1
+        return Bag(counts, length + more)
 
 
 @lru_cache(maxsize=1)
