@@ -71,7 +71,7 @@ class HistoryDatabase:
         return cls(database, describe(database, file))
 
     @contextmanager
-    def connected(self, deadline: Deadline | None = None, mapped: bool = False) -> Iterator[pw.SqliteDatabase]:
+    def connected(self, deadline: Deadline | None = None) -> Iterator[pw.SqliteDatabase]:
         """A connection for one unit of work; an expired deadline interrupts the running statement.
 
         A connection that takes no locks (a read-only file read as immutable) is kept for this
@@ -79,7 +79,6 @@ class HistoryDatabase:
         adds up over a search's many units. SQLite
         trusts an immutable file not to change, so a unit of work that saw it change (a writer
         came) raises HistoryChanged, whatever it read: the caller reads again, now with locks.
-        `mapped`: a read of scattered rows, taken from the file's mapping (sqlite_files.MAPPED_BYTES).
         """
         kept = self.peewee if isinstance(self.peewee, ReadOnlySqlite) else None
         immutable = False
@@ -89,8 +88,6 @@ class HistoryDatabase:
             if self.peewee.is_closed():
                 self.peewee.connect()
             immutable = kept is not None and kept.keeps_connection()
-            if kept is not None:
-                kept.map(mapped)
             connection = sqlite_connection(self.peewee)
             if deadline is not None:
                 connection.set_progress_handler(lambda: int(deadline.expired()), _PROGRESS_STEPS)

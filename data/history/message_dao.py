@@ -85,7 +85,7 @@ class PeeweeMessageDao:
         among, among_params = _among(rows)
         sql = (f"SELECT {_HIT} {_LIVE}{narrowed}{among} AND instr({folded('m.content')}, ?) > 0 "
                "ORDER BY m.created_at DESC, m.id LIMIT ?")
-        with self._database.connected(deadline, mapped=isinstance(rows, list)) as database:
+        with self._database.connected(deadline) as database:
             found = fetch_all(database, sql, [*window, *params, *among_params, needle, limit])
         return [MessageHit(*row) for row in found]
 
@@ -95,7 +95,7 @@ class PeeweeMessageDao:
         beside it: the one read of a keyword search's candidates."""
         narrowed, params = _narrowed(within)
         found: dict[int, CandidateTurn] = {}
-        with self._database.connected(deadline, mapped=True) as database:
+        with self._database.connected(deadline) as database:
             for which, keys in (("m.rowid", list(rowids)), ("m.id", list(ids))):
                 for chunk in sql_batches(keys):
                     sql = f"SELECT m.rowid, {_HIT}, {_AROUND} {_LIVE}{narrowed} AND {which} IN ({marks(chunk)})"

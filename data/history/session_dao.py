@@ -69,7 +69,7 @@ class PeeweeSessionDao:
         narrowed, params = _narrowed(within)
         among, among_params = _among(rows)
         sql = f"SELECT {_HIT} {_LIVE}{narrowed}{among} AND {_HOLDS} ORDER BY s.updated_at DESC, s.id LIMIT ?"
-        with self._database.connected(deadline, mapped=isinstance(rows, list)) as database:
+        with self._database.connected(deadline) as database:
             found = fetch_all(database, sql, [*window, *params, *among_params, needle, needle, limit])
         return [SessionHit(*row) for row in found]
 
@@ -78,7 +78,7 @@ class PeeweeSessionDao:
         """The live sessions among `rowids` and `ids` last active in the window (and `within`)."""
         narrowed, params = _narrowed(within)
         found: dict[str, SessionHit] = {}
-        with self._database.connected(deadline, mapped=True) as database:
+        with self._database.connected(deadline) as database:
             for which, keys in (("s.rowid", list(rowids)), ("s.id", list(ids))):
                 for chunk in sql_batches(keys):
                     sql = f"SELECT {_HIT} {_LIVE}{narrowed} AND {which} IN ({marks(chunk)})"

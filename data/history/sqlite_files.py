@@ -73,14 +73,6 @@ def inspect_file(path: str | Path) -> tuple[Path, bool]:
     return file, len(header) >= 20 and header[18] == 2 and header[19] == 2
 
 
-# A search's scattered reads take pages straight from the file's mapping rather than copying each into
-# SQLite's cache (SQLite caps the size at its own limit). Reads of the whole table (an index build)
-# stay unmapped: every page they touch would count in the process's resident memory. A file read as
-# immutable that a writer shrinks (a VACUUM checkpointed) mid-read would fault; every other change is
-# caught by the change token, as without the mapping.
-MAPPED_BYTES = 1 << 40
-
-
 def read_only_sqlite(path: str | Path) -> tuple[pw.SqliteDatabase, Path]:
     """A peewee database over an existing SQLite file that can neither write nor leave files behind."""
     file, wal_mode = inspect_file(path)
@@ -122,17 +114,10 @@ class ReadOnlySqlite(pw.SqliteDatabase):
         self.database = self._uri()
         # Only an immutable connection may be kept: it takes no locks, so it never holds a writer off.
         self._opened.token = change_token(self._file) if self.database.endswith("immutable=1") else None
-        self._opened.mapped = False
         # peewee opens every connection through this private hook, which its stubs leave out
         connection: sqlite3.Connection = super()._connect()  # type: ignore[misc]
         connection.text_factory = lenient_text  # one row of broken UTF-8 must not fail every search
         return connection
-
-    def map(self, mapped: bool) -> None:
-        """Read this thread's connection through the file's mapping, or not, from now on."""
-        if getattr(self._opened, "mapped", False) != mapped:
-            self.execute_sql(f"PRAGMA mmap_size = {MAPPED_BYTES if mapped else 0}")  # type: ignore[no-untyped-call]
-            self._opened.mapped = mapped
 
     def keeps_connection(self) -> bool:
         """Whether this thread's connection may stay open after a unit of work: it reads the file as

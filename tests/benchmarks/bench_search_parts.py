@@ -1,0 +1,130 @@
+"""Where a warm search's time goes, part by part, on a copy of bench_scale.py's history (1M messages):
+each part's calls are recorded during one pass of the query mix (scale_probes.QUERY_MIX, scope=all),
+then each call is run again `--repeat` times and its fastest run kept, so a shared machine's noise
+mostly drops out. Then whole searches with the three sources in parallel (as shipped) against one
+after another, alternating per query so that drift on the machine hits both alike.
+
+    python tests/benchmarks/bench_search_parts.py --db COPY [--repeat 7] [--rounds 6] [--json FILE]
+
+COPY: a copy of bench_scale.py's cached history (its index is built beside it on the first run, which
+waits for it). Parts the code under test lacks are left out, so the same script measures an older
+checkout too: run it from that checkout.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import statistics
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from scale_probes import QUERY_MIX, call, complete_index, open_search  # noqa: E402
+
+import oneclaw_search.domain.search_history_use_case as use_case  # noqa: E402
+
+# (label, module, owner or None, function): the parts of one search, messages first.
+PARTS = (
+    ("messages: literal reading (trigram candidates, re-read)", "data.history.message_dao", "PeeweeMessageDao", "search_content"),
+    ("messages + sessions: tantivy BM25 candidates", "data.index.keyword_search", None, "keyword_rowids"),
+    ("messages: candidates and the turns beside them read", "data.history.message_dao", "PeeweeMessageDao", "candidates"),
+    ("messages + sessions: term counts and lengths", "data.text.keywords", "QueryTerms", "bags"),
+    ("messages + sessions: term counts (one text a call)", "data.text.keywords", "QueryTerms", "bag"),
+    ("messages + sessions: turns beside (one a call)", "data.text.keywords", "QueryTerms", "beside"),
+    ("sessions: literal reading", "data.history.session_dao", "PeeweeSessionDao", "search_by_title_or_preview"),
+    ("sessions: candidates read", "data.history.session_dao", "PeeweeSessionDao", "candidates"),
+    ("memory: hybrid search (BM25 + vectors)", "data.memory.hybrid_search_engine", "HybridSearchEngine", "search"),
+    ("ranking: messages", "domain.search_history_use_case", None, "message_results"),
+    ("ranking: sessions", "domain.search_history_use_case", None, "session_results"),
+    ("merge, dedup and excerpts", "domain.search_history_use_case", None, "merge"),
+)
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--db", type=Path, required=True, help="a copy of bench_scale.py's history, indexed beside it or not")
+    parser.add_argument("--repeat", type=int, default=7, help="runs of each recorded call; the fastest is kept")
+    parser.add_argument("--rounds", type=int, default=6, help="passes of the mix for parallel against serial")
+    parser.add_argument("--json", help="also write the figures to FILE")
+    return parser.parse_args(argv)
+
+
+def recorder(calls: dict[str, list], active: list[bool]):
+    """Wraps each part present in the code under test so its calls are kept while `active`."""
+    for label, module, owner, name in PARTS:
+        home = importlib.import_module(f"oneclaw_search.{module}")
+        target = getattr(home, owner) if owner else home
+        original = getattr(target, name, None)
+        if original is None:
+            continue
+
+        def wrapped(*args, __original=original, __label=label, **kwargs):
+            if active[0]:
+                calls[__label].append((__original, args, kwargs))
+            return __original(*args, **kwargs)
+        setattr(target, name, wrapped)
+
+
+def fastest(function, args, kwargs, repeat: int) -> float:
+    best = float("inf")
+    for _ in range(repeat):
+        started = time.perf_counter()
+        function(*args, **kwargs)
+        best = min(best, time.perf_counter() - started)
+    return best
+
+
+def serial(tasks, deadline):
+    return {key: task() for key, task in tasks.items()}, []
+
+
+def parallel_against_serial(tools, rounds: int) -> dict:
+    modes = {"parallel": use_case.run_in_parallel, "serial": serial}
+    ms: dict[str, list[float]] = {mode: [] for mode in modes}
+    for turn in range(rounds):
+        for query in QUERY_MIX:
+            for mode in (list(modes) if turn % 2 == 0 else list(modes)[::-1]):
+                use_case.run_in_parallel = modes[mode]
+                ms[mode].append(call(tools, query)[0] * 1000)
+    use_case.run_in_parallel = modes["parallel"]
+    return {mode: {"p50": statistics.median(v), "p95": sorted(v)[int(0.95 * len(v))]} for mode, v in ms.items()}
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    if not args.db.exists():
+        sys.exit(f"{args.db} is missing: copy bench_scale.py's cached history there first")
+    calls: dict[str, list] = defaultdict(list)
+    active = [False]
+    recorder(calls, active)
+    tools, lookup = open_search(args.db)
+    complete_index(tools, lookup)
+    for query in QUERY_MIX:
+        call(tools, query)
+    serial_ms = []
+    use_case.run_in_parallel, shipped = serial, use_case.run_in_parallel
+    active[0] = True
+    for query in QUERY_MIX:
+        serial_ms.append(fastest(tools.execute_tool, ("search_history", {"query": query}), {}, 1) * 1000)
+    active[0] = False
+    use_case.run_in_parallel = shipped
+    parts = {label: sum(fastest(f, a, k, args.repeat) for f, a, k in found) * 1000 / len(QUERY_MIX)
+             for label, found in calls.items()}
+    modes = parallel_against_serial(tools, args.rounds)
+    print(f"{len(QUERY_MIX)} queries, scope=all, ms per search (the fastest of {args.repeat} runs of each call):")
+    for label, ms in sorted(parts.items(), key=lambda item: -item[1]):
+        print(f"  {label:<58} {ms:6.2f}")
+    print(f"  {'one search, serial (one pass)':<58} {statistics.mean(serial_ms):6.2f}")
+    for mode, figures in modes.items():
+        print(f"whole searches, {mode:<8} p50 {figures['p50']:.1f} ms, p95 {figures['p95']:.1f} ms")
+    if args.json:
+        Path(args.json).write_text(json.dumps({"parts": parts, "modes": modes}, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
