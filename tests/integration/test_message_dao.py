@@ -154,3 +154,14 @@ def test_search_content_raises_search_timed_out_when_the_deadline_has_expired(tm
 @pytest.mark.spec("EDGE-10")
 def test_search_content_on_an_empty_database_returns_nothing(history):
     assert search(history(), "anything") == []
+
+
+@pytest.mark.spec("AC-07", "Q-05")
+def test_ascii_text_folded_by_sqlite_and_other_text_by_python_answer_alike(history):
+    # ASCII rows are folded by SQLite's lower(), the rest by the Python fold: a needle matches both
+    # kinds, and a row with a NUL inside (whose SQL length stops at it) still folds whole.
+    path = chat(history, "MEETING NOTES", "Meeting Notes — Café", "meeting\x00 NOTES after a NUL", "ＭＥＥＴＩＮＧ notes",
+                "no match")
+    assert sorted(ids(search(path, "meeting notes"))) == ["m0", "m1"]
+    assert ids(search(path, "notes after")) == ["m2"]
+    assert ids(search(path, "ｍｅｅｔｉｎｇ")) == ["m3"]
