@@ -28,11 +28,22 @@ class Unindexed:
     active_since: int | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class Newest:
+    """The newest `rows` rows in the window by time, and every row dated as the last of them."""
+
+    rows: int
+
+
 class LiteralIndex(Protocol):
     def literal_rowids(self, table: str, needle: str, after: int, before: int, limit: int, offset: int = 0,
                        within: Within | None = None, deadline: Deadline | None = None) -> list[int] | None:
         """Rowids of `table` rows in the window that may hold `needle` (folded), newest first; None
         when the index cannot say (unusable, or a needle too short for it): the caller scans."""
+
+    def share(self, table: str, needle: str, deadline: Deadline | None = None) -> float | None:
+        """At most what share of `table`'s rows hold `needle` (folded), from the index's counts; None
+        when the index cannot say."""
 
     def unindexed(self, table: str, deadline: Deadline | None = None) -> Unindexed | None:
         """The rows of `table` the index has not taken in (None: it took in every row)."""

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from oneclaw_search.data.history.database import HistoryDatabase, folded
 from oneclaw_search.data.history.entities import marks, sql_batches
-from oneclaw_search.data.history.literal_index import MESSAGES, LiteralIndex, Unindexed
+from oneclaw_search.data.history.literal_index import MESSAGES, LiteralIndex, Newest, Unindexed
 from oneclaw_search.data.history.literal_scan import RowSet, verified_newest
 from oneclaw_search.data.history.raw_sql import Row, execute_sql, fetch_all
 from oneclaw_search.domain.clock import Deadline
@@ -75,14 +75,14 @@ class PeeweeMessageDao:
             return []
         needle = fold(query)
         window = (created_after, created_before)
-        return verified_newest(self._index, MESSAGES, needle, window, limit, deadline, within, self._holding)
+        return verified_newest(self._index, MESSAGES, needle, window, limit, deadline, within, self._holding, True)
 
     def _holding(self, needle: str, window: tuple[int, int], limit: int, deadline: Deadline | None,
                  within: Within | None, rows: RowSet) -> list[MessageHit]:
         """The spec's scan, newest first, of `rows` (every row, rowids a literal index named, or the
         rows it has not taken in)."""
         narrowed, params = _narrowed(within)
-        among, among_params = _among(rows)
+        among, among_params = _among(rows, window)
         sql = (f"SELECT {_HIT} {_LIVE}{narrowed}{among} AND instr({folded('m.content')}, ?) > 0 "
                "ORDER BY m.created_at DESC, m.id LIMIT ?")
         with self._database.connected(deadline) as database:
@@ -124,11 +124,14 @@ class PeeweeMessageDao:
         return texts
 
 
-def _among(rows: RowSet) -> tuple[str, list[object]]:
+def _among(rows: RowSet, window: tuple[int, int]) -> tuple[str, list[object]]:
     if rows is None:
         return "", []
     if isinstance(rows, Unindexed):
         return " AND m.rowid > ?", [rows.rowid]
+    if isinstance(rows, Newest):  # OneClaw's created_at index walked back; ties with the last row taken too
+        newest = "SELECT created_at FROM messages WHERE created_at BETWEEN ? AND ? ORDER BY created_at DESC LIMIT 1 OFFSET ?"
+        return f" AND m.created_at >= COALESCE(({newest}), ?)", [*window, rows.rows - 1, window[0]]
     return " AND m.rowid IN (SELECT value FROM json_each(?))", [json.dumps(list(rows))]
 
 

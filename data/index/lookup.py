@@ -24,7 +24,7 @@ from oneclaw_search.data.index.keyword_index import KeywordIndex
 from oneclaw_search.data.index.schema import MESSAGES, SESSIONS
 from oneclaw_search.data.index.side_index import SideIndex, damaged, damaged_index
 from oneclaw_search.data.index.sync import IndexSync
-from oneclaw_search.data.index.trigram_search import literal_rowids
+from oneclaw_search.data.index.trigram_search import literal_rowids, literal_share
 from oneclaw_search.domain.clock import Deadline
 from oneclaw_search.domain.message_filter import Within
 
@@ -180,6 +180,12 @@ class KeywordLookup:
             return None
         kind = MESSAGES if table == MESSAGE_TABLE else SESSIONS
         return literal_rowids(self.keyword, kind, needle, after, before, limit, offset, within)
+
+    def share(self, table: str, needle: str, deadline: Deadline | None = None) -> float | None:
+        """LiteralIndex: the share of rows holding the needle's rarest gram, while the index is usable."""
+        if not self.state(deadline).usable:
+            return None
+        return literal_share(self.keyword, MESSAGES if table == MESSAGE_TABLE else SESSIONS, needle)
 
     def unindexed(self, table: str, deadline: Deadline | None = None) -> Unindexed | None:
         """LiteralIndex: the messages above the rowid the index read, or the sessions changed since it

@@ -22,20 +22,35 @@ def literal_rowids(keyword: KeywordIndex, kind: IndexKind, needle: str, after: i
     None when it is too short for trigrams and, not being CJK, cannot be looked up by its words
     instead (the caller then scans)."""
     searcher = keyword.searcher(kind)
+    found = _lookup(searcher, kind, needle)
+    if found is None or not found[1]:
+        return None if found is None else []
+    clauses = [(tantivy.Occur.Must, found[0]), *window_clauses(kind, after, before), *narrowed_to(kind, within)]
+    hits = searcher.search(tantivy.Query.boolean_query(clauses), limit, count=False, order_by_field=AT, offset=offset).hits
+    return unsigned_values(searcher, ROWID, [address for _, address in hits])
+
+
+def literal_share(keyword: KeywordIndex, kind: IndexKind, needle: str) -> float | None:
+    """At most what share of the rows hold the folded `needle`: that of its rarest gram (or CJK
+    character); None where literal_rowids cannot look it up."""
+    searcher = keyword.searcher(kind)
+    found = _lookup(searcher, kind, needle)
+    return None if found is None else found[1] / max(searcher.num_docs, 1)
+
+
+def _lookup(searcher: tantivy.Searcher, kind: IndexKind, needle: str) -> tuple[tantivy.Query, int] | None:
+    """The query for rows that may hold `needle`, and how many rows hold its rarest part."""
     if len(needle) < TRIGRAM:
         if not is_cjk(needle):
             return None
         terms = analyze(needle)
         match = tantivy.Query.boolean_query([(tantivy.Occur.Should, words_match(kind, terms, field))
                                              for field in kind.literal_words])
-    else:
-        grams = {needle[i:i + TRIGRAM] for i in range(len(needle) - TRIGRAM + 1)}
-        counts = sorted((searcher.doc_freq(LITERAL, gram), gram) for gram in grams)
-        if counts[0][0] == 0:
-            return []
-        match = tantivy.Query.boolean_query([
-            (tantivy.Occur.Must, tantivy.Query.term_query(kind.schema, LITERAL, gram, index_option="basic"))
-            for _, gram in counts[:MAX_TRIGRAMS]])
-    clauses = [(tantivy.Occur.Must, match), *window_clauses(kind, after, before), *narrowed_to(kind, within)]
-    hits = searcher.search(tantivy.Query.boolean_query(clauses), limit, count=False, order_by_field=AT, offset=offset).hits
-    return unsigned_values(searcher, ROWID, [address for _, address in hits])
+        holding = (sum(searcher.doc_freq(field, term) for field in kind.literal_words) for term in terms)
+        return match, min(holding, default=0)
+    grams = {needle[i:i + TRIGRAM] for i in range(len(needle) - TRIGRAM + 1)}
+    counts = sorted((searcher.doc_freq(LITERAL, gram), gram) for gram in grams)
+    match = tantivy.Query.boolean_query([
+        (tantivy.Occur.Must, tantivy.Query.term_query(kind.schema, LITERAL, gram, index_option="basic"))
+        for _, gram in counts[:MAX_TRIGRAMS]])
+    return match, counts[0][0]
