@@ -30,11 +30,11 @@ import oneclaw_search.domain.search_history_use_case as use_case  # noqa: E402
 # (label, module, owner or None, function): the parts of one search, messages first.
 PARTS = (
     ("messages: literal reading (trigram candidates, re-read)", "data.history.message_dao", "PeeweeMessageDao", "search_content"),
-    ("messages + sessions: tantivy BM25 candidates", "data.index.keyword_search", None, "keyword_rowids"),
+    ("messages + sessions: tantivy BM25 candidates", "data.index.indexed_search", None, "keyword_rowids"),
     ("messages: candidates and the turns beside them read", "data.history.message_dao", "PeeweeMessageDao", "candidates"),
     ("messages + sessions: term counts and lengths", "data.text.keywords", "QueryTerms", "bags"),
-    ("messages + sessions: term counts (one text a call)", "data.text.keywords", "QueryTerms", "bag"),
-    ("messages + sessions: turns beside (one a call)", "data.text.keywords", "QueryTerms", "beside"),
+    ("messages + sessions: term counts and lengths", "data.text.keywords", "QueryTerms", "bag"),
+    ("messages + sessions: term counts and lengths", "data.text.keywords", "QueryTerms", "beside"),
     ("sessions: literal reading", "data.history.session_dao", "PeeweeSessionDao", "search_by_title_or_preview"),
     ("sessions: candidates read", "data.history.session_dao", "PeeweeSessionDao", "candidates"),
     ("memory: hybrid search (BM25 + vectors)", "data.memory.hybrid_search_engine", "HybridSearchEngine", "search"),
@@ -54,7 +54,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 
 def recorder(calls: dict[str, list], active: list[bool]):
-    """Wraps each part present in the code under test so its calls are kept while `active`."""
+    """Wraps each part present in the code under test so its calls are kept while `active`; a call
+    made inside another recorded one (a count inside a count) is timed with it, not again."""
+    inside = [0]
     for label, module, owner, name in PARTS:
         home = importlib.import_module(f"oneclaw_search.{module}")
         target = getattr(home, owner) if owner else home
@@ -63,9 +65,13 @@ def recorder(calls: dict[str, list], active: list[bool]):
             continue
 
         def wrapped(*args, __original=original, __label=label, **kwargs):
-            if active[0]:
+            if active[0] and not inside[0]:
                 calls[__label].append((__original, args, kwargs))
-            return __original(*args, **kwargs)
+            inside[0] += 1
+            try:
+                return __original(*args, **kwargs)
+            finally:
+                inside[0] -= 1
         setattr(target, name, wrapped)
 
 
