@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from oneclaw_search.data.history.database import HistoryDatabase, folded
 from oneclaw_search.data.history.entities import marks, sql_batches
-from oneclaw_search.data.history.literal_index import SESSIONS, LiteralIndex, Unindexed
+from oneclaw_search.data.history.literal_index import SESSIONS, LiteralIndex, Newest, Unindexed
 from oneclaw_search.data.history.literal_scan import RowSet, verified_newest
 from oneclaw_search.data.history.raw_sql import execute_sql, fetch_all
 from oneclaw_search.domain.clock import Deadline
@@ -41,6 +41,8 @@ def _among(rows: RowSet) -> tuple[str, list[object]]:
         if rows.active_since is None:
             return " AND s.rowid > ?", [rows.rowid]
         return " AND (s.rowid > ? OR s.updated_at >= ?)", [rows.rowid, rows.active_since]
+    if isinstance(rows, Newest):  # sessions are dated by their last activity: never read from the newest back
+        raise TypeError("sessions are not read from the newest back")
     return " AND s.rowid IN (SELECT value FROM json_each(?))", [json.dumps(list(rows))]
 
 
