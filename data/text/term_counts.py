@@ -3,9 +3,10 @@ reads of every candidate and of the turns beside it, the same counts and lengths
 gives, for a fraction of its work.
 
 In ASCII text with no camelCase name, every word that Snowball's English stemmer takes to a term
-starts with that term less its last letter (an ending dropped, "y" made "i", an "e" added), bar three
-exceptional forms. So only the words starting so are stemmed, a whole batch of texts' in one call to
-the analyzer, and the length is the tokenizer's count made in C. Any other text is analyzed whole.
+starts with that term less its last letter (an ending dropped, "y" made "i", an "e" added), bar one
+form: a letter or digit and "ying", which stems to that character and "ie" ("vying" to "vie"). So
+only the words starting so are stemmed, a whole batch of texts' in one call to the analyzer, and
+the length is the tokenizer's count made in C. Any other text is analyzed whole.
 """
 from __future__ import annotations
 
@@ -18,14 +19,15 @@ from oneclaw_search.data.text.analyzer import CJK_RANGES, CJK_RUN, analyzer_in_u
 from oneclaw_search.data.text.ascii_words import runs_and_words
 from oneclaw_search.domain.relevance import NO_TEXT, Bag
 
-# Snowball's exceptional forms whose stem is not their start less its last letter.
-_EXCEPTIONS = {"die": "dying", "lie": "lying", "tie": "tying"}
+# A character and "ying" ("dying", "vying") stems to the character and "ie": the one form whose stem
+# is not its start less its last letter.
+_YING = re.compile(r"[a-z0-9]ie")
 Counted = tuple[int, list[str]]  # a text's length in terms, and each term of the query it holds
 
 
 def _starts(term: str) -> tuple[str, ...]:
     start = term if len(term) <= 2 else term[:-1]
-    return (start, _EXCEPTIONS[term]) if term in _EXCEPTIONS else (start,)
+    return (start, term[0] + "y") if _YING.fullmatch(term) else (start,)
 
 
 class TermCounter:

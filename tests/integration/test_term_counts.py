@@ -43,6 +43,13 @@ def test_the_exceptional_forms_whose_stem_is_not_their_start_are_counted():
     assert bag.counts == {"lie": 2, "die": 2, "tie": 2} and bag.length == 6
 
 
+@pytest.mark.spec("Q-01")
+@pytest.mark.parametrize("text", ["Teams were vying for the prize", "vying vie vies vyings", "hying pying 0ying"])
+def test_any_character_and_ying_stems_to_that_character_and_ie_and_is_counted(text):
+    for term in ("vie", "hie", "pie", "0ie"):
+        assert TermCounter([term]).bags([text]) == expected([term], [text]), term
+
+
 @pytest.mark.spec("Q-05")
 def test_a_word_holding_an_accent_or_a_cjk_character_is_counted_as_the_index_counts_it():
     bags = TermCounter(["ecol", "東", "京"]).bags(["L'École, ecole", "東京 and 東", "no match here"])
