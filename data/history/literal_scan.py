@@ -15,10 +15,6 @@ from oneclaw_search.domain.message_filter import Within
 # Candidates read beyond the hits wanted: trigram candidates rarely fail the re-check, and the
 # second, larger page keeps "newest first" exact unless a text is nearly everywhere.
 _SLACK, _CANDIDATES_PER_HIT, _MIN_CANDIDATES = 50, 4, 1_000
-# A needle most rows hold is read from the newest rows back, for at most this many rows, when the
-# index's counts say they hold the hits wanted this many times over: ordering every match by time
-# through the index costs more (a stop word at 10M: hundreds of milliseconds).
-NEWEST_READS, MAX_NEWEST_ROWS = 4, 2_000
 RowSet = Sequence[int] | Unindexed | Newest | None  # rowids an index named, rows it lacks, the newest rows, or every row
 Window = tuple[int, int]
 
@@ -67,8 +63,12 @@ def _from_the_newest(share: float | None, needle: str, window: Window, limit: in
                      within: Within | None, holding: Holding[H]) -> list[H] | None:
     """The hits among the newest rows (and every row dated as the last of them) when the needle is
     common enough for them to hold all `limit` of them: no row further back can come first. None
-    when it is not, or they did not."""
-    if not share or limit <= 0 or (rows := math.ceil(limit * NEWEST_READS / share)) > MAX_NEWEST_ROWS:
+    when it is not, or they did not. A needle most rows hold is read so because ordering every match
+    by time through the index costs more; the rows read are those the index's counts say hold the
+    hits wanted as many times over as the index's candidates per hit, and never more rows than its
+    own re-read of candidates would reach."""
+    most = max(limit * _CANDIDATES_PER_HIT, _MIN_CANDIDATES)
+    if not share or limit <= 0 or (rows := math.ceil(limit * _CANDIDATES_PER_HIT / share)) > most:
         return None
     hits = holding(needle, window, limit, deadline, within, Newest(rows))
     return hits if len(hits) == limit else None

@@ -47,20 +47,10 @@ def hump_names(text: str) -> list[str]:
     return names
 
 
-def ascii_runs(text: str, longest: int) -> int:
-    """The simple tokenizer's tokens in ASCII text, less those remove_long(`longest`) drops: runs of
-    letters and digits, counted as the spaces before them in C rather than by a list of strings made
-    for each."""
-    runs = text.encode().translate(_ALNUM)
-    count = runs.count(b" a") + runs.startswith(b"a")
-    if b"a" * longest in runs:
-        count -= sum(len(run) >= longest for run in runs.split())
-    return count
-
-
 def runs_and_words(texts: Sequence[str], starts: Sequence[bytes]) -> tuple[list[int], list[list[str]], set[int]]:
     """Of ASCII texts, all measured at once (a Python call per text is what a search's many turns
-    add up to): each one's ascii_runs(text, LONGEST_TOKEN), its lowercased words beginning with one of
+    add up to): how many words the simple tokenizer makes of each (runs of letters and digits, less those
+    remove_long(LONGEST_TOKEN) drops), its lowercased words beginning with one of
     `starts`, and which texts hold a camelCase hump. Every search is a substring search run in C."""
     if not texts:
         return [], [], set()
