@@ -8,6 +8,7 @@ tests/benchmarks/bench_memory_bm25.py.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 import numpy as np
 import numpy.typing as npt
@@ -31,21 +32,23 @@ class MemoryBM25(BM25Okapi):  # type: ignore[misc]  # rank-bm25 ships no types, 
         self._restore(list(vocabulary), offsets, rows, counts.astype(np.float64), lengths.astype(np.float64))
 
     @classmethod
-    def from_postings(cls, terms: list[str], offsets: npt.NDArray[np.int64], rows: npt.NDArray[np.int32],
+    def from_postings(cls, terms: Sequence[str], offsets: npt.NDArray[np.int64], rows: npt.NDArray[np.int32],
                       counts: npt.NDArray[np.float64], doc_len: npt.NDArray[np.float64]) -> MemoryBM25:
         """The model as a saved snapshot left it: rank-bm25's parameters and IDF, from postings."""
         model = cls.__new__(cls)
         model._restore(terms, offsets, rows, counts, doc_len)
         return model
 
-    def _restore(self, terms: list[str], offsets: npt.NDArray[np.int64], rows: npt.NDArray[np.int32],
+    def _restore(self, terms: Sequence[str], offsets: npt.NDArray[np.int64], rows: npt.NDArray[np.int32],
                  counts: npt.NDArray[np.float64], doc_len: npt.NDArray[np.float64]) -> None:
-        """rank-bm25's attributes but `doc_freqs`, its per-chunk dictionaries, which scoring never reads."""
+        """rank-bm25's attributes but `doc_freqs`, its per-chunk dictionaries, which scoring never reads.
+        Its sequences are tuples: a tuple of strings and numbers drops out of the garbage collector's
+        sight, where a list of a memory's twenty thousand words is walked by every full collection."""
         self.k1, self.b, self.epsilon, self.tokenizer = K1, B, 0.25, None
         self.doc_freqs: list[dict[str, int]] = []
-        self.corpus_size, self.doc_len = len(doc_len), doc_len.astype(np.int64).tolist()
+        self.corpus_size, self.doc_len = len(doc_len), tuple(doc_len.astype(np.int64).tolist())
         self.avgdl = float(doc_len.sum()) / len(doc_len)
-        self.terms, self.offsets, self.rows, self.counts = terms, offsets, rows, counts
+        self.terms, self.offsets, self.rows, self.counts = tuple(terms), offsets, rows, counts
         self.idf: dict[str, float] = {}
         self._calc_idf(dict(zip(terms, np.diff(offsets).tolist(), strict=True)))
         self._finish()

@@ -7,7 +7,7 @@ travels as arrays (`parts`), so a new process can read it back instead of rebuil
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import tzinfo
 from typing import Any, Protocol, overload
@@ -33,13 +33,23 @@ class SnapshotStore(Protocol):
     def save(self, key: str, parts: dict[str, bytes]) -> None: ...
 
 class _StoredChunks(Sequence[MemoryChunk]):
-    """A read-back snapshot's chunks, each made into a MemoryChunk only when first read: a search
-    reads a few dozen of thousands, and making them all is a large share of a one-shot search."""
+    """A snapshot's chunks as plain fields, each made into a MemoryChunk only when first read: a search
+    reads a few dozen of thousands, and making them all is a large share of a one-shot search. The
+    fields are tuples of strings and numbers, which the garbage collector stops walking: as lists or
+    chunks, a large memory doubled the cost of every full collection in a host's process."""
 
-    def __init__(self, fields: list[list[Any]]) -> None:
-        # each chunk's [id, source_type, source_date, chunk_text, created_at, updated_at], as JSON read them
-        self._fields = fields
+    def __init__(self, fields: Iterable[Sequence[Any]]) -> None:
+        # each chunk's (id, source_type, source_date, chunk_text, created_at, updated_at)
+        self._fields = tuple(map(tuple, fields))
         self._made: dict[int, MemoryChunk] = {}
+
+    @classmethod
+    def of(cls, chunks: Iterable[MemoryChunk]) -> _StoredChunks:
+        """Chunks as read from the table, less their stored embeddings (the snapshot's matrix holds them)."""
+        return cls((c.id, c.source_type, c.source_date, c.chunk_text, c.created_at, c.updated_at) for c in chunks)
+
+    def fields(self) -> tuple[tuple[Any, ...], ...]:
+        return self._fields
 
     def __len__(self) -> int:
         return len(self._fields)
@@ -62,7 +72,7 @@ class _StoredChunks(Sequence[MemoryChunk]):
 @dataclass(frozen=True)
 class MemorySnapshot:
     version: object
-    chunks: Sequence[MemoryChunk]
+    chunks: _StoredChunks
     bm25: MemoryBM25 | None
     vectors: npt.NDArray[np.float32]
     has_vector: npt.NDArray[np.bool_]
@@ -81,12 +91,11 @@ class MemorySnapshot:
         has_vector = norms > 0  # a missing or all-zero vector points nowhere
         vectors[has_vector] /= norms[has_vector, None]
         times = np.array([content_time_ms(c.source_date, c.updated_at, zone) for c in chunks], dtype=np.float64)
-        return cls(version, chunks, bm25, vectors, has_vector, times)
+        return cls(version, _StoredChunks.of(chunks), bm25, vectors, has_vector, times)
 
     def parts(self) -> dict[str, bytes]:
         """Everything but the chunks' stored embeddings (the matrix holds them), as bytes."""
-        fields = [[c.id, c.source_type, c.source_date, c.chunk_text, c.created_at, c.updated_at] for c in self.chunks]
-        parts = {"chunks": json.dumps(fields).encode(), "vectors": self.vectors.tobytes(),
+        parts = {"chunks": json.dumps(self.chunks.fields()).encode(), "vectors": self.vectors.tobytes(),
                  "has_vector": self.has_vector.tobytes(), "times": self.content_times.tobytes()}
         if self.bm25 is not None:
             parts |= {"terms": json.dumps(self.bm25.terms).encode(), "offsets": self.bm25.offsets.tobytes(),

@@ -4,6 +4,8 @@ A second engine over the same history and index stands in for a new process: it 
 snapshot back rather than build it, score exactly as the first engine did, and rebuild when
 memory_index changes or the store cannot be used.
 """
+import gc
+
 import numpy as np
 import pytest
 from builders import TOKYO, chunk
@@ -93,3 +95,18 @@ def test_a_restored_bm25_model_gives_rank_bm25s_scores():
     for query in (["sushi"], ["ramen", "noodle"], ["absent"], query_terms("sushi ramen")):
         assert np.array_equal(restored.get_scores(query), model.get_scores(query))
     assert restored.idf == model.idf and restored.avgdl == model.avgdl
+
+
+def test_a_snapshot_holds_its_chunks_and_words_where_the_garbage_collector_stops_walking(history):
+    """A host's every full collection walks each container it tracks: a large memory kept as lists
+    (or as chunks holding their embeddings) doubled that walk. Built or read back, none stays tracked."""
+    path = history(chunks=CHUNKS, embedder=EMBEDDER)
+    built = MemorySnapshot.build("v1", PeeweeMemoryIndexDao(HistoryDatabase.open_read_only(path)).get_all(), 8, TOKYO)
+    restored = MemorySnapshot.from_parts("v1", built.parts(), 8)
+    gc.collect()
+    gc.collect()  # the first leaves the fields untracked, the second the tuple of them
+    for snapshot in (built, restored):
+        held = [snapshot.chunks.fields(), *snapshot.chunks.fields(), snapshot.bm25.terms, snapshot.bm25.doc_len]
+        assert not any(gc.is_tracked(item) for item in held)
+        assert [c.chunk_text for c in snapshot.chunks] == [c.chunk_text for c in CHUNKS]
+        assert all(c.embedding is None for c in snapshot.chunks)  # the matrix holds them once
