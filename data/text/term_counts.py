@@ -22,6 +22,7 @@ from oneclaw_search.domain.relevance import NO_TEXT, Bag
 # A character and "ying" ("dying", "vying") stems to the character and "ie": the one form whose stem
 # is not its start less its last letter.
 _YING = re.compile(r"[a-z0-9]ie")
+_BETWEEN = "0zqxjq0"  # set between texts analyzed in one call: a word the analyzer leaves as it is
 Counted = tuple[int, list[str]]  # a text's length in terms, and each term of the query it holds
 
 
@@ -39,8 +40,9 @@ class TermCounter:
         self._starts = sorted({start.encode() for term in terms for start in _starts(term) if start.isascii()})
 
     def bags(self, texts: Sequence[str | None]) -> list[Bag]:
-        """Each text's bag (NO_TEXT for None), in order."""
-        present = [text for text in texts if text is not None]
+        """Each text's bag (NO_TEXT for None), in order. A text is counted once however often it comes:
+        a turn beside two candidates, or beside one and a candidate itself."""
+        present = list(dict.fromkeys(text for text in texts if text is not None))
         plain, extra = self._ascii(present)
         runs, words, humped = runs_and_words(plain, self._starts)
         humped -= extra.keys()  # a text that is not ASCII had its names' words added already
@@ -51,16 +53,18 @@ class TermCounter:
                 words[at] += found
         unique = sorted({word for found in words for word in found})
         stems = dict(zip(unique, analyzer_in_use().analyze(" ".join(unique)), strict=True)) if unique else {}
-        bags = iter([self._bag(length, [stems[word] for word in found], extra.get(at)) if found or at in extra
-                     else Bag({}, length) for at, (length, found) in enumerate(zip(runs, words, strict=True))])
-        return [NO_TEXT if text is None else next(bags) for text in texts]
+        bags = [self._bag(length, [stems[word] for word in found], extra.get(at)) if found or at in extra
+                else Bag({}, length) for at, (length, found) in enumerate(zip(runs, words, strict=True))]
+        of = dict(zip(present, bags, strict=True))
+        return [NO_TEXT if text is None else of[text] for text in texts]
 
     def _ascii(self, texts: list[str]) -> tuple[list[str], dict[int, Counted]]:
         """The texts as ASCII alone, each one that is not counted in part now (by its position). Its
         CJK characters are words alone, left as they are by every filter: they are counted by
-        character. What is left outside ASCII is analyzed a run of non-space characters at a time:
-        whitespace never stands inside a word. A camelCase name's words come after, as the index adds them."""
-        plain, extra = list(texts), {}
+        character. Its runs of non-space characters holding others outside ASCII are analyzed, all the
+        texts' in one call: whitespace never stands inside a word. A camelCase name's words come
+        after, as the index adds them."""
+        plain, extra, foreign = list(texts), {}, {}
         for at in [at for at, text in enumerate(texts) if not text.isascii()]:
             text, parts = texts[at], name_parts(texts[at])
             runs = "".join(CJK_RUN.findall(text))
@@ -69,10 +73,12 @@ class TermCounter:
             rest = CJK_RUN.sub(" ", text) if runs else text
             if not rest.isascii():
                 chunks = rest.split()
-                analyzed = analyzer_in_use().analyze(" ".join(chunk for chunk in chunks if not chunk.isascii()))
-                length, held = length + len(analyzed), held + [term for term in analyzed if term in self.terms]
+                foreign[at] = " ".join(chunk for chunk in chunks if not chunk.isascii())
                 rest = " ".join(chunk for chunk in chunks if chunk.isascii())
             plain[at], extra[at] = f"{rest}\n{parts}" if parts else rest, (length, held)
+        for at, analyzed in zip(foreign, _each_analyzed(list(foreign.values())), strict=True):
+            length, held = extra[at]
+            extra[at] = length + len(analyzed), held + [term for term in analyzed if term in self.terms]
         return plain, extra
 
     def _bag(self, length: int, stems: list[str], extra: Counted | None) -> Bag:
@@ -81,6 +87,19 @@ class TermCounter:
         for term in [stem for stem in stems if stem in self.terms] + held:
             counts[term] = counts.get(term, 0) + 1
         return Bag(counts, length + more)
+
+
+def _each_analyzed(texts: list[str]) -> list[list[str]]:
+    """Each text's words, from one call to the analyzer when the word set between the texts comes out
+    once per gap; a text holding that word itself has them analyzed one by one instead."""
+    if not texts:
+        return []
+    analyzer = analyzer_in_use()
+    words = analyzer.analyze(f" {_BETWEEN} ".join(texts))
+    gaps = [at for at, word in enumerate(words) if word == _BETWEEN]
+    if len(gaps) != len(texts) - 1:
+        return [analyzer.analyze(text) for text in texts]
+    return [words[start + 1:end] for start, end in zip([-1, *gaps], [*gaps, len(words)], strict=True)]
 
 
 @lru_cache(maxsize=1)

@@ -72,3 +72,21 @@ def test_every_character_the_analyzer_spaces_apart_is_a_word_exactly_when_the_co
     chars = [chr(code) for low, high in CJK_RANGES for code in range(low, high + 1)]
     texts = [" ".join(chars[at:at + 500]) for at in range(0, len(chars), 500)]
     assert [bag.length for bag in TermCounter(["東"]).bags(texts)] == [len(text_terms(text)) for text in texts]
+
+
+@pytest.mark.spec("Q-01")
+@pytest.mark.parametrize("planted", ["0zqxjq0", "0ZQXJQ0", "café—0zqxjq0", "naïve 0zqxjq0 über"])
+def test_texts_analyzed_in_one_call_come_apart_right_even_when_one_holds_the_word_set_between_them(planted):
+    """Text outside ASCII is analyzed for many rows in one call, with a word set between rows: a row
+    holding that word itself must still get its own words, not its neighbours'."""
+    texts = ["Straße naïve", f"über {planted} façade", "Ünïcödé x", "École", "naïve naïve über"]
+    for query in ("uber naive", "0zqxjq0 facade", "strasse"):
+        terms = list(dict.fromkeys(analyze(query)))
+        assert TermCounter(terms).bags(texts) == expected(terms, texts), query
+
+
+@pytest.mark.spec("Q-01")
+def test_a_text_that_comes_twice_gets_the_same_bag_both_times():
+    text = "the meeting after the meeting"
+    first, _, second = TermCounter(["meet"]).bags([text, None, text])
+    assert first == second == bag_of(text_terms(text), ["meet"]) and first.counts == {"meet": 2}
