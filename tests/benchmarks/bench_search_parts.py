@@ -4,15 +4,21 @@ then each call is run again `--repeat` times and its fastest run kept, so a shar
 mostly drops out. Then whole searches with the three sources in parallel (as shipped) against one
 after another, alternating per query so that drift on the machine hits both alike.
 
-    python tests/benchmarks/bench_search_parts.py --db COPY [--repeat 7] [--rounds 6] [--json FILE]
+    python tests/benchmarks/bench_search_parts.py --db COPY [--repeat 7] [--rounds 6] [--what-if] [--json FILE]
 
 COPY: a copy of bench_scale.py's cached history (its index is built beside it on the first run, which
 waits for it). Parts the code under test lacks are left out, so the same script measures an older
 checkout too: run it from that checkout.
+
+--what-if then times whole searches with parts of the work taken away, alternating query by query: the
+turns beside each candidate left unread, two candidates per result instead of four, and the memory and
+session sources skipped. Their answers differ from the shipped ones (the recall table would move); they
+show what each part of the design costs a warm search, not a setting anyone should ship.
 """
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import json
 import statistics
@@ -25,7 +31,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from scale_probes import QUERY_MIX, call, complete_index, open_search  # noqa: E402
 
+import oneclaw_search.data.history.message_dao as message_dao  # noqa: E402
+import oneclaw_search.data.index.indexed_search as indexed_search  # noqa: E402
 import oneclaw_search.domain.search_history_use_case as use_case  # noqa: E402
+from oneclaw_search.domain.search_scope import SearchSource  # noqa: E402
+from oneclaw_search.domain.source_searches import SourceHits  # noqa: E402
 
 # (label, module, owner or None, function): the parts of one search, messages first.
 PARTS = (
@@ -49,6 +59,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--db", type=Path, required=True, help="a copy of bench_scale.py's history, indexed beside it or not")
     parser.add_argument("--repeat", type=int, default=7, help="runs of each recorded call; the fastest is kept")
     parser.add_argument("--rounds", type=int, default=6, help="passes of the mix for parallel against serial")
+    parser.add_argument("--what-if", action="store_true", help="also time searches with parts of the work taken away")
     parser.add_argument("--json", help="also write the figures to FILE")
     return parser.parse_args(argv)
 
@@ -100,6 +111,45 @@ def parallel_against_serial(tools, rounds: int) -> dict:
     return {mode: {"p50": statistics.median(v), "p95": sorted(v)[int(0.95 * len(v))]} for mode, v in ms.items()}
 
 
+@contextlib.contextmanager
+def patched(target: object, name: str, value: object):
+    original = getattr(target, name)
+    setattr(target, name, value)
+    try:
+        yield
+    finally:
+        setattr(target, name, original)
+
+
+def _messages_alone(self, source, *args, **kwargs):
+    return SOURCE_SEARCH(self, source, *args, **kwargs) if source is SearchSource.MESSAGES else SourceHits([])
+
+
+SOURCE_SEARCH = use_case.SearchHistoryUseCase._search_source
+# Each turn beside a candidate read as none, its SQL parameters still taken.
+NO_TURNS_BESIDE = ", ".join("(SELECT NULL WHERE " + " AND ".join(["? IS NOT NULL"] * len(message_dao.TURN_TYPES)) + ")"
+                            for _ in range(2))
+TAKEN_AWAY = {
+    "no turns beside candidates": [(message_dao, "_AROUND", NO_TURNS_BESIDE)],
+    "2 candidates per result": [(indexed_search, "CANDIDATES_PER_RESULT", 2)],
+    "messages alone": [(use_case.SearchHistoryUseCase, "_search_source", _messages_alone)],
+}
+TAKEN_AWAY["all three"] = [change for changes in list(TAKEN_AWAY.values()) for change in changes]
+
+
+def what_if(tools, rounds: int) -> dict:
+    """Whole searches (parallel, as shipped) with each of TAKEN_AWAY, alternating with the shipped search."""
+    ms: dict[str, list[float]] = {"as shipped": [], **{name: [] for name in TAKEN_AWAY}}
+    for turn in range(rounds):
+        for query in QUERY_MIX:
+            for name in (list(ms) if turn % 2 == 0 else list(ms)[::-1]):
+                with contextlib.ExitStack() as stack:
+                    for change in TAKEN_AWAY.get(name, []):
+                        stack.enter_context(patched(*change))
+                    ms[name].append(call(tools, query)[0] * 1000)
+    return {name: {"p50": statistics.median(v), "p95": sorted(v)[int(0.95 * len(v))]} for name, v in ms.items()}
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     if not args.db.exists():
@@ -127,8 +177,11 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  {'one search, serial (one pass)':<58} {statistics.mean(serial_ms):6.2f}")
     for mode, figures in modes.items():
         print(f"whole searches, {mode:<8} p50 {figures['p50']:.1f} ms, p95 {figures['p95']:.1f} ms")
+    taken = what_if(tools, args.rounds) if args.what_if else {}
+    for name, figures in taken.items():
+        print(f"what if: {name:<28} p50 {figures['p50']:.1f} ms, p95 {figures['p95']:.1f} ms")
     if args.json:
-        Path(args.json).write_text(json.dumps({"parts": parts, "modes": modes}, indent=1))
+        Path(args.json).write_text(json.dumps({"parts": parts, "modes": modes, "what_if": taken}, indent=1))
     return 0
 
 
