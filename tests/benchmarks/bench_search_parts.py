@@ -26,6 +26,7 @@ import sys
 import time
 from collections import defaultdict
 from pathlib import Path
+from unittest import mock
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -111,16 +112,6 @@ def parallel_against_serial(tools, rounds: int) -> dict:
     return {mode: {"p50": statistics.median(v), "p95": sorted(v)[int(0.95 * len(v))]} for mode, v in ms.items()}
 
 
-@contextlib.contextmanager
-def patched(target: object, name: str, value: object):
-    original = getattr(target, name)
-    setattr(target, name, value)
-    try:
-        yield
-    finally:
-        setattr(target, name, original)
-
-
 def _messages_alone(self, source, *args, **kwargs):
     return SOURCE_SEARCH(self, source, *args, **kwargs) if source is SearchSource.MESSAGES else SourceHits([])
 
@@ -145,7 +136,7 @@ def what_if(tools, rounds: int) -> dict:
             for name in (list(ms) if turn % 2 == 0 else list(ms)[::-1]):
                 with contextlib.ExitStack() as stack:
                     for change in TAKEN_AWAY.get(name, []):
-                        stack.enter_context(patched(*change))
+                        stack.enter_context(mock.patch.object(*change))
                     ms[name].append(call(tools, query)[0] * 1000)
     return {name: {"p50": statistics.median(v), "p95": sorted(v)[int(0.95 * len(v))]} for name, v in ms.items()}
 
