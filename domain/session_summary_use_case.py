@@ -8,17 +8,20 @@ again next time.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from oneclaw_search.domain.input_text import as_integer
 from oneclaw_search.domain.redaction import redact
 from oneclaw_search.domain.session_reading import SessionInfo, SessionNotFound, SessionReader
 from oneclaw_search.domain.session_summary import (
+    Digest,
     SessionDirectory,
     SessionSummary,
+    SessionVersion,
     Summarizer,
     SummaryCache,
+    SummaryLater,
     Transcript,
 )
 
@@ -26,6 +29,7 @@ DEFAULT_LIMIT = 5
 MAX_LIMIT = 50  # as max_results
 BAD_SESSION_ID = "Parameter 'session_id' must be a non-empty string: {value}"
 BAD_LIMIT = "Parameter 'limit' must be an integer: {value}"
+PENDING = " ({} summary being made)"
 
 
 class InvalidSummaryRequest(ValueError):
@@ -57,17 +61,40 @@ def _limit(value: object) -> int:
 
 class GetSessionSummaryUseCase:
     def __init__(self, reader: SessionReader, directory: SessionDirectory, summarizer: Summarizer, cache: SummaryCache,
-                 *, method_key: str = "extractive", redact_secrets: bool = True) -> None:
+                 *, method_key: str = "extractive", redact_secrets: bool = True, later: SummaryLater | None = None) -> None:
         """`method_key` names the summarizer's configuration in cache keys, so another model or
-        endpoint never reuses a summary made by this one."""
+        endpoint never reuses a summary made by this one. With `later`, its summary is returned once
+        it is kept, and until then `summarizer`'s, while `later` makes its own in the background."""
         self._reader, self._directory = reader, directory
         self._summarizer, self._cache = summarizer, cache
         self._method_key = method_key
+        self._later = later
         self._clean = redact if redact_secrets else (lambda text: text)
 
     def summarize(self, request: SummaryRequest) -> list[SessionSummary]:
         """Raises SessionNotFound when `session_id` names no live session."""
         return [self._summary(info) for info in self._sessions(request)]
+
+    def make_later_now(self, request: SummaryRequest, done: Callable[[int, int], None] = lambda made, total: None) -> int:
+        """Has the background summarizer make, in this thread, the summary of each of the request's
+        sessions it has not kept yet (the `summarize` command); how many it kept. `done(n, total)`
+        after each session."""
+        later = self._later
+        if later is None:
+            raise InvalidSummaryRequest("no background summarizer is configured: choose one with the summarizer setting")
+        sessions, made = self._sessions(request), 0
+        for number, info in enumerate(sessions, start=1):
+            key = f"{later.method_key}:{self._key(info, self._directory.version(info.id))}"
+            if self._cache.get(key) is None and later.summarize_now(key, self._masked(info)):
+                made += 1
+            done(number, len(sessions))
+        return made
+
+    @staticmethod
+    def _key(info: SessionInfo, version: SessionVersion) -> str:
+        """What a summary of the session as it stands is kept under, after the summarizer's name."""
+        # The title is read already, with the session: it joins the key here rather than being read again.
+        return f"{version.fingerprint}:{hashlib.sha256(info.title.encode()).hexdigest()[:16]}"
 
     def _sessions(self, request: SummaryRequest) -> Sequence[SessionInfo]:
         if request.session_id is None:
@@ -79,18 +106,29 @@ class GetSessionSummaryUseCase:
 
     def _summary(self, info: SessionInfo) -> SessionSummary:
         version = self._directory.version(info.id)  # the turns are read only when no summary is kept
-        # The title is read already, with the session: it joins the key here rather than being read again.
-        title = hashlib.sha256(info.title.encode()).hexdigest()[:16]
-        key = f"{self._method_key}:{version.fingerprint}:{title}"
-        digest = self._cache.get(key)
+        key, later, digest = self._key(info, version), self._later, None
+        if later is not None:
+            digest = self._cache.get(f"{later.method_key}:{key}")
         if digest is None:
-            turns = self._directory.all_turns(info.id)
-            masked = Transcript(replace(info, title=self._clean(info.title)),
-                                tuple(replace(turn, content=self._clean(turn.content)) for turn in turns))
-            digest = self._summarizer.summarize(masked)
-            if "unavailable" not in digest.method:  # a stand-in for a failed LLM: ask it again next time
-                self._cache.put(key, digest)
+            digest = self._made_now(info, f"{self._method_key}:{key}")
+            if later is not None:
+                later.ask(f"{later.method_key}:{key}", lambda: self._masked(info))
+                digest = replace(digest, method=digest.method + PENDING.format(later.method_key))
         started = info.created_at if version.started_at is None else version.started_at
         ended = info.updated_at if version.ended_at is None else version.ended_at
         return SessionSummary(info.id, self._clean(info.title), started, ended, version.turn_count, digest)
+
+    def _made_now(self, info: SessionInfo, key: str) -> Digest:
+        digest = self._cache.get(key)
+        if digest is None:
+            digest = self._summarizer.summarize(self._masked(info))
+            if "unavailable" not in digest.method:  # a stand-in for a failed LLM: ask it again next time
+                self._cache.put(key, digest)
+        return digest
+
+    def _masked(self, info: SessionInfo) -> Transcript:
+        """The session's turns as a summarizer may read them: secrets masked."""
+        turns = self._directory.all_turns(info.id)
+        return Transcript(replace(info, title=self._clean(info.title)),
+                          tuple(replace(turn, content=self._clean(turn.content)) for turn in turns))
 

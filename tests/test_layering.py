@@ -20,10 +20,11 @@ RULES = {
     "domain": ({"oneclaw_search.domain"}, set()),
     "data": (
         {"oneclaw_search.domain", "oneclaw_search.data"},
-        # the LLM summarizers' official SDKs are imported only inside their adapters, when asked; the
-        # PostgreSQL drivers only in data/postgres, which nothing imports unless a URL asks for it
+        # the LLM summarizers' official SDKs and llama.cpp's binding are imported only inside their
+        # adapters, when asked; the PostgreSQL drivers only in data/postgres, which nothing imports
+        # unless a URL asks for it
         {"peewee", "playhouse", "psycopg", "pgvector", "numpy", "rank_bm25", "model2vec", "tokenizers", "tantivy", "Stemmer",
-         "openai", "anthropic", "yake"},
+         "openai", "anthropic", "yake", "llama_cpp"},
     ),
     "tools": ({"oneclaw_search.domain", "oneclaw_search.tools"}, set()),
     "di": ({"oneclaw_search.domain", "oneclaw_search.data", "oneclaw_search.tools", "oneclaw_search.di"}, {"injector"}),

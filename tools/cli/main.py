@@ -21,6 +21,7 @@ from oneclaw_search.domain.local_time import iso_time_ms, resolve_zone
 from oneclaw_search.tools.cli.conformance_command import add_parser as add_conformance_parser
 from oneclaw_search.tools.cli.conformance_command import run_conformance
 from oneclaw_search.tools.cli.history_location import History, PostgresLocation
+from oneclaw_search.tools.cli.summary_command import add_parsers as add_summary_parsers
 from oneclaw_search.tools.cli.tool_output import PROG, run_tool, show
 
 DB_VARIABLE = "ONECLAW_SEARCH_DB"  # the history when --db is not given (demo keeps its own default)
@@ -90,12 +91,7 @@ def build_parser() -> argparse.ArgumentParser:
                                   help="a PostgreSQL history's tenants: add one (creating the schema) or list them")
     tenants.add_argument("action", choices=("add", "list"))
     tenants.add_argument("name", nargs="?", help="the tenant to add")
-    summary = commands.add_parser("summary", parents=[common], help="summarise recent sessions, or one (get_session_summary)")
-    summary.add_argument("--session-id", help="the session to summarise (default: the most recent ones)")
-    summary.add_argument("--limit", help="how many recent sessions, default 5")
-    summary.add_argument("--json", action="store_true", help="print the JSON format")
-    summary.add_argument("--summarizer", choices=("extractive", "openai", "anthropic"), default="extractive",
-                         help="extractive (default, offline) or an LLM configured by ONECLAW_SEARCH_LLM_* variables")
+    add_summary_parsers(commands, common)
     add_conformance_parser(commands)
     return parser
 
@@ -131,10 +127,10 @@ def main(argv: list[str] | None = None) -> int:
             return run_index(db, time_zone, getattr(args, "index_path", None))
         if args.command == "conformance":
             return run_conformance(args)
-        if args.command == "summary":
-            from oneclaw_search.tools.cli.summary_command import run_summary
+        if args.command in ("summary", "summarize"):
+            from oneclaw_search.tools.cli.summary_command import run_summarize, run_summary
 
-            return run_summary(db, time_zone, args)
+            return (run_summary if args.command == "summary" else run_summarize)(db, time_zone, args)
         if args.command == "mcp":
             from oneclaw_search.tools.cli.mcp_server import run_mcp
 

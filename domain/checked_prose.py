@@ -1,0 +1,61 @@
+"""A model's prose summary checked against its session: each sentence's names and numbers are looked
+up in what the model was shown, and a sentence naming what the session never said is dropped
+(beyond FEAT-032: the local model's summaries; a small model turns facts around).
+
+A name is a capitalised word past a sentence's first (whose capital says nothing); a number is a run
+of digits. Either is supported when it stands as a whole word in the session's text, a name's
+possessive "'s" aside. Entity precision is the share of all the entities a summary names that are
+supported.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from oneclaw_search.domain.stopwords import STOPWORDS
+from oneclaw_search.domain.summary_cues import sentences
+
+_WORD = re.compile(r"[A-Za-z\u00C0-\u024F][\w'’-]*|\d+(?:[.,:]\d+)*")
+_POSSESSIVE = re.compile(r"['’]s$")
+# Words the prompt itself gives the model to name the speakers, besides the stop words.
+_GIVEN = frozenset({"user", "assistant", "ai"})
+
+
+@dataclass(frozen=True, slots=True)
+class CheckedProse:
+    text: str  # the sentences every entity of which the session holds, in order
+    entities: int  # names and numbers the model's whole summary named
+    unsupported: tuple[str, ...]  # those the session never said, as written
+
+    @property
+    def precision(self) -> float:
+        """The share of the summary's entities that the session holds (1.0 when it names none)."""
+        return 1.0 if not self.entities else 1 - len(self.unsupported) / self.entities
+
+
+def sentence_entities(sentence: str) -> list[str]:
+    """The names and numbers of one sentence, as written."""
+    words = _WORD.findall(sentence)
+    return [word for at, word in enumerate(words) if word[0].isdigit() or at > 0 and _is_name(word)]
+
+
+def _is_name(word: str) -> bool:
+    return word[0].isupper() and _bare(word) not in STOPWORDS and _bare(word) not in _GIVEN
+
+
+def checked(prose: str, source: str) -> CheckedProse:
+    """`prose` less its sentences naming what `source` (what the model was shown) does not hold."""
+    held = {_bare(word) for word in _WORD.findall(source)}
+    kept, named, unsupported = [], 0, []
+    for sentence in sentences(prose):
+        entities = sentence_entities(sentence)
+        missing = [entity for entity in entities if _bare(entity) not in held]
+        named += len(entities)
+        unsupported += missing
+        if not missing:
+            kept.append(sentence.strip())
+    return CheckedProse(" ".join(kept), named, tuple(unsupported))
+
+
+def _bare(word: str) -> str:
+    return _POSSESSIVE.sub("", word).casefold()
