@@ -4,7 +4,7 @@ up in what the model was shown, and a sentence naming what the session never sai
 
 A name is a capitalised word past a sentence's first (whose capital says nothing); a number is a run
 of digits. Either is supported when it stands as a whole word in the session's text, a name's
-possessive "'s" aside. Entity precision is the share of all the entities a summary names that are
+possessive "'s" aside, or when each part of a hyphenated one does. Entity precision is the share of all the entities a summary names that are
 supported.
 """
 from __future__ import annotations
@@ -49,12 +49,18 @@ def checked(prose: str, source: str) -> CheckedProse:
     kept, named, unsupported = [], 0, []
     for sentence in sentences(prose):
         entities = sentence_entities(sentence)
-        missing = [entity for entity in entities if _bare(entity) not in held]
+        missing = [entity for entity in entities if not _held(entity, held)]
         named += len(entities)
         unsupported += missing
         if not missing:
             kept.append(sentence.strip())
     return CheckedProse(" ".join(kept), named, tuple(unsupported))
+
+
+def _held(entity: str, held: set[str]) -> bool:
+    """Whole, or each part of a hyphenated one ("Go-based" where the session says "Go" and "based")."""
+    bare = _bare(entity)
+    return bare in held or "-" in bare and all(part in held for part in bare.split("-") if part)
 
 
 def _bare(word: str) -> str:

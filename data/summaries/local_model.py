@@ -88,25 +88,9 @@ class LocalModel:
         return str(reply["choices"][0]["message"]["content"] or "").strip()
 
 
-class ServedModel:
-    """A chat model behind any OpenAI-compatible server (llama.cpp's, Ollama, vLLM, OpenAI), asked the same way."""
-
-    def __init__(self, base_url: str, model: str, api_key: str = "none", timeout_seconds: float = 120.0) -> None:
-        self.name = model
-        self._base_url, self._api_key, self._timeout = base_url, api_key, timeout_seconds
-        self._client: Any = None
-
-    def complete(self, text: str, answer_tokens: int = ANSWER_TOKENS) -> str:
-        if self._client is None:
-            import openai
-
-            self._client = openai.OpenAI(base_url=self._base_url, api_key=self._api_key, timeout=self._timeout, max_retries=0)
-        reply = self._client.chat.completions.create(model=self.name, messages=[{"role": "user", "content": text}],
-                                                     temperature=0, max_tokens=answer_tokens)
-        return str(reply.choices[0].message.content or "").strip() if reply.choices else ""
-
-
 class ChatModel(Protocol):
+    """What the summarizer asks: LocalModel, or a host's own (a test's stand-in)."""
+
     name: str
 
     def complete(self, text: str, answer_tokens: int = ANSWER_TOKENS) -> str: ...

@@ -36,6 +36,9 @@ PROMPTS = {
     "plain, 2-4 sentences (shipped)": PROMPT,
     "summarize in 2-3 sentences": ("{transcript}\n\nSummarize the conversation above between the user and the "
                                    "assistant{when} in 2-3 sentences."),
+    "people named as the conversation names them": (
+        "Here is a conversation{when}.\n\n{transcript}\n\nWrite a 2-4 sentence summary, in the third person, of what "
+        "was talked about. Call the people by the names the conversation gives them."),
 }
 _WHEN = re.compile(r"(\d+:\d+ [ap]m) on (\d+ \w+), (\d{4})")
 

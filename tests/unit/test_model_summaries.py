@@ -168,3 +168,8 @@ def test_secrets_are_masked_before_the_model_sees_the_session():
 
 def test_a_possessive_name_is_the_name_the_session_holds():
     assert checked("They liked Samantha's smile.", "a girl named Samantha").unsupported == ()
+
+
+def test_a_hyphenated_name_is_held_when_each_of_its_parts_is():
+    assert checked("It runs a Go-based service.", "a service written in Go, based on gRPC").unsupported == ()
+    assert checked("It runs a Rust-based service.", "a service written in Go, based on gRPC").unsupported == ("Rust-based",)
