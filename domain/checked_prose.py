@@ -4,8 +4,8 @@ up in what the model was shown, and a sentence naming what the session never sai
 
 A name is a capitalised word past a sentence's first (whose capital says nothing); a number is a run
 of digits. Either is supported when it stands as a whole word in the session's text, a name's
-possessive "'s" aside, or when each part of a hyphenated one does. Entity precision is the share of all the entities a summary names that are
-supported.
+possessive "'s" aside, or when each part of a hyphenated one does. Entity precision is the share
+of all the entities a summary names that are supported.
 """
 from __future__ import annotations
 
