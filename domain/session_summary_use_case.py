@@ -77,18 +77,18 @@ class GetSessionSummaryUseCase:
 
     def make_later_now(self, request: SummaryRequest, done: Callable[[int, int], None] = lambda made, total: None) -> int:
         """Has the background summarizer make, in this thread, the summary of each of the request's
-        sessions it has not kept yet (the `summarize` command); how many it kept. `done(n, total)`
-        after each session."""
+        sessions it has not kept yet (the `summarize` command); how many it could not make (the
+        model failed). `done(n, total)` after each session."""
         later = self._later
         if later is None:
             raise InvalidSummaryRequest("no background summarizer is configured: choose one with the summarizer setting")
-        sessions, made = self._sessions(request), 0
+        sessions, failed = self._sessions(request), 0
         for number, info in enumerate(sessions, start=1):
             key = f"{later.method_key}:{self._key(info, self._directory.version(info.id))}"
-            if self._cache.get(key) is None and later.summarize_now(key, self._masked(info)):
-                made += 1
+            if self._cache.get(key) is None and not later.summarize_now(key, self._masked(info)):
+                failed += 1
             done(number, len(sessions))
-        return made
+        return failed
 
     @staticmethod
     def _key(info: SessionInfo, version: SessionVersion) -> str:
@@ -112,8 +112,8 @@ class GetSessionSummaryUseCase:
         if digest is None:
             digest = self._made_now(info, f"{self._method_key}:{key}")
             if later is not None:
-                later.ask(f"{later.method_key}:{key}", lambda: self._masked(info))
-                digest = replace(digest, method=digest.method + PENDING.format(later.method_key))
+                later.ask(info.id, f"{later.method_key}:{key}", lambda: self._masked(info))
+                digest = replace(digest, method=digest.method + PENDING.format(later.name))
         started = info.created_at if version.started_at is None else version.started_at
         ended = info.updated_at if version.ended_at is None else version.ended_at
         return SessionSummary(info.id, self._clean(info.title), started, ended, version.turn_count, digest)

