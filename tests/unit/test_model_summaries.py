@@ -211,3 +211,27 @@ def test_the_check_reads_titles_numbers_and_names_in_any_script(said, unsupporte
 def test_a_hyphenated_name_is_held_when_each_of_its_parts_is():
     assert checked("It runs a Go-based service.", "a service written in Go, based on gRPC").unsupported == ()
     assert checked("It runs a Rust-based service.", "a service written in Go, based on gRPC").unsupported == ("Rust-based",)
+
+
+def test_a_prompt_the_model_finds_too_long_is_cut_to_fewer_turns_until_it_fits():
+    from oneclaw_search.data.summaries.local_model import TooLong
+
+    class Narrow(Model):
+        def complete(self, text: str, answer_tokens: int = 160) -> str:
+            self.shown.append(text)
+            if len(text) > 1_500:  # as a tokenizer finds text of ids and numbers longer than prose
+                raise TooLong("too long for its context")
+            return self.answer
+
+    turns = tuple(Turn(f"t{i}", "USER", f"turn {i} holds Lisbon " + "x1y2z3 " * 40, MAY_8 + i) for i in range(60))
+    model = Narrow("The user wrote about Lisbon.")
+    digest = ModelProseSummarizer(model, ExtractiveSummarizer()).summarize(Transcript(CHAT.session, turns))
+    assert digest.summary == "The user wrote about Lisbon." and len(model.shown) >= 3
+    assert "turn 0 " in model.shown[-1] and "turn 59 " in model.shown[-1] and len(model.shown[-1]) <= 1_500
+
+
+def test_a_model_that_finds_every_prompt_too_long_gives_way_to_the_extractive_summary():
+    from oneclaw_search.data.summaries.local_model import TooLong
+
+    digest = ModelProseSummarizer(Model(TooLong("too long for its context")), ExtractiveSummarizer()).summarize(CHAT)
+    assert digest.method.endswith("(local:tiny unavailable: too long for its context)")
