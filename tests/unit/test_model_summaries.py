@@ -132,38 +132,36 @@ def test_a_changed_session_is_summarised_again_and_a_failed_one_is_asked_again()
     assert "Deborah loved Lisbon." in model.shown[-1] and len(model.shown) == 3
 
 
+class Gated(Model):
+    """A model that answers only once its gate opens, so requests pile up behind it meanwhile."""
+
+    def __init__(self, answer: str) -> None:
+        super().__init__(answer)
+        self.gate = threading.Event()
+
+    def complete(self, text: str, answer_tokens: int = 160) -> str:
+        self.gate.wait(10)
+        return super().complete(text, answer_tokens)
+
+
 def test_the_same_session_asked_twice_before_the_model_is_done_is_made_once():
-    gate = threading.Event()
-
-    class Slow(Model):
-        def complete(self, text: str, answer_tokens: int = 160) -> str:
-            gate.wait(10)
-            return super().complete(text, answer_tokens)
-
-    model = Slow("Deborah went to Lisbon.")
+    model = Gated("Deborah went to Lisbon.")
     summaries, later = use_case(Directory(), model)
     summaries.summarize(SummaryRequest("s1"))
     summaries.summarize(SummaryRequest("s1"))  # the model is still at the first
-    gate.set()
+    model.gate.set()
     later.wait()
     assert len(model.shown) == 1
 
 
 def test_a_session_that_changed_while_waiting_is_made_once_under_its_newest_key():
-    gate = threading.Event()
-
-    class Slow(Model):
-        def complete(self, text: str, answer_tokens: int = 160) -> str:
-            gate.wait(10)
-            return super().complete(text, answer_tokens)
-
-    directory, model = Directory(), Slow("Deborah went to Lisbon.")
+    directory, model = Directory(), Gated("Deborah went to Lisbon.")
     summaries, later = use_case(directory, model)
     later.ask("other", "k0", lambda: CHAT)  # keeps the worker busy while s1 is asked for three times
     for number in range(3):
         directory.turns.append(Turn(f"n{number}", "USER", f"Lisbon again {number}.", MAY_8 + 10 + number))
         summaries.summarize(SummaryRequest("s1"))
-    gate.set()
+    model.gate.set()
     later.wait()
     assert len(model.shown) == 2  # "other", and s1 once, as it stands now
     assert summaries.summarize(SummaryRequest("s1"))[0].digest.method == "local:tiny"
