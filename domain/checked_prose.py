@@ -20,7 +20,6 @@ from oneclaw_search.domain.stopwords import STOPWORDS
 _WORD = re.compile(r"[^\W\d_][\w'’-]*|\d+(?:[.,:]\d+)*")
 _SENTENCE_END = re.compile(r"(?<!\b[A-Z]\.)(?<!\b[A-Z][a-z]\.)(?<!\bMrs\.)(?<!e\.g\.)(?<!i\.e\.)(?<!\bvs\.)(?<=[.!?])[\"')\]]*\s+")
 _POSSESSIVE = re.compile(r"['’]s$")
-CHECK_RULES = "2"  # changes with the rules above, so summaries kept under older ones are made again
 # Words the prompt itself gives the model to name the speakers, besides the stop words.
 _GIVEN = frozenset({"user", "assistant", "ai"})
 

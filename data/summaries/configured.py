@@ -12,11 +12,12 @@ from __future__ import annotations
 import hashlib
 import os
 from datetime import tzinfo
+from pathlib import Path
 
 from oneclaw_search.data.summaries.background import BackgroundSummaries
 from oneclaw_search.data.summaries.llm_summarizer import AnthropicSummarizer, OpenAICompatibleSummarizer
 from oneclaw_search.data.summaries.local_model import PROMPT, LocalModel, ModelProseSummarizer, model_file
-from oneclaw_search.domain.checked_prose import CHECK_RULES
+from oneclaw_search.domain import checked_prose
 from oneclaw_search.domain.session_summary import Summarizer, SummaryCache, SummaryLater
 
 EXTRACTIVE, LOCAL, OPENAI, ANTHROPIC = "extractive", "local", "openai", "anthropic"
@@ -50,8 +51,9 @@ def later_summaries(chosen: str | object, extractive: Summarizer, cache: Summary
     if path is None:
         return None
     summarizer = ModelProseSummarizer(LocalModel(path), extractive, zone)
-    # The prompt, the check and the zone the prompt's day is written in all shape what is kept.
-    made_by = hashlib.sha256(f"{PROMPT}:{CHECK_RULES}:{zone}:{path.name}".encode()).hexdigest()[:8]
+    # The prompt, the check's rules (its source), the zone the day is written in and the model shape what is kept.
+    rules = Path(checked_prose.__file__).read_bytes()
+    made_by = hashlib.sha256(f"{PROMPT}:{zone}:{path.name}".encode() + rules).hexdigest()[:8]
     return BackgroundSummaries(summarizer, cache, f"{summarizer.method}:{made_by}:{EXTRACTIVE_METHOD}", summarizer.method)
 
 

