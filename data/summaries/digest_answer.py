@@ -1,5 +1,5 @@
-"""Reading a model's answer into the three lists of a digest, and merging the digests of a long
-session's pieces (draagon-forge REQ-016.3 key_topics, key_decisions, unresolved).
+"""Reading a model's answer into the three lists of a digest and its prose summary, and merging the
+digests of a long session's pieces (draagon-forge REQ-016.3 key_topics, key_decisions, unresolved).
 
 The merge is deterministic rather than one more model call: it costs nothing, cannot fail or time
 out, and cannot invent. It drops repeats case-insensitively and takes the pieces' phrases in turn
@@ -12,21 +12,30 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 
 from oneclaw_search.data.summaries.summary_prompt import MAX_ITEMS
 
 FIELDS = ("key_topics", "key_decisions", "unresolved")
+PROSE = "summary"  # asked for; an answer without it still gives its lists, and the offline prose stands in
 MAX_PHRASE_CHARS = 160
 # The answer's shape as a JSON schema, for servers that constrain a model's output to one (llama.cpp's
 # server and others): a small local model asked plainly for JSON often answers prose instead.
 ANSWER_SCHEMA = {
     "type": "object",
-    "properties": {field: {"type": "array", "items": {"type": "string"}, "maxItems": MAX_ITEMS} for field in FIELDS},
-    "required": list(FIELDS),
+    "properties": {**{field: {"type": "array", "items": {"type": "string"}, "maxItems": MAX_ITEMS} for field in FIELDS},
+                   PROSE: {"type": "string"}},
+    "required": [*FIELDS, PROSE],
     "additionalProperties": False,
 }
 
 Lists = tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    lists: Lists
+    summary: str = ""
 
 # some local reasoning models think aloud before answering; some models fence JSON despite being told not to
 _THINKING = re.compile(r"^<think>.*?</think>\s*", re.DOTALL)
@@ -37,8 +46,8 @@ class UnparsableAnswer(ValueError):
     """The model's answer is not the JSON object the prompt asks for."""
 
 
-def parse_answer(text: str | None) -> Lists:
-    """The three lists of the answer, trimmed and capped; anything but exactly that object raises."""
+def parse_answer(text: str | None) -> Answer:
+    """The three lists of the answer, trimmed and capped, and its prose; anything but that object raises."""
     body = _THINKING.sub("", (text or "").strip()).strip()
     if fenced := _FENCE.match(body):
         body = fenced.group(1).strip()
@@ -46,18 +55,21 @@ def parse_answer(text: str | None) -> Lists:
         answer = json.loads(body)
     except ValueError as error:
         raise UnparsableAnswer(f"not JSON: {body[:80]!r}") from error
-    if not isinstance(answer, dict) or set(answer) != set(FIELDS):
-        raise UnparsableAnswer(f"not an object with exactly {', '.join(FIELDS)}")
+    if not isinstance(answer, dict) or set(answer) - {PROSE} != set(FIELDS):
+        raise UnparsableAnswer(f"not an object with exactly {', '.join(FIELDS)} and {PROSE}")
+    prose = answer.get(PROSE, "")
+    if not isinstance(prose, str):
+        raise UnparsableAnswer(f"{PROSE} is not a string")
     topics, decisions, unresolved = (_phrases(answer[field], field) for field in FIELDS)
-    return topics, decisions, unresolved
+    return Answer((topics, decisions, unresolved), " ".join(prose.split()))
 
 
-def merge(parts: Sequence[Lists]) -> Lists:
-    """One digest's lists from the pieces' lists, oldest piece first."""
-    topics = _interleave(part[0] for part in parts)
-    decisions = _interleave(part[1] for part in parts)
-    unresolved = _interleave(part[2] for part in reversed(parts))
-    return topics, decisions, unresolved
+def merge(parts: Sequence[Answer]) -> Answer:
+    """One digest's lists and prose from the pieces', oldest piece first."""
+    topics = _interleave(part.lists[0] for part in parts)
+    decisions = _interleave(part.lists[1] for part in parts)
+    unresolved = _interleave(part.lists[2] for part in reversed(parts))
+    return Answer((topics, decisions, unresolved), " ".join(part.summary for part in parts if part.summary))
 
 
 def _phrases(value: object, field: str) -> tuple[str, ...]:

@@ -2,7 +2,8 @@
 Ollama, llama.cpp's server, vLLM) or Anthropic's Messages API (draagon-forge REQ-016.3).
 
 A long session goes to the model in pieces within the token budget, and the pieces' digests are
-merged without another call (digest_answer.py says how). Whatever goes wrong, a timeout, a refused
+merged without another call (digest_answer.py says how); the prose summary is checked against the
+session (domain/checked_prose.py). Whatever goes wrong, a timeout, a refused
 connection, an HTTP error or an answer that is not the JSON asked for, the fallback summarizer
 answers instead and the digest's method names the model and why it was not used. The SDKs are
 imported on first use, so this package loads where they are not installed.
@@ -16,6 +17,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from oneclaw_search.data.summaries.digest_answer import ANSWER_SCHEMA, UnparsableAnswer, merge, parse_answer
 from oneclaw_search.data.summaries.summary_prompt import SYSTEM_PROMPT, transcript_pieces, turn_room
+from oneclaw_search.domain.checked_prose import checked
 from oneclaw_search.domain.session_summary import Digest, Summarizer, Transcript
 
 if TYPE_CHECKING:
@@ -46,9 +48,11 @@ class _ChatModelSummarizer:
         except Exception as error:  # the port promises a digest, never an exception
             digest = self._fallback.summarize(transcript)
             return replace(digest, method=f"{digest.method} (llm:{self.model} unavailable: {self._reason(error)})")
-        topics, decisions, unresolved = merge(parts)
-        # The prose summary is the offline one: the model is asked for the lists alone.
-        return Digest(topics, decisions, unresolved, f"llm:{self.model}", self._fallback.summarize(transcript).summary)
+        answer = merge(parts)
+        # The model's prose is checked as the local model's is; the offline prose stands in for none left.
+        shown = "\n".join([transcript.session.title, *(turn.content for turn in transcript.turns)])
+        prose = checked(answer.summary, shown).text or self._fallback.summarize(transcript).summary
+        return Digest(*answer.lists, f"llm:{self.model}", prose)
 
     def _ask(self, piece: str) -> str | None:
         """The model's reply to one piece of transcript."""

@@ -126,6 +126,21 @@ class ChatModel(Protocol):
     def complete(self, text: str, answer_tokens: int = ANSWER_TOKENS) -> str: ...
 
 
+def answered(model: ChatModel, transcript: Transcript, zone: tzinfo = UTC, template: str = PROMPT) -> str:
+    """The model's answer to the prompt; a prompt too long for its context is cut to fewer turns (the
+    first and last ones still) until it fits, and TooLong is raised once cutting changes nothing."""
+    shown, room = prompt(transcript, zone, template), None
+    while True:
+        try:
+            return model.complete(shown)
+        except TooLong:
+            room = (room or len(shown)) // 2
+            shorter = prompt(transcript, zone, template, room=room)
+            if shorter == shown:
+                raise
+            shown = shorter
+
+
 class ModelProseSummarizer:
     """The model's checked prose as `summary`, the extractive summary's lists beside it; the extractive
     summary whole, its method saying why, when the model fails or every sentence named what the session never said."""
@@ -138,19 +153,12 @@ class ModelProseSummarizer:
         digest = self._extractive.summarize(transcript)
         if not transcript.turns:
             return digest
-        shown, room = prompt(transcript, self._zone), None
-        while True:
-            try:
-                said = self._model.complete(shown)
-                break
-            except TooLong as error:  # fewer turns, the first and last ones still, until cutting changes nothing
-                room = (room or len(shown)) // 2
-                shorter = prompt(transcript, self._zone, room=room)
-                if shorter == shown:
-                    return replace(digest, method=f"{digest.method} ({self.method} unavailable: {error})")
-                shown = shorter
-            except Exception as error:  # the port promises a digest, never an exception
-                return replace(digest, method=f"{digest.method} ({self.method} unavailable: {type(error).__name__})")
+        try:
+            said = answered(self._model, transcript, self._zone)
+        except TooLong as error:
+            return replace(digest, method=f"{digest.method} ({self.method} unavailable: {error})")
+        except Exception as error:  # the port promises a digest, never an exception
+            return replace(digest, method=f"{digest.method} ({self.method} unavailable: {type(error).__name__})")
         prose = checked(said, said_in(transcript, self._zone)).text
         if not prose:
             return replace(digest, method=f"{digest.method} ({self.method} named what the session never said)")

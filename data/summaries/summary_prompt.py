@@ -1,5 +1,5 @@
 """What a summarizing model is told: the instructions, and a transcript cut into pieces that each fit
-a token budget (draagon-forge REQ-016.3 key topics, key decisions, unresolved items).
+a token budget (draagon-forge REQ-016.3 key topics, key decisions, unresolved items, and a prose summary).
 
 Tokens are estimated, not counted: a quarter of the characters, rounded up, is close enough for the
 tokenizers of the usual chat models and needs none of them installed.
@@ -14,10 +14,11 @@ MAX_ITEMS = 5  # phrases per list, in the answer and in the merged digest
 
 SYSTEM_PROMPT = f"""You summarise one past conversation between a user and an AI assistant.
 Reply with STRICT JSON and nothing else: no prose, no code fence, exactly this object:
-{{"key_topics": ["..."], "key_decisions": ["..."], "unresolved": ["..."]}}
+{{"key_topics": ["..."], "key_decisions": ["..."], "unresolved": ["..."], "summary": "..."}}
 - key_topics: what the conversation is about, at most {MAX_ITEMS} short noun phrases.
 - key_decisions: what the user and assistant settled on or chose, at most {MAX_ITEMS} short phrases.
 - unresolved: questions, problems or tasks left open at the end, at most {MAX_ITEMS} short phrases.
+- summary: 2-4 sentences, in the third person, of what the user and the assistant talked about.
 Each phrase is a few words, taken from what the transcript says. Do not invent anything: a list with
 nothing to report stays empty ([]). The transcript may be one part of a longer conversation."""
 

@@ -88,6 +88,7 @@ def test_a_fenced_answer_is_accepted_and_its_phrases_trimmed_and_capped(llm):
     json.dumps({**VALID, "unresolved": ["", "x"]}),
     json.dumps({**VALID, "key_decisions": "Migrate on Sunday"}),
     json.dumps([VALID]),
+    json.dumps({**VALID, "summary": ["They migrate on Sunday."]}),
 ])
 def test_a_malformed_answer_falls_back_naming_the_reason(llm, reply):
     llm.then(answer(reply))
@@ -125,7 +126,8 @@ def piece_digest(request):
     labels = re.findall(r"turn-\d\d", request.body["messages"][1]["content"])
     part = re.search(r"part (\d+) of", request.body["messages"][1]["content"]).group(1)
     decision = "Use SQLite" if int(part) % 2 else "use sqlite"
-    return json.dumps({"key_topics": sorted(set(labels)), "key_decisions": [decision], "unresolved": [f"open in part {part}"]})
+    return json.dumps({"key_topics": sorted(set(labels)), "key_decisions": [decision], "unresolved": [f"open in part {part}"],
+                       "summary": f"They wrote {min(labels, default='more')}."})
 
 
 def test_a_long_session_goes_in_pieces_within_the_budget_and_their_digests_merge(llm):
@@ -143,6 +145,8 @@ def test_a_long_session_goes_in_pieces_within_the_budget_and_their_digests_merge
     assert len(digest.key_topics) == 5 and digest.key_topics[0] == "turn-00"
     assert digest.key_decisions == ("Use SQLite",)
     assert digest.unresolved[0] == f"open in part {pieces}"  # the latest piece's open items first
+    firsts = [min(re.findall(r"turn-\d\d", request.body["messages"][1]["content"])) for request in llm.requests]
+    assert digest.summary == " ".join(f"They wrote {label}." for label in firsts)  # each piece's prose, in order
 
 
 def test_a_turn_longer_than_a_piece_is_split_across_pieces(llm):
@@ -191,7 +195,23 @@ def test_the_answers_schema_goes_along_and_a_server_refusing_it_is_asked_plainly
     summarizer = openai_summarizer(llm)
     assert summarizer.summarize(MIGRATION).method == f"llm:{MODEL}"
     schema = llm.requests[0].body["response_format"]
-    assert schema["type"] == "json_object" and schema["schema"]["required"] == ["key_topics", "key_decisions", "unresolved"]
+    assert schema["type"] == "json_object" and schema["schema"]["required"] == ["key_topics", "key_decisions", "unresolved", "summary"]
     assert summarizer.summarize(MIGRATION).method == f"llm:{MODEL}"  # refused with the schema, answered without it
     assert summarizer.summarize(MIGRATION).method == f"llm:{MODEL}"
     assert ["response_format" in request.body for request in llm.requests] == [True, True, False, False]
+
+
+class ProseFallback(FixedFallback):
+    def summarize(self, transcript):
+        self.calls += 1
+        return Digest(("extractive topic",), (), (), "extractive", "The offline prose.")
+
+
+def test_the_answers_prose_is_checked_against_the_session_and_the_offline_prose_stands_in_for_none(llm):
+    llm.then(answer(json.dumps({**VALID, "summary": "They chose  Postgres\nfor the notes. Bob from Oracle runs it."})),
+             answer(json.dumps({**VALID, "summary": "Bob from Oracle runs it."})), answer(json.dumps(VALID)))
+    summarizer = OpenAICompatibleSummarizer(f"{llm.base_url}/v1", MODEL, "sk-test-key", ProseFallback())
+    first, made_up, without = (summarizer.summarize(MIGRATION) for _ in range(3))
+    assert first.summary == "They chose Postgres for the notes." and first.method == f"llm:{MODEL}"
+    assert made_up.summary == without.summary == "The offline prose."
+    assert made_up.key_decisions == without.key_decisions == ("Migrate on Sunday",)  # the lists are still the model's

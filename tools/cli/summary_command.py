@@ -1,6 +1,6 @@
 """`oneclaw-search summary`: get_session_summary from the command line, printed as the tool returns it;
-`oneclaw-search summarize`: the local model's summaries of recent sessions made now, with a progress
-bar, and kept for every later get_session_summary call (beyond FEAT-032)."""
+`oneclaw-search summarize`: a model's summaries of recent sessions (the local model's, or an LLM's) made
+now, with a progress bar, and kept for every later get_session_summary call (beyond FEAT-032)."""
 from __future__ import annotations
 
 import argparse
@@ -17,6 +17,7 @@ if TYPE_CHECKING:
 # a one-shot search's start never pays for it.
 
 SUMMARIZERS = ("extractive", "local", "openai", "anthropic")
+MODELS = SUMMARIZERS[1:]  # those that write in the background
 
 
 def add_parsers(commands: Any, common: argparse.ArgumentParser) -> None:
@@ -25,10 +26,13 @@ def add_parsers(commands: Any, common: argparse.ArgumentParser) -> None:
     summary.add_argument("--limit", help="how many recent sessions, default 5")
     summary.add_argument("--json", action="store_true", help="print the JSON format")
     summary.add_argument("--summarizer", choices=SUMMARIZERS, default="extractive",
-                         help="extractive (default, offline); local (extractive now, the local model's prose once "
-                              "`summarize` or a long-running host made it); or an LLM configured by ONECLAW_SEARCH_LLM_* variables")
+                         help="extractive (default, offline); or a model's summary once `summarize` or a long-running "
+                              "host made it, extractive until then: local (the local-model extra) or an LLM configured by "
+                              "ONECLAW_SEARCH_LLM_* variables")
     summarize = commands.add_parser("summarize", parents=[common],
-                                    help="have the local model summarise recent sessions now (the local-model extra)")
+                                    help="have a model summarise recent sessions now (default: the local-model extra's)")
+    summarize.add_argument("--summarizer", choices=MODELS, default="local",
+                           help="local (default), or an LLM configured by ONECLAW_SEARCH_LLM_* variables")
     summarize.add_argument("--limit", type=int, default=20, help="how many recent sessions, default 20 (0 or less too), at most 50")
     summarize.add_argument("--session-id", help="one session instead")
 
@@ -49,11 +53,11 @@ def run_summarize(db: History, time_zone: str | None, args: argparse.Namespace) 
     from oneclaw_search.tools.cli.progress import progress_bars
 
     where = {"index_path": args.index_path} if hasattr(args, "index_path") else {}
-    use_case: GetSessionSummaryUseCase = open_container(db, time_zone=time_zone, summarizer="local", **where).get(
+    use_case: GetSessionSummaryUseCase = open_container(db, time_zone=time_zone, summarizer=args.summarizer, **where).get(
         GetSessionSummaryUseCase)
     request = SummaryRequest(args.session_id, 20 if args.limit <= 0 else min(args.limit, 50))
     with progress_bars() as bars:
-        bar = bars.count("Summarising with the local model", "sessions")
+        bar = bars.count(f"Summarising with the {_named(args.summarizer)}", "sessions")
 
         def done(count: int, total: int) -> None:
             if bar is not None:
@@ -65,7 +69,11 @@ def run_summarize(db: History, time_zone: str | None, args: argparse.Namespace) 
             print(f"{PROG}: {problem}", file=sys.stderr)
             return 1
     if failed:
-        print(f"{PROG}: the local model failed on {failed} sessions (the log says why)", file=sys.stderr)
+        print(f"{PROG}: the {_named(args.summarizer)} failed on {failed} sessions (the log says why)", file=sys.stderr)
         return 1
-    print("the local model's summaries of those sessions are kept for every later call", file=sys.stderr)
+    print(f"the {_named(args.summarizer)}'s summaries of those sessions are kept for every later call", file=sys.stderr)
     return 0
+
+
+def _named(summarizer: str) -> str:
+    return "local model" if summarizer == "local" else f"{summarizer} model"
