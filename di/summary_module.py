@@ -1,4 +1,5 @@
-"""SummaryModule: the get_session_summary tool, its summarizer chosen by settings, and its cache.
+"""SummaryModule: the get_session_summary tool, its summarizer chosen by settings, its cache, and the
+watch a long-running host starts so a model summarises sessions as they go quiet.
 
 `summarizer` "extractive" (the default, offline), "local" (extractive at once, a local model's prose in
 the background), "openai", "anthropic", or a Summarizer object (data/summaries/configured.py reads an
@@ -12,8 +13,10 @@ from injector import Module, provider, singleton
 
 from oneclaw_search.data.summaries.configured import chosen_summarizer, later_summaries, summary_method
 from oneclaw_search.data.summaries.keyphrases import YakeTopics
+from oneclaw_search.data.summaries.quiet_watch import QUIET_MS, QuietSessionWatch
 from oneclaw_search.di.index_module import SearchBackends
 from oneclaw_search.di.settings import Settings
+from oneclaw_search.domain.clock import Clock
 from oneclaw_search.domain.extractive_summary import ExtractiveSummarizer
 from oneclaw_search.domain.session_reading import SessionReader
 from oneclaw_search.domain.session_summary import SessionDirectory, Summarizer, SummaryCache
@@ -34,6 +37,11 @@ class SummaryModule(Module):
         return GetSessionSummaryUseCase(reader, directory, summarizer, cache, method_key=summary_method(settings.summarizer),
                                         redact_secrets=settings.redact_secrets,
                                         later=later_summaries(settings.summarizer, summarizer, cache, zone))
+
+    @singleton
+    @provider
+    def provide_quiet_session_watch(self, use_case: GetSessionSummaryUseCase, clock: Clock) -> QuietSessionWatch:
+        return QuietSessionWatch(lambda: use_case.ask_later_for_quiet(clock.now_ms(), QUIET_MS))
 
     @singleton
     @provider

@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from functools import partial
 
 from oneclaw_search.domain.input_text import as_integer
 from oneclaw_search.domain.redaction import redact
@@ -89,6 +90,20 @@ class GetSessionSummaryUseCase:
                 failed += 1
             done(number, len(sessions))
         return failed
+
+    def ask_later_for_quiet(self, now_ms: int, quiet_ms: int, limit: int = MAX_LIMIT) -> int:
+        """Has the background summarizer start on each of the `limit` most recent sessions whose last
+        turn is `quiet_ms` old or older and whose summary it has not kept; how many it was asked for."""
+        later, asked = self._later, 0
+        if later is None:
+            return 0
+        for info in self._directory.recent(limit):
+            version = self._directory.version(info.id)
+            key = f"{later.method_key}:{self._key(info, version)}"
+            if version.ended_at is not None and now_ms - version.ended_at >= quiet_ms and self._cache.get(key) is None:
+                later.ask(info.id, key, partial(self._masked, info))
+                asked += 1
+        return asked
 
     @staticmethod
     def _key(info: SessionInfo, version: SessionVersion) -> str:

@@ -266,26 +266,34 @@ def labelled(samples: list[dict], claude_history: Path | None = None) -> dict[st
     """Micro-averaged precision and recall of the turns items come from, against hand-labelled turns: LoCoMo
     dev sessions (labels by dia_id in LABELS), coding sessions written for this benchmark (CODING, text and
     labels both ours), real Claude Code transcripts when `claude_history` is given, and all together."""
+    cases = {source: [(ExtractiveSummarizer(vocabulary, vocabulary.rows).traced(transcript), label)
+                      for transcript, label, vocabulary in found]
+             for source, found in labelled_sessions(samples, claude_history).items()}
+    cases["all"] = [pair for pairs in cases.values() for pair in pairs]
+    return {source: _precision_recall(pairs) for source, pairs in cases.items()}
+
+
+def labelled_sessions(samples: list[dict], claude_history: Path | None = None) -> dict[str, list[tuple[Transcript, dict, Any]]]:
+    """Per source, each labelled session's transcript, its labels and its history's vocabulary."""
     by_id = {sample["sample_id"]: sample for sample in samples}
-    cases: dict[str, list[tuple[Any, dict]]] = {"LoCoMo dev": [], "coding (ours)": []}
+    cases: dict[str, list[tuple[Transcript, dict, Any]]] = {"LoCoMo dev": [], "coding (ours)": []}
     for label in json.loads(LABELS.read_text())["sessions"]:
         transcripts = sessions(by_id[label["sample_id"]])
         vocabulary = HistoryVocabulary([t.content for s in transcripts.values() for t in s.turns])
-        cases["LoCoMo dev"].append((ExtractiveSummarizer(vocabulary, vocabulary.rows).traced(transcripts[label["session"]]), label))
+        cases["LoCoMo dev"].append((transcripts[label["session"]], label, vocabulary))
     if CODING.exists():
         coding = json.loads(CODING.read_text())["sessions"]
         vocabulary = HistoryVocabulary([turn["text"] for session in coding for turn in session["turns"]])
         for session in coding:
             turns = tuple(Turn(t["id"], t["role"], t["text"], at) for at, t in enumerate(session["turns"]))
-            transcript = Transcript(SessionInfo(session["id"], session["title"], 0, len(turns)), turns)
-            cases["coding (ours)"].append((ExtractiveSummarizer(vocabulary, vocabulary.rows).traced(transcript), session))
+            cases["coding (ours)"].append((Transcript(SessionInfo(session["id"], session["title"], 0, len(turns)), turns),
+                                           session, vocabulary))
     if claude_history is not None:
         loaded = claude_code_sessions.load(claude_history)
         vocabulary = HistoryVocabulary([turn.content for _, transcript in loaded for turn in transcript.turns])
-        cases["Claude Code"] = [(ExtractiveSummarizer(vocabulary, vocabulary.rows).traced(transcript), label)
+        cases["Claude Code"] = [(transcript, label, vocabulary)
                                 for (_, transcript), label in zip(loaded, claude_code_sessions.labels(), strict=True)]
-    cases["all"] = [pair for pairs in cases.values() for pair in pairs]
-    return {source: _precision_recall(pairs) for source, pairs in cases.items()}
+    return cases
 
 
 def _precision_recall(pairs: list[tuple[Any, dict]]) -> dict[str, dict[str, float]]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import json
 import sqlite3
+import time
 from contextlib import closing
 from dataclasses import dataclass, field
 
@@ -131,3 +132,76 @@ def test_a_renamed_session_is_summarised_anew(tmp_path):
     write_history(path, [new_session("s-old", "Kyoto by train", "2026-02-01T09:00")])
     reply = json.loads(call(path, counting, session_id="s-old", format="json").result)
     assert len(counting.seen) == 2 and reply["sessions"][0]["key_topics"] == ["Kyoto by train"]
+
+
+def test_an_openai_compatible_model_writes_in_the_background_and_its_checked_digest_is_kept(tmp_path, monkeypatch):
+    from loopback_llm import LoopbackLlm, answer
+
+    reply = {"key_topics": ["Kyoto trip"], "key_decisions": ["Take the train"], "unresolved": [],
+             "summary": "The user asked about taking the train to Kyoto. They booked it with Oracle Rail."}
+    with LoopbackLlm() as llm:
+        llm.then(answer(json.dumps(reply)))
+        monkeypatch.setenv("ONECLAW_SEARCH_LLM_BASE_URL", f"{llm.base_url}/v1")
+        monkeypatch.setenv("ONECLAW_SEARCH_LLM_MODEL", "tiny")
+        engine = create_injector(history(tmp_path), summarizer="openai").get(ToolExecutionEngine)
+        def ask():
+            return json.loads(engine.execute_tool("get_session_summary", {"session_id": "s-old", "format": "json"}).result)
+        at_once = ask()["sessions"][0]
+        assert at_once["method"] == "extractive (llm:tiny summary being made)"  # the call did not wait for the model
+        for _ in range(200):
+            made = ask()["sessions"][0]
+            if made["method"] == "llm:tiny":
+                break
+            time.sleep(0.05)
+        assert len(llm.requests) == 1 and "Should we take the train to Kyoto?" in llm.requests[0].text()
+    assert made["key_decisions"] == ["Take the train"]
+    assert made["summary"] == "The user asked about taking the train to Kyoto."  # the made-up name's sentence dropped
+
+
+def test_summarize_has_an_llm_make_its_summaries_now_and_says_when_it_failed(tmp_path, monkeypatch, capsys):
+    from loopback_llm import LoopbackLlm, answer, status
+
+    from oneclaw_search.tools.cli import main
+
+    path = history(tmp_path)
+    with LoopbackLlm() as llm:
+        llm.then(status(500), answer(json.dumps({"key_topics": ["Kyoto trip"], "key_decisions": [], "unresolved": [],
+                                                 "summary": "The user asked about the train to Kyoto."})))
+        monkeypatch.setenv("ONECLAW_SEARCH_LLM_BASE_URL", f"{llm.base_url}/v1")
+        monkeypatch.setenv("ONECLAW_SEARCH_LLM_MODEL", "tiny")
+        summarize = ["--db", str(path), "summarize", "--summarizer", "openai", "--session-id", "s-old"]
+        assert main(summarize) == 1 and "the openai model failed on 1 sessions" in capsys.readouterr().err
+        assert main(summarize) == 0
+        assert main(["--db", str(path), "summary", "--summarizer", "openai", "--session-id", "s-old", "--json"]) == 0
+    [made] = json.loads(capsys.readouterr().out)["sessions"]
+    assert (made["method"], made["summary"]) == ("llm:tiny", "The user asked about the train to Kyoto.")
+
+
+def test_the_containers_quiet_watch_has_the_model_summarise_sessions_gone_quiet_before_anyone_asks(tmp_path, monkeypatch):
+    from loopback_llm import LoopbackLlm, answer
+
+    from oneclaw_search.data.summaries.quiet_watch import QuietSessionWatch
+    from oneclaw_search.domain.clock import PinnedClock
+
+    reply = {"key_topics": ["garden"], "key_decisions": [], "unresolved": [], "summary": "The user plans tulips."}
+    with LoopbackLlm() as llm:
+        llm.default = answer(json.dumps(reply))
+        monkeypatch.setenv("ONECLAW_SEARCH_LLM_BASE_URL", f"{llm.base_url}/v1")
+        monkeypatch.setenv("ONECLAW_SEARCH_LLM_MODEL", "tiny")
+        container = create_injector(history(tmp_path), summarizer="openai", clock=PinnedClock(1_900_000_000_000))
+        watch = container.get(QuietSessionWatch)
+        watch.start()
+        for _ in range(200):
+            if len(llm.requests) == 2:
+                break
+            time.sleep(0.05)
+        watch.stop()
+        assert len(llm.requests) == 2  # once for each live session, before any call asked
+        engine = container.get(ToolExecutionEngine)
+        for _ in range(200):  # the second answer may still be on its way into the cache
+            made = json.loads(engine.execute_tool("get_session_summary", {"format": "json"}).result)["sessions"]
+            if all(s["method"] == "llm:tiny" for s in made):
+                break
+            time.sleep(0.05)
+    assert [(s["session_id"], s["method"]) for s in made] == [("s-new", "llm:tiny"), ("s-old", "llm:tiny")]
+    assert len(llm.requests) == 2  # none for the deleted session, none again for the calls

@@ -21,6 +21,7 @@ from oneclaw_search.domain.local_time import iso_time_ms, resolve_zone
 from oneclaw_search.tools.cli.conformance_command import add_parser as add_conformance_parser
 from oneclaw_search.tools.cli.conformance_command import run_conformance
 from oneclaw_search.tools.cli.history_location import History, PostgresLocation
+from oneclaw_search.tools.cli.summary_command import SUMMARIZERS
 from oneclaw_search.tools.cli.summary_command import add_parsers as add_summary_parsers
 from oneclaw_search.tools.cli.tool_output import PROG, run_tool, show
 
@@ -86,7 +87,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     commands.add_parser("demo", parents=[common], help=f"build a sample history (default {DEFAULT_DEMO_PATH}) and search it")
     commands.add_parser("index", parents=[common], help="build or catch up the side index now")
-    commands.add_parser("mcp", parents=[common], help="serve the tools over stdio to an MCP client (needs the [mcp] extra)")
+    mcp = commands.add_parser("mcp", parents=[common], help="serve the tools over stdio to an MCP client (needs the [mcp] extra)")
+    mcp.add_argument("--summarizer", choices=SUMMARIZERS, default="extractive",
+                     help="get_session_summary's: extractive (default), or a model that summarises sessions as they go quiet")
     tenants = commands.add_parser("tenants", parents=[common],
                                   help="a PostgreSQL history's tenants: add one (creating the schema) or list them")
     tenants.add_argument("action", choices=("add", "list"))
@@ -134,7 +137,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "mcp":
             from oneclaw_search.tools.cli.mcp_server import run_mcp
 
-            return run_mcp(db, time_zone, getattr(args, "index_path", None))
+            return run_mcp(db, time_zone, getattr(args, "index_path", None), args.summarizer)
         return run_search(db, time_zone, args)
     except (HistoryUnavailable, ValueError, OSError) as problem:
         return _fail(str(problem))

@@ -19,16 +19,20 @@ SERVER_NAME = "oneclaw-search"
 INSTALL_HINT = "the MCP server needs the MCP SDK: pip install '.[mcp]' in the checkout (or 'PATH/TO/CHECKOUT[mcp]')"
 
 
-def run_mcp(db: History, time_zone: str | None, index_path: str | None) -> int:
+def run_mcp(db: History, time_zone: str | None, index_path: str | None, summarizer: str = "extractive") -> int:
     """Open the history first (a bad --db fails here, before any protocol starts), then serve until
-    the client closes stdin."""
+    the client closes stdin; with a model summarizer, sessions are summarised as they go quiet."""
     try:
         import anyio  # noqa: F401 - the SDK's own dependency: checked with it, before the history opens
         from mcp.server.lowlevel import Server  # noqa: F401
     except ImportError as missing:
         raise OSError(f"{INSTALL_HINT} ({missing})") from missing
-    settings = {"time_zone": time_zone} | ({} if index_path is None else {"index_path": index_path})
+    settings = {"time_zone": time_zone, "summarizer": summarizer} | ({} if index_path is None else {"index_path": index_path})
     container = open_container(db, **settings)
+    if summarizer != "extractive":
+        from oneclaw_search.data.summaries.quiet_watch import QuietSessionWatch
+
+        container.get(QuietSessionWatch).start()
     anyio.run(serve_stdio, container.get(ToolRegistry), container.get(ToolExecutionEngine))
     return 0
 
