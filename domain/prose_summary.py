@@ -52,6 +52,18 @@ def prose_summary(turns: Sequence[Turn], terms: Terms, weights: Weights, novelty
     return " ".join(said[at] for at in sorted(chosen))
 
 
+def led_by(prose: str, summary: str) -> str:
+    """A model's prose, then `summary`'s sentences in order while the whole stays within SUMMARY_WORDS:
+    the gist in the model's words, then what the session itself said."""
+    kept, words = [prose] if prose else [], len(prose.split())
+    for sentence in sentences(summary):
+        if words + len(sentence.split()) > SUMMARY_WORDS:
+            break
+        kept.append(sentence)
+        words += len(sentence.split())
+    return " ".join(kept)
+
+
 def _summed(vectors: list[Vector]) -> Vector:
     total: Counter[str] = Counter()
     for vector in vectors:

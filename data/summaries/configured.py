@@ -19,7 +19,7 @@ from oneclaw_search.data.summaries.background import BackgroundSummaries
 from oneclaw_search.data.summaries.llm_summarizer import AnthropicSummarizer, OpenAICompatibleSummarizer
 from oneclaw_search.data.summaries.local_model import PROMPT, LocalModel, ModelProseSummarizer, model_file
 from oneclaw_search.data.summaries.summary_prompt import SYSTEM_PROMPT
-from oneclaw_search.domain import checked_prose
+from oneclaw_search.domain import checked_prose, prose_summary
 from oneclaw_search.domain.session_summary import Summarizer, SummaryCache, SummaryLater
 
 EXTRACTIVE, LOCAL, OPENAI, ANTHROPIC = "extractive", "local", "openai", "anthropic"
@@ -59,8 +59,10 @@ def later_summaries(chosen: str | object, extractive: Summarizer, cache: Summary
 
 
 def _made_by(what: str) -> str:
-    """A short hash of what shapes a model's summary, the check's rules (its source) with it."""
-    return hashlib.sha256(what.encode() + Path(checked_prose.__file__).read_bytes()).hexdigest()[:8]
+    """A short hash of what shapes a model's summary, with the sources of the check's rules and of the
+    prose it is joined to."""
+    rules = b"".join(Path(str(module.__file__)).read_bytes() for module in (checked_prose, prose_summary))
+    return hashlib.sha256(what.encode() + rules).hexdigest()[:8]
 
 
 def _from_environment(kind: str, model: str, fallback: Summarizer) -> Summarizer:

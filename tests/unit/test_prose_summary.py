@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from oneclaw_search.domain.extractive_summary import ExtractiveSummarizer
-from oneclaw_search.domain.prose_summary import SUMMARY_WORDS, prose_summary
+from oneclaw_search.domain.prose_summary import SUMMARY_WORDS, led_by, prose_summary
 from oneclaw_search.domain.session_reading import SessionInfo, Turn
 from oneclaw_search.domain.session_summary import Transcript
 
@@ -67,3 +67,13 @@ def test_without_novelty_the_summary_is_the_most_central_sentences_and_with_it_m
 def test_the_extractive_digest_carries_the_summary():
     digest = ExtractiveSummarizer().summarize(Transcript(SessionInfo("s", "Migration", 0, len(CHAT)), CHAT))
     assert digest.summary.startswith(CHAT[0].content) and 20 <= len(digest.summary.split()) <= SUMMARY_WORDS
+
+
+def test_a_models_prose_leads_and_the_summarys_sentences_follow_in_order_while_they_fit():
+    summary = " ".join(f"Sentence {n} holds {'word ' * 20}here." for n in range(10))  # 24 words each
+    prose = "The user planned a trip to Kyoto with the assistant."  # 10 words
+    joined = led_by(prose, summary)
+    assert joined.startswith(prose + " Sentence 0 holds") and "Sentence 3 holds" in joined
+    assert "Sentence 4" not in joined and len(joined.split()) == 10 + 4 * 24 <= SUMMARY_WORDS  # a fifth would pass 120
+    assert led_by("", summary).split()[:2] == ["Sentence", "0"]  # no prose left: the summary alone
+    assert led_by(prose, "") == prose
