@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, fields
 from datetime import tzinfo
+from importlib.util import find_spec
 from pathlib import Path
 from typing import Any
 
@@ -93,6 +94,8 @@ class Settings:
                              "or a Summarizer")
         if self.summarizer == "local" and (missing := local_model_missing()) is not None:
             raise ValueError(f"summarizer 'local' needs a local model: {missing}")
+        if self.summarizer in ("openai", "anthropic") and find_spec(str(self.summarizer)) is None:
+            raise ValueError(f"summarizer {self.summarizer!r} needs its SDK: pip install 'oneclaw-search-history[llm]'")
         if not isinstance(self.summarizer, str) and not callable(getattr(self.summarizer, "summarize", None)):
             raise TypeError(f"summarizer must be a name or have summarize(): {self.summarizer!r}")
         if self.tenant is not None:

@@ -7,8 +7,8 @@ opens a sentence passes); a number is a run of digits, read without its thousand
 zeros. Either is supported when it stands as a whole word in the session's text (or a part of a
 hyphenated word there), a name's possessive "'s" aside, or when each part of a hyphenated one does.
 Sentences end at . ! or ? and a space, but not after a title or an initial ("Dr. Jones" stays one
-sentence, so "Jones" is checked). Entity precision is the share of all the entities a summary names
-that are supported.
+sentence, so "Jones" is checked); a list's numbering opening a line is not read, nor "I'm" as a name.
+Entity precision is the share of all the entities a summary names that are supported.
 """
 from __future__ import annotations
 
@@ -20,8 +20,11 @@ from oneclaw_search.domain.stopwords import STOPWORDS
 _WORD = re.compile(r"[^\W\d_][\w'’-]*|\d+(?:[.,:]\d+)*")
 _SENTENCE_END = re.compile(r"(?<!\b[A-Z]\.)(?<!\b[A-Z][a-z]\.)(?<!\bMrs\.)(?<!e\.g\.)(?<!i\.e\.)(?<!\bvs\.)(?<=[.!?])[\"')\]]*\s+")
 _POSSESSIVE = re.compile(r"['’]s$")
-# Words the prompt itself gives the model to name the speakers, besides the stop words.
-_GIVEN = frozenset({"user", "assistant", "ai"})
+# Words the prompt itself gives the model to name the speakers, and the pronoun "I" however contracted,
+# besides the stop words.
+_GIVEN = frozenset({"user", "assistant", "ai", "i", "i'm", "i've", "i'll", "i'd"})
+# A list's numbering or bullet opening a line: how the model lays out its answer, not a number it claims.
+_LIST_MARKER = re.compile(r"^\s*(?:\d+[.)]|[-*•])\s+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,7 +54,8 @@ def checked(prose: str, source: str) -> CheckedProse:
     held = {_bare(word) for word in _WORD.findall(source)}
     held |= {part for word in list(held) if "-" in word for part in word.split("-") if part}
     kept, named, unsupported = [], 0, []
-    for sentence in (part.strip() for line in prose.splitlines() for part in _SENTENCE_END.split(line) if part.strip()):
+    lines = (_LIST_MARKER.sub("", line) for line in prose.splitlines())
+    for sentence in (part.strip() for line in lines for part in _SENTENCE_END.split(line) if part.strip()):
         entities = sentence_entities(sentence)
         missing = [entity for entity in entities if not _held(entity, held)]
         named += len(entities)
@@ -71,4 +75,4 @@ def _bare(word: str) -> str:
     if word[0].isdigit():
         number = word.replace(",", "")
         return str(int(number)) if number.isdigit() else number
-    return _POSSESSIVE.sub("", word).casefold()
+    return _POSSESSIVE.sub("", word.replace("’", "'")).casefold()

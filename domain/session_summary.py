@@ -87,6 +87,9 @@ class SummaryLater(Protocol):
     def summarize_now(self, key: str, transcript: Transcript) -> bool:
         """Summarise it in this thread and keep the digest under `key`; whether one was kept."""
 
+    def why_not(self, key: str) -> str | None:
+        """Why the model lately failed on `key` (it is not asked again for a while), else None."""
+
 
 class SessionDirectory(Protocol):
     def recent(self, limit: int) -> Sequence[SessionInfo]:

@@ -70,6 +70,7 @@ class GetSessionSummaryUseCase:
         self._summarizer, self._cache = summarizer, cache
         self._method_key = method_key
         self._later = later
+        self._handled: dict[str, SessionInfo] = {}  # sessions whose model summary was found kept, as they stood
         self._clean = redact if redact_secrets else (lambda text: text)
 
     def summarize(self, request: SummaryRequest) -> list[SessionSummary]:
@@ -93,14 +94,21 @@ class GetSessionSummaryUseCase:
 
     def ask_later_for_quiet(self, now_ms: int, quiet_ms: int, limit: int = MAX_LIMIT) -> int:
         """Has the background summarizer start on each of the `limit` most recent sessions whose last
-        turn is `quiet_ms` old or older and whose summary it has not kept; how many it was asked for."""
+        turn is `quiet_ms` old or older and whose summary it has not kept; how many it was asked for.
+        A session found summarised is not read again until its title or last activity moves."""
         later, asked = self._later, 0
         if later is None:
             return 0
         for info in self._directory.recent(limit):
+            if self._handled.get(info.id) == info:
+                continue  # its summary was kept and its title and last activity are as they were then
             version = self._directory.version(info.id)
+            if version.ended_at is None or now_ms - version.ended_at < quiet_ms:
+                continue
             key = f"{later.method_key}:{self._key(info, version)}"
-            if version.ended_at is not None and now_ms - version.ended_at >= quiet_ms and self._cache.get(key) is None:
+            if self._cache.get(key) is not None:
+                self._handled[info.id] = info
+            elif later.why_not(key) is None:  # one the model failed on lately waits for a later look
                 later.ask(info.id, key, partial(self._masked, info))
                 asked += 1
         return asked
@@ -127,8 +135,11 @@ class GetSessionSummaryUseCase:
         if digest is None:
             digest = self._made_now(info, f"{self._method_key}:{key}")
             if later is not None:
-                later.ask(info.id, f"{later.method_key}:{key}", lambda: self._masked(info))
-                digest = replace(digest, method=digest.method + PENDING.format(later.name))
+                why_not = later.why_not(f"{later.method_key}:{key}")
+                if why_not is None:
+                    later.ask(info.id, f"{later.method_key}:{key}", partial(self._masked, info))
+                note = PENDING.format(later.name) if why_not is None else f" ({why_not})"
+                digest = replace(digest, method=digest.method + note)
         started = info.created_at if version.started_at is None else version.started_at
         ended = info.updated_at if version.ended_at is None else version.ended_at
         return SessionSummary(info.id, self._clean(info.title), started, ended, version.turn_count, digest)

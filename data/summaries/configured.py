@@ -14,11 +14,12 @@ import hashlib
 import os
 from datetime import tzinfo
 from pathlib import Path
+from types import ModuleType
 
+from oneclaw_search.data.summaries import digest_answer, llm_summarizer, local_model, summary_prompt
 from oneclaw_search.data.summaries.background import BackgroundSummaries
 from oneclaw_search.data.summaries.llm_summarizer import AnthropicSummarizer, OpenAICompatibleSummarizer
-from oneclaw_search.data.summaries.local_model import PROMPT, LocalModel, ModelProseSummarizer, model_file
-from oneclaw_search.data.summaries.summary_prompt import SYSTEM_PROMPT
+from oneclaw_search.data.summaries.local_model import LocalModel, ModelProseSummarizer, model_file
 from oneclaw_search.domain import checked_prose, prose_summary
 from oneclaw_search.domain.session_summary import Summarizer, SummaryCache, SummaryLater
 
@@ -46,22 +47,22 @@ def later_summaries(chosen: str | object, extractive: Summarizer, cache: Summary
     if chosen in (OPENAI, ANTHROPIC):
         model = os.environ.get("ONECLAW_SEARCH_LLM_MODEL") or DEFAULT_MODELS[str(chosen)]
         endpoint = os.environ.get("ONECLAW_SEARCH_LLM_BASE_URL", "")
-        made_by = _made_by(f"{SYSTEM_PROMPT}:{chosen}:{endpoint}:{model}")
+        made_by = _made_by(f"{chosen}:{endpoint}:{model}", llm_summarizer, digest_answer, summary_prompt)
         return BackgroundSummaries(_from_environment(str(chosen), model, extractive), cache,
                                    f"{chosen}:{model}:{made_by}:{EXTRACTIVE_METHOD}", f"llm:{model}")
     path = model_file() if chosen == LOCAL else None
     if path is None:
         return None
     summarizer = ModelProseSummarizer(LocalModel(path), extractive, zone)
-    # The prompt, the zone the day is written in and the model shape what is kept.
-    made_by = _made_by(f"{PROMPT}:{zone}:{path.name}")
+    # The zone the day is written in and the model shape what is kept, beside the prompt in its module.
+    made_by = _made_by(f"{zone}:{path.name}", local_model)
     return BackgroundSummaries(summarizer, cache, f"{summarizer.method}:{made_by}:{EXTRACTIVE_METHOD}", summarizer.method)
 
 
-def _made_by(what: str) -> str:
-    """A short hash of what shapes a model's summary, with the sources of the check's rules and of the
-    prose it is joined to."""
-    rules = b"".join(Path(str(module.__file__)).read_bytes() for module in (checked_prose, prose_summary))
+def _made_by(what: str, *modules: ModuleType) -> str:
+    """A short hash of what shapes a model's summary: `what`, and the sources of the modules that ask
+    the model and read its answer, of the check's rules and of the prose its answer is joined to."""
+    rules = b"".join(Path(str(module.__file__)).read_bytes() for module in (*modules, checked_prose, prose_summary))
     return hashlib.sha256(what.encode() + rules).hexdigest()[:8]
 
 

@@ -15,6 +15,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from oneclaw_search.data.summaries.summary_prompt import MAX_ITEMS
+from oneclaw_search.domain.prose_summary import SUMMARY_WORDS
+from oneclaw_search.domain.summary_cues import sentences
 
 FIELDS = ("key_topics", "key_decisions", "unresolved")
 PROSE = "summary"  # asked for; an answer without it still gives its lists, and the offline prose stands in
@@ -56,7 +58,7 @@ def parse_answer(text: str | None) -> Answer:
     except ValueError as error:
         raise UnparsableAnswer(f"not JSON: {body[:80]!r}") from error
     if not isinstance(answer, dict) or set(answer) - {PROSE} != set(FIELDS):
-        raise UnparsableAnswer(f"not an object with exactly {', '.join(FIELDS)} and {PROSE}")
+        raise UnparsableAnswer(f"not an object with exactly {', '.join(FIELDS)} (and {PROSE})")
     prose = answer.get(PROSE, "")
     if not isinstance(prose, str):
         raise UnparsableAnswer(f"{PROSE} is not a string")
@@ -69,7 +71,21 @@ def merge(parts: Sequence[Answer]) -> Answer:
     topics = _interleave(part.lists[0] for part in parts)
     decisions = _interleave(part.lists[1] for part in parts)
     unresolved = _interleave(part.lists[2] for part in reversed(parts))
-    return Answer((topics, decisions, unresolved), " ".join(part.summary for part in parts if part.summary))
+    return Answer((topics, decisions, unresolved), _prose([part.summary for part in parts]))
+
+
+def _prose(summaries: Sequence[str]) -> str:
+    """The pieces' sentences while they fit the summary's words, each piece's first before any piece's
+    second, so a long session's gist is not all its opening; told in the pieces' order."""
+    said = [sentences(summary) for summary in summaries]
+    chosen, words = set(), 0
+    for rank in range(max((len(piece) for piece in said), default=0)):
+        for number, piece in enumerate(said):
+            if rank < len(piece) and words + len(piece[rank].split()) <= SUMMARY_WORDS:
+                chosen.add((number, rank))
+                words += len(piece[rank].split())
+    return " ".join(sentence for number, piece in enumerate(said) for rank, sentence in enumerate(piece)
+                    if (number, rank) in chosen)
 
 
 def _phrases(value: object, field: str) -> tuple[str, ...]:

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from anthropic import Anthropic
     from openai import OpenAI
 
-# room for three short lists; Anthropic requires a bound, and OpenAI-compatible servers get none,
+# room for three short lists and a few sentences; Anthropic requires a bound, and OpenAI-compatible servers get none,
 # since OpenAI's reasoning models refuse `max_tokens` and `temperature`
 ANSWER_TOKENS = 1024
 

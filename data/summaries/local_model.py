@@ -23,7 +23,7 @@ from oneclaw_search.domain.session_summary import Digest, Summarizer, Transcript
 
 MODEL_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
 MODEL_PATH_VARIABLE = "ONECLAW_SEARCH_LOCAL_MODEL"  # another GGUF chat model, in place of the wheel's
-# The issue's trial of this model had n_ctx 2048; the answer's room holds 5-7 sentences.
+# The model's context as first tried here; the answer's room holds 5-7 sentences.
 CONTEXT_TOKENS, ANSWER_TOKENS = 2048, 320
 _SPEAKERS = {"USER": "User", "AI_RESPONSE": "Assistant"}
 # Chosen by leave-one-conversation-out over LoCoMo dev among four prompts (bench_model_summary.py).
@@ -147,8 +147,9 @@ def answered(model: ChatModel, transcript: Transcript, zone: tzinfo = UTC, templ
 
 
 class ModelProseSummarizer:
-    """The model's checked prose as `summary`, the extractive summary's lists beside it; the extractive
-    summary whole, its method saying why, when the model fails or every sentence named what the session never said."""
+    """The model's checked prose leading `summary`, the extractive summary's sentences after it and its
+    lists beside it; the extractive summary whole, its method saying why, when the model fails or every
+    sentence named what the session never said."""
 
     def __init__(self, model: ChatModel, extractive: Summarizer, zone: tzinfo = UTC, kind: str = "local") -> None:
         self._model, self._extractive, self._zone = model, extractive, zone

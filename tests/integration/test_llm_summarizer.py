@@ -215,3 +215,22 @@ def test_the_answers_prose_is_checked_against_the_session_and_the_offline_prose_
     assert first.summary == "They chose Postgres for the notes." and first.method == f"llm:{MODEL}"
     assert made_up.summary == without.summary == "The offline prose."
     assert made_up.key_decisions == without.key_decisions == ("Migrate on Sunday",)  # the lists are still the model's
+
+
+NAMES = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve")
+
+
+def test_a_long_sessions_prose_keeps_each_pieces_first_sentences_within_the_summarys_words(llm):
+    def long_prose(request):
+        part = int(re.search(r"part (\d+) of", request.body["messages"][1]["content"]).group(1))
+        said = " ".join(f"In part {NAMES[part]} sentence {NAMES[n]} says lorem ipsum dolor again." for n in range(4))
+        return json.dumps({**VALID, "summary": said})
+
+    llm.default = replying(long_prose)
+    long_session = transcript(*(f"turn-{i:02d} " + "lorem ipsum dolor says again here " * 30 for i in range(16)))
+    digest = openai_summarizer(llm, token_budget=1000).summarize(long_session)
+    pieces = len(llm.requests)
+    assert 4 <= pieces <= 12 and len(digest.summary.split()) <= 120
+    said = [(NAMES.index(part), NAMES.index(n)) for part, n in re.findall(r"part (\w+) sentence (\w+)", digest.summary)]
+    assert {(part, 0) for part in range(1, pieces + 1)} <= set(said)  # every piece's first sentence, before later ones
+    assert len(said) < 4 * pieces and said == sorted(said)  # not all of them; told in the pieces' order

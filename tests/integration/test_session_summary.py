@@ -170,7 +170,7 @@ def test_summarize_has_an_llm_make_its_summaries_now_and_says_when_it_failed(tmp
         monkeypatch.setenv("ONECLAW_SEARCH_LLM_BASE_URL", f"{llm.base_url}/v1")
         monkeypatch.setenv("ONECLAW_SEARCH_LLM_MODEL", "tiny")
         summarize = ["--db", str(path), "summarize", "--summarizer", "openai", "--session-id", "s-old"]
-        assert main(summarize) == 1 and "the openai model failed on 1 sessions" in capsys.readouterr().err
+        assert main(summarize) == 1 and "the model at the openai endpoint failed on 1 of the sessions" in capsys.readouterr().err
         assert main(summarize) == 0
         assert main(["--db", str(path), "summary", "--summarizer", "openai", "--session-id", "s-old", "--json"]) == 0
     [made] = json.loads(capsys.readouterr().out)["sessions"]
@@ -205,3 +205,10 @@ def test_the_containers_quiet_watch_has_the_model_summarise_sessions_gone_quiet_
             time.sleep(0.05)
     assert [(s["session_id"], s["method"]) for s in made] == [("s-new", "llm:tiny"), ("s-old", "llm:tiny")]
     assert len(llm.requests) == 2  # none for the deleted session, none again for the calls
+
+
+@pytest.mark.parametrize("kind", ["openai", "anthropic"])
+def test_an_llm_summarizer_without_its_sdk_is_refused_naming_the_extra(tmp_path, mocker, kind):
+    mocker.patch("oneclaw_search.di.settings.find_spec", return_value=None)
+    with pytest.raises(ValueError, match=rf"summarizer '{kind}' needs its SDK: pip install .*\[llm\]"):
+        create_injector(history(tmp_path), summarizer=kind)

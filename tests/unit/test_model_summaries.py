@@ -103,9 +103,10 @@ def test_the_extractive_summary_stands_in_saying_why_when_the_model_fails_or_inv
     assert digest.method == f"{ExtractiveSummarizer().summarize(CHAT).method} (local:tiny {why})"
 
 
-def use_case(directory: Directory, model: Model) -> tuple[GetSessionSummaryUseCase, BackgroundSummaries]:
+def use_case(directory: Directory, model: Model, clock=None) -> tuple[GetSessionSummaryUseCase, BackgroundSummaries]:
     cache = MemorySummaryCache()
-    later = BackgroundSummaries(ModelProseSummarizer(model, ExtractiveSummarizer()), cache, "local:tiny:abc", "local:tiny")
+    later = BackgroundSummaries(ModelProseSummarizer(model, ExtractiveSummarizer()), cache, "local:tiny:abc", "local:tiny",
+                                **({} if clock is None else {"clock": clock}))
     return GetSessionSummaryUseCase(directory, directory, ExtractiveSummarizer(), cache, later=later), later
 
 
@@ -119,18 +120,25 @@ def test_a_call_returns_the_extractive_summary_at_once_and_the_models_once_it_is
     assert second.method == "local:tiny" and second.summary.startswith(model.answer + " ") and len(model.shown) == 1
 
 
-def test_a_changed_session_is_summarised_again_and_a_failed_one_is_asked_again():
+def test_a_failed_session_says_why_and_is_asked_again_after_a_while_and_a_changed_one_at_once():
+    from oneclaw_search.data.summaries.background import RETRY_SECONDS
+
+    now = [1000.0]
     directory, model = Directory(), Model(RuntimeError("busy"))
-    summaries, later = use_case(directory, model)
+    summaries, later = use_case(directory, model, clock=lambda: now[0])
     summaries.summarize(SummaryRequest("s1"))
     later.wait()
-    assert "being made" in summaries.summarize(SummaryRequest("s1"))[0].digest.method  # the failure was not kept
+    failed = summaries.summarize(SummaryRequest("s1"))[0].digest.method  # the failure was not kept, and not retried yet
     later.wait()
+    assert failed.endswith("(local:tiny unavailable: RuntimeError)") and len(model.shown) == 1
+    now[0] += RETRY_SECONDS
     model.answer = "Deborah went to Lisbon."
+    assert summaries.summarize(SummaryRequest("s1"))[0].digest.method.endswith("(local:tiny summary being made)")
+    later.wait()
+    assert summaries.summarize(SummaryRequest("s1"))[0].digest.summary.startswith("Deborah went to Lisbon. ")
     directory.turns.append(Turn("t4", "USER", "Deborah loved Lisbon.", MAY_8 + 3))
     summaries.summarize(SummaryRequest("s1"))
     later.wait()
-    assert summaries.summarize(SummaryRequest("s1"))[0].digest.summary.startswith("Deborah went to Lisbon. ")
     assert "Deborah loved Lisbon." in model.shown[-1] and len(model.shown) == 3
 
 
@@ -235,3 +243,10 @@ def test_a_model_that_finds_every_prompt_too_long_gives_way_to_the_extractive_su
 
     digest = ModelProseSummarizer(Model(TooLong("too long for its context")), ExtractiveSummarizer()).summarize(CHAT)
     assert digest.method.endswith("(local:tiny unavailable: too long for its context)")
+
+
+def test_a_lists_numbering_and_the_pronoun_i_are_not_read_as_claims():
+    said = "1. The user said I'm moving to Lisbon.\n2) Then I’ve booked Porto.\n- They met Samantha in 2022."
+    kept = checked(said, "\n".join(turn.content for turn in TURNS))
+    assert kept.unsupported == ("Porto",) and kept.entities == 4  # Lisbon, Porto, Samantha, 2022: no "1", "2" or "I'm"
+    assert kept.text == "The user said I'm moving to Lisbon. They met Samantha in 2022."

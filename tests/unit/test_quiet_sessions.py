@@ -36,11 +36,14 @@ class Directory:
 class Later:
     name, method_key = "llm:tiny", "llm:tiny:abc"
 
-    def __init__(self):
-        self.asked = []
+    def __init__(self, failed=()):
+        self.asked, self.failed = [], set(failed)
 
     def ask(self, session_id, key, read):
         self.asked.append((session_id, key, read()))
+
+    def why_not(self, key):
+        return "llm:tiny unavailable: HTTP 401" if key.split(":")[3] in self.failed else None
 
     def summarize_now(self, key, transcript):
         return True
@@ -61,6 +64,20 @@ def test_only_sessions_quiet_long_enough_and_not_yet_summarised_are_asked_for():
     assert summaries(later, cache).ask_later_for_quiet(NOW, 10 * MINUTE) == 1 and later.asked[0][0] == "edge"
 
 
+def test_a_session_the_model_failed_on_lately_waits_and_a_kept_one_is_not_read_again_until_it_moves():
+    later, cache = Later(failed={"v-quiet"}), MemorySummaryCache()
+    summaries_ = summaries(later, cache)
+    assert summaries_.ask_later_for_quiet(NOW, 10 * MINUTE) == 1 and later.asked[0][0] == "edge"
+    cache.put(later.asked[0][1], Digest((), (), (), "llm:tiny"))
+    reads = []
+    summaries_._directory.version = lambda session_id: reads.append(session_id) or Directory().version(session_id)
+    assert summaries_.ask_later_for_quiet(NOW, 10 * MINUTE) == 0
+    assert "edge" in reads  # read once more, found kept
+    reads.clear()
+    summaries_.ask_later_for_quiet(NOW, 10 * MINUTE)
+    assert "edge" not in reads and "quiet" in reads  # kept and unmoved: not read; failed lately: looked at again
+
+
 def test_without_a_background_summarizer_nothing_is_asked_for():
     assert summaries(None, MemorySummaryCache()).ask_later_for_quiet(NOW, 0) == 0
 
@@ -77,11 +94,17 @@ def test_the_watch_looks_at_once_keeps_looking_survives_a_failure_and_stops():
             third.set()
         return 1
 
+    slow = QuietSessionWatch(sweep, every_seconds=60)
+    slow.start()
+    slow.start()  # a second start starts no second thread
+    for _ in range(500):
+        if looked:
+            break
+        threading.Event().wait(0.01)
+    assert looked == [0] and [t.name for t in threading.enumerate()].count("oneclaw-quiet-sessions") == 1  # at once
+    slow.stop()
     watch = QuietSessionWatch(sweep, every_seconds=0.01)
     watch.start()
-    watch.start()  # a second start starts no second thread
-    assert third.wait(5)
+    assert third.wait(5)  # the failed second look did not end the watch
     watch.stop()
-    stopped_at = len(looked)
-    assert stopped_at >= 3 and [t.name for t in threading.enumerate()].count("oneclaw-quiet-sessions") == 0
-    assert len(looked) == stopped_at
+    assert [t.name for t in threading.enumerate()].count("oneclaw-quiet-sessions") == 0

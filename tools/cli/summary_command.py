@@ -69,11 +69,11 @@ def run_summarize(db: History, time_zone: str | None, args: argparse.Namespace) 
             print(f"{PROG}: {problem}", file=sys.stderr)
             return 1
     if failed:
-        print(f"{PROG}: the {_named(args.summarizer)} failed on {failed} sessions (the log says why)", file=sys.stderr)
+        print(f"{PROG}: the {_named(args.summarizer)} failed on {failed} of the sessions (the log says why)", file=sys.stderr)
         return 1
     print(f"the {_named(args.summarizer)}'s summaries of those sessions are kept for every later call", file=sys.stderr)
     return 0
 
 
 def _named(summarizer: str) -> str:
-    return "local model" if summarizer == "local" else f"{summarizer} model"
+    return "local model" if summarizer == "local" else f"model at the {summarizer} endpoint"
