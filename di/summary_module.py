@@ -13,7 +13,7 @@ from injector import Module, provider, singleton
 
 from oneclaw_search.data.summaries.configured import chosen_summarizer, later_summaries, summary_method
 from oneclaw_search.data.summaries.keyphrases import YakeTopics
-from oneclaw_search.data.summaries.quiet_watch import QUIET_MS, QuietSessionWatch
+from oneclaw_search.data.summaries.quiet_watch import QUIET_SECONDS, QuietSessionWatch
 from oneclaw_search.di.index_module import SearchBackends
 from oneclaw_search.di.settings import Settings
 from oneclaw_search.domain.clock import Clock
@@ -41,7 +41,7 @@ class SummaryModule(Module):
     @singleton
     @provider
     def provide_quiet_session_watch(self, use_case: GetSessionSummaryUseCase, clock: Clock) -> QuietSessionWatch:
-        return QuietSessionWatch(lambda: use_case.ask_later_for_quiet(clock.now_ms(), QUIET_MS))
+        return QuietSessionWatch(lambda: use_case.ask_later_for_quiet(clock.now_ms(), int(QUIET_SECONDS * 1000)))
 
     @singleton
     @provider

@@ -3,9 +3,9 @@ one worker thread takes the sessions asked for, oldest request first, and keeps 
 summary cache, where the next get_session_summary call finds it.
 
 A digest the model could not make (it failed, or was unavailable) is not kept, and a warning says
-why; the session is asked for again after RETRY_SECONDS, and until then `why_not` says why. One whose
-every sentence named what the session never said is kept, so the model is not asked again about a
-session it gets wrong. A session
+why; the session is asked for again after QUIET_SECONDS (a model that is down, or a key refused, costs
+no request per call), and until then `why_not` says why. One whose every sentence named what the
+session never said is kept, so the model is not asked again about a session it gets wrong. A session
 asked for again after it changed is made once, under its newest key: the older request is dropped.
 The worker is a daemon: a one-shot command does not wait for it (`oneclaw-search summarize` does the
 work in its own thread instead).
@@ -18,14 +18,12 @@ import threading
 import time
 from collections.abc import Callable
 
+from oneclaw_search.data.summaries.quiet_watch import QUIET_SECONDS
 from oneclaw_search.domain.session_summary import Summarizer, SummaryCache, Transcript
 
 _LOG = logging.getLogger(__name__)
 
 
-# A session the model failed on is not asked for again for this long: a model that is down, or a key
-# refused, does not cost a request per call and per look for quiet sessions.
-RETRY_SECONDS = 600.0
 
 
 class BackgroundSummaries:
@@ -72,7 +70,7 @@ class BackgroundSummaries:
 
     def _why_not(self, key: str) -> str | None:
         when, why = self._failed.get(key, (None, None))
-        return why if when is not None and self._clock() - when < RETRY_SECONDS else None
+        return why if when is not None and self._clock() - when < QUIET_SECONDS else None
 
     def wait(self) -> None:
         """Return once every summary asked for so far is made (or failed)."""

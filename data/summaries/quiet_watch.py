@@ -9,14 +9,15 @@ import threading
 from collections.abc import Callable
 
 _LOG = logging.getLogger(__name__)
-# A session with no new turn for this long is taken as finished for now: a reply a minute or two away
-# does not restart a model's seconds of work on each turn, and the summary is kept within minutes.
-QUIET_MS = 10 * 60 * 1000
-EVERY_SECONDS = 60.0  # how often the recent sessions are looked at: a few reads of the side index
+# The background's one wait, a claim about people rather than a measured figure: a session with no new
+# turn for this long is taken as finished for now (a reply a few minutes away does not restart a model's
+# seconds of work), the recent sessions are looked at this often (a session's summary is kept within
+# twice this of its last turn), and a session the model failed on waits this long to be asked again.
+QUIET_SECONDS = 600.0
 
 
 class QuietSessionWatch:
-    def __init__(self, sweep: Callable[[], int], every_seconds: float = EVERY_SECONDS) -> None:
+    def __init__(self, sweep: Callable[[], int], every_seconds: float = QUIET_SECONDS) -> None:
         """`sweep()` asks for the quiet sessions' summaries and returns how many it asked for."""
         self._sweep, self._every = sweep, every_seconds
         self._stopped = threading.Event()

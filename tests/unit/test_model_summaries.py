@@ -121,7 +121,7 @@ def test_a_call_returns_the_extractive_summary_at_once_and_the_models_once_it_is
 
 
 def test_a_failed_session_says_why_and_is_asked_again_after_a_while_and_a_changed_one_at_once():
-    from oneclaw_search.data.summaries.background import RETRY_SECONDS
+    from oneclaw_search.data.summaries.quiet_watch import QUIET_SECONDS
 
     now = [1000.0]
     directory, model = Directory(), Model(RuntimeError("busy"))
@@ -131,7 +131,7 @@ def test_a_failed_session_says_why_and_is_asked_again_after_a_while_and_a_change
     failed = summaries.summarize(SummaryRequest("s1"))[0].digest.method  # the failure was not kept, and not retried yet
     later.wait()
     assert failed.endswith("(local:tiny unavailable: RuntimeError)") and len(model.shown) == 1
-    now[0] += RETRY_SECONDS
+    now[0] += QUIET_SECONDS
     model.answer = "Deborah went to Lisbon."
     assert summaries.summarize(SummaryRequest("s1"))[0].digest.method.endswith("(local:tiny summary being made)")
     later.wait()

@@ -49,13 +49,13 @@ def run_summary(db: History, time_zone: str | None, args: argparse.Namespace) ->
 
 def run_summarize(db: History, time_zone: str | None, args: argparse.Namespace) -> int:
     from oneclaw_search.domain.session_reading import SessionNotFound
-    from oneclaw_search.domain.session_summary_use_case import GetSessionSummaryUseCase, SummaryRequest
+    from oneclaw_search.domain.session_summary_use_case import MAX_LIMIT, GetSessionSummaryUseCase, SummaryRequest
     from oneclaw_search.tools.cli.progress import progress_bars
 
     where = {"index_path": args.index_path} if hasattr(args, "index_path") else {}
     use_case: GetSessionSummaryUseCase = open_container(db, time_zone=time_zone, summarizer=args.summarizer, **where).get(
         GetSessionSummaryUseCase)
-    request = SummaryRequest(args.session_id, 20 if args.limit <= 0 else min(args.limit, 50))
+    request = SummaryRequest(args.session_id, 20 if args.limit <= 0 else min(args.limit, MAX_LIMIT))
     with progress_bars() as bars:
         bar = bars.count(f"Summarising with the {_named(args.summarizer)}", "sessions")
 
