@@ -29,7 +29,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bare_tantivy import VARIANTS, BareTantivy  # noqa: E402
+from bare_tantivy import VARIANTS, BareTantivy, best_floor  # noqa: E402
 from coding_set import coding_set, default_repo  # noqa: E402
 from locomo_data import DATASET, locomo_set  # noqa: E402
 from recall_sets import FIELDS, History, Query, RecallSet, ask, memo_module, recall, shown_turns  # noqa: E402
@@ -118,9 +118,9 @@ def floors(recall_sets: list[RecallSet]) -> dict[str, Scores]:
             bare = BareTantivy(history.path)
             for query in (q for q in recall_set.queries if q.history == history.id):
                 for variant in VARIANTS:
-                    rows = found.setdefault(variant, {}).setdefault(query.fold, [[], []])
+                    rows = found.setdefault(variant.label, {}).setdefault(query.fold, [[], []])
                     for at, field in enumerate(FIELDS):
-                        rows[at].append(recall(bare.shown(variant, query.text(field)), query.gold))
+                        rows[at].append(recall(bare.shown(variant.label, query.text(field)), query.gold))
     return {variant: {fold: (statistics.fmean(k), statistics.fmean(q)) for fold, (k, q) in folds.items()}
             for variant, folds in found.items()}
 
@@ -168,21 +168,25 @@ def report(table: dict[RankingSettings, Scores], sets: dict[str, list[str]], flo
     candidates = list(table)
     chosen = cross_validated(table, sets, candidates)
     defaults = RankingSettings()
+    floors = {}
     for name, own in sets.items():
-        print(f"\n== {name}\n{'fold (held out)':<18}{'cross-validated':>17}{'shipped':>17}"
-              + "".join(f"{variant.removeprefix('bare: ')[:28]:>30}" for variant in floor)
-              + "   constants chosen on the other folds")
+        names, best = best_floor(floor, own)
+        floors[name] = {"variants": names, "folds": best}
+        print(f"\n== {name}; the floor (best bare variant): keyword queries '{names[0]}', questions '{names[1]}'")
+        print(f"{'fold (held out)':<18}{'cross-validated':>17}{'shipped':>17}{'floor':>17}{'cv - floor':>19}"
+              "   constants chosen on the other folds")
         for fold in own:
             setting, (keyword, question) = chosen[fold]
             shipped = table[defaults][fold] if defaults in table else (float("nan"),) * 2
             print(f"{fold:<18}{keyword:>9.3f} / {question:.3f}{shipped[0]:>9.3f} / {shipped[1]:.3f}"
-                  + "".join(f"{floor[v][fold][0]:>22.3f} / {floor[v][fold][1]:.3f}" for v in floor)
-                  + f"   {describe(setting)}")
+                  f"{best[fold][0]:>9.3f} / {best[fold][1]:.3f}{keyword - best[fold][0]:>+11.3f} / {question - best[fold][1]:+.3f}"
+                  f"   {describe(setting)}")
         print(f"cross-validated: {summary([chosen[f][1] for f in own])}")
         if defaults in table:
             print(f"shipped ({describe(defaults)}): {summary([table[defaults][f] for f in own])}")
+        print(f"floor: {summary([best[f] for f in own])}")
         for variant in floor:
-            print(f"{variant}: {summary([floor[variant][f] for f in own])}")
+            print(f"  {variant}: {summary([floor[variant][f] for f in own])}")
     every = [fold for own in sets.values() for fold in own]
     whole = choose(table, sets, every, candidates)
     print(f"\nchosen on every fold: {describe(whole)}: "
@@ -204,7 +208,7 @@ def report(table: dict[RankingSettings, Scores], sets: dict[str, list[str]], flo
                                           f"{statistics.fmean(effect[f][1] for f in own):+.3f}" for set_name, own in sets.items())
               + f"; least helped fold {least} {effect[least][0]:+.3f} / {effect[least][1]:+.3f}")
     return {"folds": {f: {"constants": asdict(s), "keyword": k, "questions": q} for f, (s, (k, q)) in chosen.items()},
-            "whole": asdict(whole), "ablations": ablations, "floors": floor}
+            "whole": asdict(whole), "ablations": ablations, "variants": floor, "floors": floors}
 
 
 def main(argv: list[str] | None = None) -> int:

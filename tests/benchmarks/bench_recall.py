@@ -23,7 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bare_tantivy import VARIANTS, BareTantivy  # noqa: E402
+from bare_tantivy import FLOOR_LABELS, VARIANTS, BareTantivy, best_floor  # noqa: E402
 from coding_set import coding_set, default_repo  # noqa: E402
 from locomo_data import DATASET, locomo_set  # noqa: E402
 from recall_sets import FIELDS, History, RecallSet, ask, shown_turns  # noqa: E402
@@ -83,7 +83,7 @@ def run_set(recall_set: RecallSet, context: int | None, pg_url: str | None, floo
                 found = search(engine, query.text(field), context)
                 records.append({**base, "method": OURS, "shown": shown_turns(found["results"]), "ms": found["ms"],
                                 "error": found["error"], "results": found["results"]})
-                records += [{**base, "method": variant, "shown": bare.shown(variant, query.text(field))}
+                records += [{**base, "method": variant.label, "shown": bare.shown(variant.label, query.text(field))}
                             for variant in (VARIANTS if bare else ())]
     return records
 
@@ -131,8 +131,35 @@ def report(recall_set: RecallSet, records: list[dict], context: int | None) -> d
     for name, pick in (("mean", statistics.fmean), ("worst", min)):
         print(f"{name:<14}" + "".join(f"{pick(v[0] for v in folds[m].values()):>25.3f} / "
                                       f"{pick(v[1] for v in folds[m].values()):.3f}" for m in methods))
-    return {"set": recall_set.name, "folds": folds,
-            "pooled": {m: {f: pooled([r for r in records if r["method"] == m and r["field"] == f]) for f in FIELDS} for m in methods}}
+    figures = {"set": recall_set.name, "folds": folds,
+               "pooled": {m: {f: pooled([r for r in records if r["method"] == m and r["field"] == f]) for f in FIELDS}
+                          for m in methods}}
+    if all(label in folds for label in FLOOR_LABELS):
+        figures["floor"] = against_floor(recall_set, records, folds)
+    return figures
+
+
+def against_floor(recall_set: RecallSet, records: list[dict], folds: dict[str, dict[str, tuple[float, float]]]) -> dict:
+    """The tool beside the floor (the best of bare tantivy's floor variants, per kind of query), fold by
+    fold: the difference, and whether a fold falls below its floor by more than one of its queries."""
+    names, floor = best_floor(folds, recall_set.folds)
+    ours = folds[OURS]
+    sizes = {fold: sum(1 for query in recall_set.queries if query.fold == fold) for fold in recall_set.folds}
+    print(f"\nthe floor: keyword queries '{names[0]}', questions '{names[1]}'")
+    print(f"{'fold':<14}{'ours':>17}{'floor':>17}{'ours - floor':>19}{'one query':>11}  more than one query under")
+    for fold in recall_set.folds:
+        gaps = [ours[fold][kind] - floor[fold][kind] for kind in (0, 1)]
+        under = [FIELDS[kind] for kind in (0, 1) if gaps[kind] < -1 / sizes[fold] - 1e-9]
+        print(f"{fold:<14}{ours[fold][0]:>9.3f} / {ours[fold][1]:.3f}{floor[fold][0]:>9.3f} / {floor[fold][1]:.3f}"
+              f"{gaps[0]:>+11.3f} / {gaps[1]:+.3f}{1 / sizes[fold]:>11.3f}  {', '.join(under) or '-'}")
+    means = [[statistics.fmean(table[f][kind] for f in recall_set.folds) for kind in (0, 1)] for table in (ours, floor)]
+    print(f"{'mean':<14}{means[0][0]:>9.3f} / {means[0][1]:.3f}{means[1][0]:>9.3f} / {means[1][1]:.3f}"
+          f"{means[0][0] - means[1][0]:>+11.3f} / {means[0][1] - means[1][1]:+.3f}")
+    pooled_floor = [pooled([r for r in records if r["method"] == names[kind] and r["field"] == FIELDS[kind]])[1] for kind in (0, 1)]
+    pooled_ours = [pooled([r for r in records if r["method"] == OURS and r["field"] == field])[1] for field in FIELDS]
+    print(f"{'pooled':<14}{pooled_ours[0]:>9.3f} / {pooled_ours[1]:.3f}{pooled_floor[0]:>9.3f} / {pooled_floor[1]:.3f}"
+          f"{pooled_ours[0] - pooled_floor[0]:>+11.3f} / {pooled_ours[1] - pooled_floor[1]:+.3f}")
+    return {"variants": names, "folds": floor, "means": means[1], "pooled": pooled_floor}
 
 
 def show_misses(records: list[dict], count: int) -> None:
