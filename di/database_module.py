@@ -12,6 +12,7 @@ from oneclaw_search.data.history.database import HistoryDatabase
 from oneclaw_search.data.history.filtered_history import PeeweeFilteredHistory
 from oneclaw_search.data.history.memory_index_dao import PeeweeMemoryIndexDao
 from oneclaw_search.data.history.session_reader import PeeweeSessionReader
+from oneclaw_search.di.settings import Settings
 from oneclaw_search.domain.focused_search import FocusedSearch
 from oneclaw_search.domain.ports import MemoryIndexDao
 from oneclaw_search.domain.session_reading import SessionReader
@@ -44,5 +45,5 @@ class DatabaseModule(Module):
 
     @singleton
     @provider
-    def provide_focused_search(self, database: HistoryDatabase) -> FocusedSearch:
-        return FocusedSearch(PeeweeFilteredHistory(database))
+    def provide_focused_search(self, database: HistoryDatabase, settings: Settings) -> FocusedSearch:
+        return FocusedSearch(PeeweeFilteredHistory(database), settings.ranking.window)

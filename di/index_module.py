@@ -60,7 +60,8 @@ class IndexModule(Module):
         if location is None:
             return IndexParts(None)
         side = SideIndex(location)
-        return IndexParts(KeywordLookup.open(database, side, build_command(database.info.path, location)), side)
+        layout = settings.ranking.window
+        return IndexParts(KeywordLookup.open(database, side, build_command(database.info.path, location, layout), layout), side)
 
     @singleton
     @provider
@@ -80,14 +81,15 @@ class IndexModule(Module):
     @singleton
     @provider
     def provide_backends(self, parts: IndexParts, message_dao: MessageDao, session_dao: SessionDao,
-                         rows: HistoryRows) -> SearchBackends:
+                         rows: HistoryRows, settings: Settings) -> SearchBackends:
         """The spec's scans over the DAO ports without an index (`index_path=None`); with one, the
         keyword index over this package's own DAOs, which read the rows it points to."""
         if parts.lookup is None:
-            return SearchBackends(LiteralMessageSearch(message_dao), LiteralSessionSearch(session_dao), None)
+            layout = settings.ranking.window
+            return SearchBackends(LiteralMessageSearch(message_dao, layout), LiteralSessionSearch(session_dao, layout), None)
         message_dao, session_dao = rows.messages, rows.sessions
         return SearchBackends(
-            IndexedMessageSearch(parts.lookup, message_dao),
+            IndexedMessageSearch(parts.lookup, message_dao, session_dao),
             IndexedSessionSearch(parts.lookup, session_dao),
             keyword_vocabulary(parts.lookup, message_dao, session_dao),
             parts.lookup,

@@ -66,8 +66,8 @@ class PostgresModule(Module):
 
     @singleton
     @provider
-    def provide_backends(self, history: PostgresHistory) -> SearchBackends:
-        return SearchBackends(PostgresMessageSearch(history, PostgresMessageDao(history)),
+    def provide_backends(self, history: PostgresHistory, settings: Settings) -> SearchBackends:
+        return SearchBackends(PostgresMessageSearch(history, PostgresMessageDao(history), settings.ranking.window),
                               PostgresSessionSearch(history, PostgresSessionDao(history)), PostgresVocabulary(history))
 
     @singleton
@@ -82,8 +82,8 @@ class PostgresModule(Module):
 
     @singleton
     @provider
-    def provide_focused_search(self, history: PostgresHistory) -> FocusedSearch:
-        return FocusedSearch(PostgresFilteredHistory(history))
+    def provide_focused_search(self, history: PostgresHistory, settings: Settings) -> FocusedSearch:
+        return FocusedSearch(PostgresFilteredHistory(history), settings.ranking.window)
 
     @singleton
     @provider

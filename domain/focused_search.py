@@ -15,6 +15,7 @@ from oneclaw_search.domain.clock import Deadline
 from oneclaw_search.domain.history_query import HistoryQuery
 from oneclaw_search.domain.message_filter import MessageFilter
 from oneclaw_search.domain.models import MessageHit, ScoredMessage
+from oneclaw_search.domain.relevance import DEFAULT_WINDOW, WindowLayout
 from oneclaw_search.domain.text import fold
 from oneclaw_search.domain.text_evidence import scanned_evidence
 
@@ -41,8 +42,9 @@ class FocusedSearch:
 
     retrievers = FOCUSED_RETRIEVERS
 
-    def __init__(self, history: FilteredHistory) -> None:
+    def __init__(self, history: FilteredHistory, layout: WindowLayout = DEFAULT_WINDOW) -> None:
         self._history = history
+        self._layout = layout  # each row read is scored as its own window, weighed as the index would
 
     def session_ids(self, message_filter: MessageFilter) -> frozenset[str] | None:
         return self._history.session_ids(message_filter)
@@ -55,7 +57,7 @@ class FocusedSearch:
             if deadline is not None:
                 deadline.check()
             found += [hit for hit in batch if _may_match(fold(hit.content), query, needles) and query.admits(hit.content)]
-        evidence = scanned_evidence(query, [hit.content for hit in found])
+        evidence = scanned_evidence(query, [hit.content for hit in found], self._layout)
         return [ScoredMessage(hit, item) for hit, item in zip(found, evidence, strict=True)]
 
 

@@ -11,6 +11,7 @@ from oneclaw_search.domain.history_query import HistoryQuery
 from oneclaw_search.domain.message_filter import Within
 from oneclaw_search.domain.models import ScoredMessage, ScoredSession, SessionHit
 from oneclaw_search.domain.ports import MessageDao, SessionDao
+from oneclaw_search.domain.relevance import DEFAULT_WINDOW, WindowLayout
 from oneclaw_search.domain.text_evidence import scanned_evidence
 
 LITERAL_RETRIEVERS: tuple[str, ...] = ("phrase (LIKE scan)",)
@@ -24,8 +25,9 @@ def session_text(hit: SessionHit) -> str:
 class LiteralMessageSearch:
     retrievers = LITERAL_RETRIEVERS
 
-    def __init__(self, dao: MessageDao) -> None:
+    def __init__(self, dao: MessageDao, layout: WindowLayout = DEFAULT_WINDOW) -> None:
         self._dao = dao
+        self._layout = layout  # a scan scores each row as its own window, weighed as the index would
 
     def search(
         self, query: HistoryQuery, after: int, before: int, limit: int, *, deadline: Deadline | None = None,
@@ -35,15 +37,16 @@ class LiteralMessageSearch:
         narrowed = {} if within is None else {"within": within}
         hits = [hit for hit in self._dao.search_content(query.raw, after, before, limit, deadline=deadline, **narrowed)
                 if query.admits(hit.content)]
-        evidence = scanned_evidence(query, [hit.content for hit in hits])
+        evidence = scanned_evidence(query, [hit.content for hit in hits], self._layout)
         return [ScoredMessage(hit, found) for hit, found in zip(hits, evidence, strict=True)]
 
 
 class LiteralSessionSearch:
     retrievers = LITERAL_RETRIEVERS
 
-    def __init__(self, dao: SessionDao) -> None:
+    def __init__(self, dao: SessionDao, layout: WindowLayout = DEFAULT_WINDOW) -> None:
         self._dao = dao
+        self._layout = layout
 
     def search(
         self, query: HistoryQuery, after: int, before: int, limit: int, *, deadline: Deadline | None = None,
@@ -52,5 +55,5 @@ class LiteralSessionSearch:
         narrowed = {} if within is None else {"within": within}
         hits = self._dao.search_by_title_or_preview(query.raw, after, before, limit, deadline=deadline, **narrowed)
         hits = [hit for hit in hits if query.admits(session_text(hit))]
-        evidence = scanned_evidence(query, [session_text(hit) for hit in hits])
+        evidence = scanned_evidence(query, [session_text(hit) for hit in hits], self._layout)
         return [ScoredSession(hit, found) for hit, found in zip(hits, evidence, strict=True)]

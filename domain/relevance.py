@@ -1,28 +1,40 @@
 """The ranking model: how one candidate row's raw features become its relevance within its source
 (MRG-1, P-17, Q-01, Q-02), the same for every backend. docs/how-search-works.md states it.
 
-A row is scored by BM25 over its window (its own words and the turns just before and after it in its
-session, read as one weighted document), over what a row holding each query term once scores (its
-coverage), plus the query itself standing in it as whole words, counted as one more term. A row
-holding the whole query as written stands in a tier above the rest. Only rows holding one of the
-query's terms themselves (or the whole query) are hits. Every constant but BM25's own is in
-RankingSettings, chosen by cross-validation over two kinds of history, LoCoMo dev conversations and
-coding-agent transcripts (docs/performance.md), where a share of meaning (static word vectors)
-earned no place.
+A row is scored by BM25 over its window: its own text and the turns beside it in its session, each
+counted a whole number of times (WindowLayout), read as one document, so that a search engine indexing
+that document computes the score itself. The score is read over what a row holding each query term
+once scores (its coverage), plus the query itself standing in it as whole words. A row holding the
+whole query as written stands in a tier above the rest. Only rows holding one of the query's terms
+themselves (or the whole query) are hits. Every constant but BM25's own is in RankingSettings, chosen
+by cross-validation over two kinds of history (docs/performance.md).
 """
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from bisect import bisect_right
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from functools import cached_property
 
 K1, B = 1.2, 0.75  # BM25's constants, tantivy's and rank-bm25's defaults: the model's, not knobs
 _MOST = 2 * (K1 + 1)  # the most a coverage and the phrase add up to, however often terms stand
-# Candidates per result a source keeps that a backend's keyword search hands the model: the model
-# re-ranks BM25 with the turns around each row, which lifts some from below the first few. Both
-# backends read it; its five-fold figures are in docs/performance.md.
-CANDIDATES_PER_RESULT = 4
+
+
+def _int4_to_long(code: int) -> int:
+    bits, shift = code & 7, (code >> 3) - 1
+    return bits if shift == -1 else (bits | 8) << shift
+
+
+# The lengths a search engine keeps of a document, one byte each (Lucene's SmallFloat, which tantivy
+# uses too): a length is read as the largest of these not above it. Python scores rows the engine
+# has not taken in yet with the same arithmetic, so both rank them alike.
+_LENGTHS = tuple(code if code < 24 else 24 + _int4_to_long(code - 24) for code in range(256))
+
+
+def stored_length(length: float) -> int:
+    """`length` as the engine keeps it."""
+    return _LENGTHS[bisect_right(_LENGTHS, length) - 1]
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,10 +51,60 @@ class Bag:
 NO_TEXT = Bag({}, 0)
 
 
+@dataclass(frozen=True, slots=True)
+class WindowLayout:
+    """How often a turn's window holds each text: its own, then the turns before and after it in its
+    session, nearest first (a turn beside it counts `before[0]` times, the one before that
+    `before[1]`). Whole counts, since an engine indexes the window as that many copies of each text."""
+
+    own: int = 2
+    before: tuple[int, ...] = (1,)
+    after: tuple[int, ...] = (1,)
+
+    @property
+    def reach(self) -> int:
+        """How many turns on either side a window holds."""
+        return max(len(self.before), len(self.after))
+
+    def describe(self) -> str:
+        return f"own {self.own}, before {'/'.join(map(str, self.before)) or 0}, after {'/'.join(map(str, self.after)) or 0}"
+
+    @property
+    def token(self) -> str:
+        """The layout as one word, "2-1-1" (own, before, after; several turns on a side '.'-joined,
+        nearest first): what an index built with it is marked with, and a build process is told."""
+        return "-".join([str(self.own), ".".join(map(str, self.before)) or "0", ".".join(map(str, self.after)) or "0"])
+
+    @classmethod
+    def from_token(cls, token: str) -> WindowLayout:
+        own, before, after = token.split("-")
+        return cls(int(own), _side(before), _side(after))
+
+
+def _side(text: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in text.split(".")) if text != "0" else ()
+
+
+DEFAULT_WINDOW = WindowLayout()
+
+
+@dataclass(frozen=True, slots=True)
+class Window:
+    """One row's texts as bags: its own, and the turns before and after it, nearest first."""
+
+    own: Bag
+    before: tuple[Bag, ...] = ()
+    after: tuple[Bag, ...] = ()
+
+    def weighed(self, layout: WindowLayout) -> list[tuple[int, Bag]]:
+        return [(layout.own, self.own), *zip(layout.before, self.before, strict=False),
+                *zip(layout.after, self.after, strict=False)]
+
+
 @dataclass(frozen=True)
 class Collection:
-    """The rows a source searches, as BM25 needs them: how many, their average length in terms and how
-    many hold each query term. Its terms are the query's, as the backend's analyzer made them."""
+    """The windows a source searches, as BM25 needs them: how many, their average length in terms and
+    how many hold each query term. Its terms are the query's, as the backend's analyzer made them."""
 
     rows: int
     average_length: float
@@ -55,85 +117,81 @@ class Collection:
 
     @cached_property
     def idfs(self) -> dict[str, float]:
-        """Each query term's idf, worked out once for every candidate the collection scores."""
         return {term: self.idf(term) for term in self.holding}
 
     @cached_property
     def ideal(self) -> float:
-        """What a row holding each term once at average length scores: the scale coverage is read on."""
+        """What a window holding each term once at average length scores: the scale coverage is read on."""
         return sum(self.idfs.values())
 
 
 NOTHING_KNOWN = Collection(0, 0.0, {})
 
 
+def window_coverage(window: Window, collection: Collection, layout: WindowLayout) -> float:
+    """BM25 over the row's window read as one document (Robertson, Zaragoza and Taylor's simple BM25F
+    with whole weights), exactly as an engine indexing that document scores it, over the ideal: each
+    text's counts and length taken its layout's number of times and summed, then saturated once, so a
+    long turn beside a short row dilutes it as much as it lends it words."""
+    if collection.ideal <= 0 or not window.own.length:
+        return 0.0
+    weighed = window.weighed(layout)
+    length = stored_length(sum(times * bag.length for times, bag in weighed))
+    average = collection.average_length
+    norm = K1 * (1 - B + B * length / average) if average > 0 else K1
+    total = 0.0
+    for term, idf in collection.idfs.items():
+        frequency = sum(times * bag.counts.get(term, 0) for times, bag in weighed)
+        if frequency > 0:
+            total += idf * frequency * (K1 + 1) / (frequency + norm)
+    return total / collection.ideal
+
+
+def phrase_weight(occurrences: int, own_length: int, average_length: float) -> float:
+    """The whole query standing in the row as whole words, as one more term: saturated like BM25's
+    terms over the row's own length, at idf 1 (a phrase has no document frequency of its own)."""
+    if occurrences <= 0:
+        return 0.0
+    norm = K1 * (1 - B + B * own_length / average_length) if average_length > 0 else K1
+    return occurrences * (K1 + 1) / (occurrences + norm)
+
+
 @dataclass(frozen=True, slots=True)
 class Evidence:
-    """One candidate row's raw features: its own words, those of the turns just before and after it
-    (messages only), whether it holds the whole query as written (`literal`: the spec's LIKE test)
-    and how often it holds it as whole words (`phrase`)."""
+    """One candidate row's raw features as a backend measured them: its coverage (window BM25 over the
+    ideal), whether its own words hold a query term, whether it holds the whole query as written
+    (`literal`: the spec's LIKE test) and the weight of the query standing in it as whole words."""
 
-    own: Bag
-    collection: Collection = field(default=NOTHING_KNOWN, repr=False)
-    before: Bag = NO_TEXT
-    after: Bag = NO_TEXT
+    coverage: float
+    holds_term: bool
     literal: bool = False
-    phrase: int = 0
+    phrase: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)
 class RankingSettings:
-    """The model's constants, each chosen by cross-validation over LoCoMo dev's conversations and the
-    coding-agent set's transcripts, each fold left out in turn (tests/benchmarks/bench_cross_validation.py):
-    the weight of each turn beside a row in its window, before it or after it alike, against 1 for its own text;
-    the power relevance is raised to before the merge (so a strong match from months ago still beats a
-    weak one from yesterday, while equal matches favour the newer); and the coverage a keyword hit needs
-    (a row sharing only words that are everywhere is no hit)."""
+    """The model's parts and constants, each chosen by cross-validation over LoCoMo dev's conversations
+    and the coding-agent set's transcripts, each fold left out in turn
+    (tests/benchmarks/bench_cross_validation.py): the window's layout (indexed: changing it rebuilds the
+    index); the power relevance is raised to before the merge (a strong match from months ago still beats
+    a weak one from yesterday, while equal matches favour the newer); and the coverage a keyword hit
+    needs (a row sharing only words that are everywhere is no hit)."""
 
-    neighbour_weight: float = 0.5
+    window: WindowLayout = DEFAULT_WINDOW
     sharpness: float = 48.0
     min_coverage: float = 0.1
-
-
-def coverage(evidence: Evidence, neighbour_weight: float = 0.0) -> float:
-    """BM25 over the row's window: its own text and, at `neighbour_weight`, the turns beside it,
-    read as one document (Robertson, Zaragoza and Taylor's simple BM25F): each text's term counts and
-    its length are weighed and summed, then saturated once against the windows' average length, so a
-    long turn beside a short row dilutes the row's own words as much as it lends them its own, and a
-    word standing in two of the texts does not count twice. Divided by the query terms' idf: 1 is a
-    row holding each term once, alone, at average length."""
-    collection = evidence.collection
-    own, before, after, weight = evidence.own.counts, evidence.before.counts, evidence.after.counts, neighbour_weight
-    if collection.ideal <= 0 or not evidence.own.length:
-        return 0.0
-    # Written out rather than summed over the three texts: every candidate of every search comes here.
-    average = collection.average_length * (1 + 2 * weight)
-    length = 1.0 * evidence.own.length + weight * evidence.before.length + weight * evidence.after.length
-    norm = (1 - B + B * length / average) if average > 0 else 1.0
-    total = 0.0
-    for term, idf in collection.idfs.items():
-        frequency = (1.0 * own.get(term, 0) + weight * before.get(term, 0) + weight * after.get(term, 0)) / norm
-        if frequency > 0:
-            total += idf * frequency * (K1 + 1) / (frequency + K1)
-    return total / collection.ideal
-
-
-def phrase_weight(evidence: Evidence) -> float:
-    """The whole query standing in the row as whole words, as one more term: saturated like BM25's
-    terms over the row's own length, at idf 1 (a phrase has no document frequency of its own)."""
-    if evidence.phrase <= 0:
-        return 0.0
-    average = evidence.collection.average_length
-    norm = K1 * (1 - B + B * evidence.own.length / average) if average > 0 else K1
-    return evidence.phrase * (K1 + 1) / (evidence.phrase + norm)
 
 
 def relevance(evidence: Evidence, settings: RankingSettings) -> float:
     """The row's raw score within its source, 0 when it is no hit. Whole-query rows fill the upper
     half of the scale and the others the lower (Q-02); within each, coverage and the phrase, linearly
     over their most, then raised to `sharpness`."""
-    score = coverage(evidence, settings.neighbour_weight)
-    if not evidence.literal and (not evidence.own.holds_any() or score < settings.min_coverage):
+    score = evidence.coverage
+    if not evidence.literal and (not evidence.holds_term or score < settings.min_coverage):
         return 0.0
-    score += phrase_weight(evidence)
+    score += evidence.phrase
     return float(((evidence.literal + min(score, _MOST) / _MOST) / 2) ** settings.sharpness)
+
+
+def coverages(windows: Sequence[Window], collection: Collection, layout: WindowLayout) -> list[float]:
+    return [window_coverage(window, collection, layout) for window in windows]

@@ -9,7 +9,16 @@ import re
 from collections.abc import Iterable, Sequence
 
 from oneclaw_search.domain.history_query import HistoryQuery
-from oneclaw_search.domain.relevance import NO_TEXT, Bag, Collection, Evidence
+from oneclaw_search.domain.relevance import (
+    DEFAULT_WINDOW,
+    Bag,
+    Collection,
+    Evidence,
+    Window,
+    WindowLayout,
+    phrase_weight,
+    window_coverage,
+)
 from oneclaw_search.domain.search_terms import index_terms
 from oneclaw_search.domain.text import fold
 
@@ -32,14 +41,19 @@ def _edge(text: str, outside: int, inside: int) -> bool:
     return not 0 <= outside < len(text) or not _WORD_CHAR.match(text[outside]) or not _WORD_CHAR.match(text[inside])
 
 
-def evidence_of(query: HistoryQuery, text: str, own: Bag, collection: Collection, before: Bag = NO_TEXT,
-                after: Bag = NO_TEXT) -> Evidence:
-    """A row's evidence from its text and what a backend counted: whether it holds the whole query as
-    written (the spec's LIKE test) and how often as whole words."""
+def literal_and_phrase(query: HistoryQuery, text: str) -> tuple[bool, int]:
+    """Whether `text` holds the whole query as written (the spec's LIKE test), and how often as whole words."""
     folded = fold(text)
     literal = query.literal in folded
-    phrase = whole_word_occurrences(folded, query.literal) if literal else 0
-    return Evidence(own, collection, before, after, literal, phrase)
+    return literal, whole_word_occurrences(folded, query.literal) if literal else 0
+
+
+def evidence_of(query: HistoryQuery, text: str, coverage: float, holds_term: bool, own_length: int = 0,
+                average_own_length: float = 0.0) -> Evidence:
+    """A row's evidence from its text and the coverage a backend measured: whether it holds the whole
+    query as written and the weight of its whole-word occurrences (over its own length in terms)."""
+    literal, occurrences = literal_and_phrase(query, text)
+    return Evidence(coverage, holds_term, literal, phrase_weight(occurrences, own_length, average_own_length))
 
 
 def bag_of(terms: Sequence[str], wanted: Iterable[str]) -> Bag:
@@ -48,22 +62,26 @@ def bag_of(terms: Sequence[str], wanted: Iterable[str]) -> Bag:
     return Bag({term: terms.count(term) for term in set(wanted).intersection(terms)}, len(terms))
 
 
-def collection_of(bags: Sequence[Bag], wanted: Sequence[str]) -> Collection:
-    """BM25's statistics over these rows alone."""
-    rows = len(bags)
-    average = sum(bag.length for bag in bags) / rows if rows else 0.0
-    return Collection(rows, average, {term: sum(1 for bag in bags if bag.counts.get(term)) for term in wanted})
+def collection_of(windows: Sequence[Window], wanted: Sequence[str], layout: WindowLayout) -> Collection:
+    """BM25's statistics over these rows' windows alone."""
+    rows = len(windows)
+    lengths = [sum(times * bag.length for times, bag in window.weighed(layout)) for window in windows]
+    holding = {term: sum(1 for window in windows if any(bag.counts.get(term) for _, bag in window.weighed(layout)))
+               for term in wanted}
+    return Collection(rows, sum(lengths) / rows if rows else 0.0, holding)
 
 
-def scanned_evidence(query: HistoryQuery, texts: Sequence[str]) -> list[Evidence]:
-    """Evidence of each of `texts` (rows a scan read) against `query`, counted with its own terms."""
+def scanned_evidence(query: HistoryQuery, texts: Sequence[str], layout: WindowLayout = DEFAULT_WINDOW) -> list[Evidence]:
+    """Evidence of each of `texts` (rows a scan read, each its own window) against `query`, counted
+    with its own terms."""
     wanted = query.all_terms
-    bags = [bag_of(index_terms(text, query.stem), wanted) for text in texts]
-    collection = collection_of(bags, wanted)
+    windows = [Window(bag_of(index_terms(text, query.stem), wanted)) for text in texts]
+    collection = collection_of(windows, wanted, layout)
+    average = sum(window.own.length for window in windows) / len(windows) if windows else 0.0
     evidence = []
-    for text, bag in zip(texts, bags, strict=True):
-        folded = fold(text)
-        literal = query.literal in folded and query.admits(text)
-        evidence.append(Evidence(bag, collection, literal=literal,
-                                 phrase=whole_word_occurrences(folded, query.literal) if literal else 0))
+    for text, window in zip(texts, windows, strict=True):
+        literal, occurrences = literal_and_phrase(query, text)
+        literal = literal and query.admits(text)
+        evidence.append(Evidence(window_coverage(window, collection, layout), window.own.holds_any(), literal,
+                                 phrase_weight(occurrences if literal else 0, window.own.length, average)))
     return evidence

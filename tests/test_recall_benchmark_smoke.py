@@ -14,7 +14,7 @@ import pytest
 
 SCRIPT = Path(__file__).resolve().parent / "benchmarks" / "bench_recall.py"
 DATASET = Path(__file__).resolve().parents[2] / "shared" / "datasets" / "locomo"
-ROW = re.compile(r"^(ours: keyword_query, turns shown|bare: own words, context 0: keyword_query)\s+(\S+)\s+(\S+)\s+(\S+)\s+(\S+)$",
+ROW = re.compile(r"^(ours: keyword_query, turns shown|bare: own words, stop words kept: keyword_query)\s+(\S+)\s+(\S+)\s+(\S+)\s+(\S+)$",
                  re.MULTILINE)
 
 
@@ -24,10 +24,11 @@ def test_the_recall_benchmark_reports_recall_for_the_tool_and_its_bare_floor():
     done = subprocess.run([sys.executable, str(SCRIPT), "--smoke"], capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr
     assert "== locomo:" in done.stdout and "errors: 0" in done.stdout
-    for name in ("R@5", "R@10", "MRR@10", "zero", "p50", "p95", "R@10 per fold", "mean", "worst"):
+    for name in ("R@5", "R@10", "MRR@10", "zero", "p50", "p95", "R@10 per fold", "mean", "worst", "the floor: keyword queries",
+                 "ours - floor"):
         assert name in done.stdout
     rows = ROW.findall(done.stdout)
-    assert {row[0] for row in rows} == {"ours: keyword_query, turns shown", "bare: own words, context 0: keyword_query"}
+    assert {row[0] for row in rows} == {"ours: keyword_query, turns shown", "bare: own words, stop words kept: keyword_query"}
     assert all(0.0 <= float(row[2]) <= 1.0 for row in rows)
 
 

@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
+
+import peewee as pw
 
 from oneclaw_search.data.history.database import HistoryDatabase, folded
 from oneclaw_search.data.history.entities import marks, sql_batches
 from oneclaw_search.data.history.literal_index import MESSAGES, LiteralIndex, Newest, Unindexed
 from oneclaw_search.data.history.literal_scan import RowSet, verified_newest
-from oneclaw_search.data.history.raw_sql import Row, execute_sql, fetch_all
+from oneclaw_search.data.history.raw_sql import execute_sql, fetch_all
 from oneclaw_search.domain.clock import Deadline
 from oneclaw_search.domain.message_filter import Within
 from oneclaw_search.domain.models import SEARCHABLE_MESSAGE_TYPES, MessageHit
@@ -28,22 +29,17 @@ TURN_TYPES = tuple(kind.value for kind in SEARCHABLE_MESSAGE_TYPES)
 _HIT = "m.id, m.session_id, s.title, m.type, m.content, m.created_at"
 _LIVE = ("FROM messages m LEFT JOIN sessions s ON s.id = m.session_id "
          "WHERE s.deleted_at IS NULL AND m.created_at BETWEEN ? AND ?")
-# The turn just before and just after, in the order written: OneClaw's session_id index keeps a
-# session's rows in rowid order, so each is one short walk of the index.
-_BESIDE = ("(SELECT n.content FROM messages n WHERE n.session_id = m.session_id AND n.rowid {side} m.rowid "
-           f"AND n.type IN ({marks(TURN_TYPES)}) ORDER BY n.rowid {{order}} LIMIT 1)")
-_AROUND = f"{_BESIDE.format(side='<', order='DESC')}, {_BESIDE.format(side='>', order='ASC')}"
+_SIDES = {"before": ("<", "DESC"), "after": (">", "ASC")}
 
 
-@dataclass(frozen=True, slots=True)
-class CandidateTurn:
-    """A live message a keyword search may return, with the texts of the turns just before and after
-    it in its session (None where there is none)."""
-
-    rowid: int
-    hit: MessageHit
-    before: str | None
-    after: str | None
+def turns_beside(database: pw.Database, session: str, rowid: int, side: str, reach: int) -> list[tuple[int, str]]:
+    """(rowid, content) of the `reach` user and assistant turns of `session` just before (or after)
+    `rowid`, nearest first: one short walk of OneClaw's session_id index, which keeps a session's rows
+    in rowid order."""
+    compare, order = _SIDES[side]
+    sql = (f"SELECT rowid, content FROM messages WHERE session_id = ? AND rowid {compare} ? AND type IN ({marks(TURN_TYPES)}) "
+           f"ORDER BY rowid {order} LIMIT ?")
+    return [(found[0], found[1]) for found in execute_sql(database, sql, (session, rowid, *TURN_TYPES, reach))]
 
 
 def _narrowed(within: Within | None) -> tuple[str, list[object]]:
@@ -89,19 +85,30 @@ class PeeweeMessageDao:
             found = fetch_all(database, sql, [*window, *params, *among_params, needle, limit])
         return [MessageHit(*row) for row in found]
 
-    def candidates(self, rowids: Sequence[int], ids: Sequence[str], after: int, before: int, within: Within | None = None,
-                   deadline: Deadline | None = None) -> list[CandidateTurn]:
-        """The live messages among `rowids` and `ids` in the window (and `within`), each with the turns
-        beside it: the one read of a keyword search's candidates."""
+    def hits(self, rowids: Sequence[int], ids: Sequence[str], after: int, before: int, within: Within | None = None,
+             deadline: Deadline | None = None) -> list[tuple[int, MessageHit]]:
+        """(rowid, hit) of the live messages among `rowids` and `ids` in the window (and `within`): the
+        one read of a keyword search's rows."""
         narrowed, params = _narrowed(within)
-        found: dict[int, CandidateTurn] = {}
+        found: dict[int, MessageHit] = {}
         with self._database.connected(deadline) as database:
             for which, keys in (("m.rowid", list(rowids)), ("m.id", list(ids))):
                 for chunk in sql_batches(keys):
-                    sql = f"SELECT m.rowid, {_HIT}, {_AROUND} {_LIVE}{narrowed} AND {which} IN ({marks(chunk)})"
-                    rows = fetch_all(database, sql, [*TURN_TYPES, *TURN_TYPES, after, before, *params, *chunk])
-                    found.update((row[0], _candidate(row)) for row in rows)
-        return list(found.values())
+                    sql = f"SELECT m.rowid, {_HIT} {_LIVE}{narrowed} AND {which} IN ({marks(chunk)})"
+                    rows = fetch_all(database, sql, [after, before, *params, *chunk])
+                    found.update((row[0], MessageHit(*row[1:7])) for row in rows)
+        return list(found.items())
+
+    def windows(self, rows: Sequence[tuple[int, MessageHit]], reach: int,
+                deadline: Deadline | None = None) -> list[tuple[list[str], list[str]]]:
+        """The texts of the `reach` turns before and after each of `rows` in its session, nearest first:
+        what a search reads of the few rows it scores itself."""
+        found = []
+        with self._database.connected(deadline) as database:
+            for rowid, hit in rows:
+                before, after = (turns_beside(database, hit.session_id, rowid, side, reach) for side in _SIDES)
+                found.append(([text for _, text in before], [text for _, text in after]))
+        return found
 
     def turns_between(self, above_rowid: int, below_rowid: int, limit: int,
                       deadline: Deadline | None = None) -> list[tuple[int, str]]:
@@ -133,7 +140,3 @@ def _among(rows: RowSet, window: tuple[int, int]) -> tuple[str, list[object]]:
         newest = "SELECT created_at FROM messages WHERE created_at BETWEEN ? AND ? ORDER BY created_at DESC LIMIT 1 OFFSET ?"
         return f" AND m.created_at >= COALESCE(({newest}), ?)", [*window, rows.rows - 1, window[0]]
     return " AND m.rowid IN (SELECT value FROM json_each(?))", [json.dumps(list(rows))]
-
-
-def _candidate(row: Row) -> CandidateTurn:
-    return CandidateTurn(row[0], MessageHit(*row[1:7]), row[7], row[8])

@@ -75,18 +75,24 @@ class PeeweeSessionDao:
             found = fetch_all(database, sql, [*window, *params, *among_params, needle, needle, limit])
         return [SessionHit(*row) for row in found]
 
-    def candidates(self, rowids: Sequence[int], ids: Sequence[str], after: int, before: int, within: Within | None = None,
-                   deadline: Deadline | None = None) -> list[SessionHit]:
-        """The live sessions among `rowids` and `ids` last active in the window (and `within`)."""
+    def hits(self, rowids: Sequence[int], ids: Sequence[str], after: int, before: int, within: Within | None = None,
+             deadline: Deadline | None = None) -> list[tuple[int, SessionHit]]:
+        """(rowid, hit) of the live sessions among `rowids` and `ids` last active in the window (and `within`)."""
         narrowed, params = _narrowed(within)
-        found: dict[str, SessionHit] = {}
+        found: dict[int, SessionHit] = {}
         with self._database.connected(deadline) as database:
             for which, keys in (("s.rowid", list(rowids)), ("s.id", list(ids))):
                 for chunk in sql_batches(keys):
-                    sql = f"SELECT {_HIT} {_LIVE}{narrowed} AND {which} IN ({marks(chunk)})"
+                    sql = f"SELECT s.rowid, {_HIT} {_LIVE}{narrowed} AND {which} IN ({marks(chunk)})"
                     rows = fetch_all(database, sql, [after, before, *params, *chunk])
-                    found.update((row[0], SessionHit(*row)) for row in rows)
-        return list(found.values())
+                    found.update((row[0], SessionHit(*row[1:])) for row in rows)
+        return list(found.items())
+
+    def hidden(self, deadline: Deadline | None = None) -> list[str]:
+        """The ids of the soft-deleted sessions, whose rows a search never shows: OneClaw's deleted_at
+        index holds them apart."""
+        with self._database.connected(deadline) as database:
+            return [row[0] for row in execute_sql(database, "SELECT id FROM sessions WHERE deleted_at IS NOT NULL").fetchall()]
 
     def unindexed(self, unindexed: Unindexed, limit: int, offset: int = 0,
                   deadline: Deadline | None = None) -> list[tuple[int, str]]:

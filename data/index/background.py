@@ -20,6 +20,7 @@ from pathlib import Path
 
 from oneclaw_search.data.index.keyword_index import WriterBusy
 from oneclaw_search.data.index.sync import IndexSync
+from oneclaw_search.domain.relevance import DEFAULT_WINDOW, WindowLayout
 
 _log = logging.getLogger(__name__)
 RESTART_AFTER_SECONDS = 30.0
@@ -27,6 +28,7 @@ RESTART_AFTER_SECONDS = 30.0
 # to start as this many rows take to build.
 IN_THREAD_ROWS = 10_000
 WAITED = "--waited"  # the build process's flag: a search waits for it, so it keeps its priority
+WINDOW_FLAG = "--window"  # the build process's flag naming the windows' layout (WindowLayout.token)
 BUILD_NICENESS = 10  # the searches beside a build come first: they are what someone is waiting for
 LOST_THE_WRITER = 3  # a waited-for build process's exit code when another process holds the writer
 BUILT, BUSY, STOPPED = "built", "busy", "stopped"
@@ -122,6 +124,8 @@ def _renice(pid: int) -> None:
             os.setpriority(os.PRIO_PROCESS, pid, BUILD_NICENESS)
 
 
-def build_command(history_path: str | Path, side_path: str | Path) -> list[str]:
-    """The command line that builds this history's index in a process of its own."""
-    return [sys.executable, "-m", "oneclaw_search.data.index.build_process", str(history_path), str(side_path)]
+def build_command(history_path: str | Path, side_path: str | Path, layout: WindowLayout = DEFAULT_WINDOW) -> list[str]:
+    """The command line that builds this history's index, its windows written as `layout` says, in a
+    process of its own."""
+    return [sys.executable, "-m", "oneclaw_search.data.index.build_process", str(history_path), str(side_path),
+            f"{WINDOW_FLAG}={layout.token}"]

@@ -1,12 +1,14 @@
-"""History rows as keyword-index documents: a message, a session (Q-01, Q-11).
+"""History rows as keyword-index documents: a message with its window, a session (Q-01, Q-11).
 
-A document depends on its own row alone, so writing or editing one row never rewrites another's. A
-session's words are its title's: its preview is its last message, found by its words as a message
-(the preview still counts for the spec's literal reading).
+A message's document holds its window, the turns beside it weighed as the ranking model's layout says
+(domain/relevance.py), so writing, editing or deleting a turn rewrites its neighbours' documents too
+(sync.py, edits.py). A session's words are its title's: its preview is its last message, found by its
+words as a message (the preview still counts for the spec's literal reading).
 """
 from __future__ import annotations
 
 import zlib
+from dataclasses import dataclass
 from typing import NamedTuple
 
 import peewee as pw
@@ -16,6 +18,7 @@ from oneclaw_search.data.history.raw_sql import execute_sql
 from oneclaw_search.data.index import schema as f
 from oneclaw_search.data.text.analyzer import indexed_text
 from oneclaw_search.domain.models import SEARCHABLE_MESSAGE_TYPES
+from oneclaw_search.domain.relevance import WindowLayout
 from oneclaw_search.domain.text import fold
 
 SEARCHABLE_TYPES = tuple(kind.value for kind in SEARCHABLE_MESSAGE_TYPES)
@@ -33,6 +36,20 @@ class MessageRow(NamedTuple):  # a tuple: a build makes a million of them
     content: str
 
 
+Turn = tuple[int, str]  # a neighbour: (rowid, content)
+
+
+@dataclass(frozen=True, slots=True)
+class WindowedRow:
+    """A message and the turns beside it, nearest first; `open`: how many turns after it its window
+    still lacks (it is among its session's last), so a new turn in its session rewrites it."""
+
+    row: MessageRow
+    before: tuple[Turn, ...]
+    after: tuple[Turn, ...]
+    open: int
+
+
 class SessionRow(NamedTuple):
     rowid: int
     id: str
@@ -47,12 +64,28 @@ def fingerprint(*texts: str | None) -> int:
     return zlib.crc32(joined) | (len(joined) << 32)
 
 
-def message_document(row: MessageRow) -> tantivy.Document:
+def window_fingerprint(windowed: WindowedRow) -> int:
+    """Changes whenever a neighbour's text does, or a neighbour comes or goes."""
+    return fingerprint(*(text for _, text in windowed.before), "\x01", *(text for _, text in windowed.after))
+
+
+def message_document(windowed: WindowedRow, layout: WindowLayout) -> tantivy.Document:
+    row = windowed.row
+    own = indexed_text(row.content)
     doc = tantivy.Document()
     doc.add_unsigned(f.ROWID, row.rowid)
     doc.add_integer(f.AT, row.created_at)
     doc.add_unsigned(f.FINGERPRINT, fingerprint(row.content))
-    doc.add_text(f.BODY, indexed_text(row.content))
+    doc.add_unsigned(f.WINDOW_FINGERPRINT, window_fingerprint(windowed))
+    doc.add_unsigned(f.PREVIOUS, windowed.before[0][0] if windowed.before else 0)
+    doc.add_unsigned(f.NEXT, windowed.after[0][0] if windowed.after else 0)
+    doc.add_text(f.BODY, own)
+    for _ in range(layout.own):
+        doc.add_text(f.WINDOW, own)
+    for times, (_, text) in [*zip(layout.before, windowed.before, strict=False), *zip(layout.after, windowed.after, strict=False)]:
+        beside = indexed_text(text)
+        for _ in range(times):
+            doc.add_text(f.WINDOW, beside)
     doc.add_text(f.LITERAL, fold(row.content))
     doc.add_text(f.SESSION, row.session_id)
     doc.add_text(f.ROLE, row.type)

@@ -1,7 +1,9 @@
 """Reconciler: finds what changed in place in the history (deleted and edited messages, any change
 to sessions) and makes the keyword index agree, keyed by history rowid (Q-11).
 
-Documents are compared by their fingerprints, read from tantivy's fast fields a rowid range at a time.
+Documents are compared by their fingerprints, read from tantivy's fast fields a rowid range at a time:
+a message's own text's and its neighbours'. A message edited or gone has the turns whose windows
+held it written again too (message_writes.py).
 """
 from __future__ import annotations
 
@@ -18,38 +20,49 @@ from oneclaw_search.data.index.documents import (
     SESSION_COLUMNS,
     MessageRow,
     SessionRow,
+    WindowedRow,
     fingerprint,
-    message_document,
     rows_up_to,
     session_document,
     session_fingerprint,
+    window_fingerprint,
 )
 from oneclaw_search.data.index.keyword_index import KeywordIndex, unsigned_values
-from oneclaw_search.data.index.schema import FINGERPRINT, ROWID, IndexKind
+from oneclaw_search.data.index.message_writes import MessageWrites
+from oneclaw_search.data.index.schema import FINGERPRINT, NEXT, PREVIOUS, ROWID, WINDOW_FINGERPRINT, IndexKind
 from oneclaw_search.data.index.side_index import SideIndex
+from oneclaw_search.data.index.windows import around, beyond, windows_of, with_windows
 
 TAIL_ROWS = 64  # the newest messages, checked on every catch-up: streamed replies are edited in place
 SWEEP_ROWS = 500  # older messages checked per catch-up, in turn, wrapping around
 RANGE_ROWS = 50_000  # rowids compared at a time when rows went missing
 
 
-def indexed(keyword: KeywordIndex, kind: IndexKind, low: int, high: int) -> dict[int, int]:
-    """rowid → fingerprint of the documents with rowids in [low, high]."""
+def indexed(keyword: KeywordIndex, kind: IndexKind, low: int, high: int, fields: tuple[str, ...] = (FINGERPRINT,),
+            ) -> dict[int, tuple[int, ...]]:
+    """rowid → the `fields` (fingerprints, neighbours) of the documents with rowids in [low, high]."""
     query = tantivy.Query.range_query(kind.schema, ROWID, tantivy.FieldType.Unsigned, low, high)
-    return _fingerprints(keyword, kind, query, high - low + 1)
+    return _fast_fields(keyword, kind, query, high - low + 1, fields)
 
 
-def indexed_among(keyword: KeywordIndex, kind: IndexKind, rowids: list[int]) -> dict[int, int]:
-    """rowid → fingerprint of those of `rowids` the index holds."""
+def indexed_among(keyword: KeywordIndex, kind: IndexKind, rowids: list[int], fields: tuple[str, ...] = (FINGERPRINT,),
+                  ) -> dict[int, tuple[int, ...]]:
+    """rowid → the `fields` of those of `rowids` the index holds."""
     query = tantivy.Query.term_set_query(kind.schema, ROWID, rowids)
-    return _fingerprints(keyword, kind, query, len(rowids)) if rowids else {}
+    return _fast_fields(keyword, kind, query, len(rowids), fields) if rowids else {}
 
 
-def _fingerprints(keyword: KeywordIndex, kind: IndexKind, query: tantivy.Query, most: int) -> dict[int, int]:
+def _fast_fields(keyword: KeywordIndex, kind: IndexKind, query: tantivy.Query, most: int, fields: tuple[str, ...],
+                 ) -> dict[int, tuple[int, ...]]:
     searcher = keyword.searcher(kind, fresh=True)
     hits = searcher.search(query, max(min(most, searcher.num_docs), 1), count=False).hits
     addresses = [address for _, address in hits]
-    return dict(zip(unsigned_values(searcher, ROWID, addresses), unsigned_values(searcher, FINGERPRINT, addresses), strict=True))
+    values = [unsigned_values(searcher, field, addresses) for field in (ROWID, *fields)]
+    return {row[0]: row[1:] for row in zip(*values, strict=True)}
+
+
+_COMPARED = (FINGERPRINT, WINDOW_FINGERPRINT)
+_NEIGHBOURS = (PREVIOUS, NEXT)
 
 
 class Reconciler:
@@ -74,37 +87,42 @@ class Reconciler:
         else:
             current = {row.rowid: row for row in map(SessionRow._make, self._rows(f"SELECT {SESSION_COLUMNS} FROM sessions"))}
             known = indexed(self._keyword, self._kind, 0, 2**63 - 1)
-        stale = [rowid for rowid, fp in known.items() if rowid not in current or session_fingerprint(current[rowid]) != fp]
+        stale = [rowid for rowid, (fp,) in known.items() if rowid not in current or session_fingerprint(current[rowid]) != fp]
         fresh = [row for rowid, row in current.items() if rowid not in known or rowid in stale]
         self._replace(stale, [session_document(row) for row in fresh])
         with self._side.peewee.atomic("IMMEDIATE"):
             self._side.set_meta(s__state="/".join(map(str, state)))
 
     def deleted_messages(self, read: int) -> None:
-        """Rows gone since the last look (or never indexed) are compared a rowid range at a time."""
+        """Rows gone since the last look (or never indexed) are compared a rowid range at a time; the
+        turns whose windows held a row gone are written again."""
         count = rows_up_to(self._history, read)
         if str(count) == self._side.meta("m.count", "0"):
             return
         for low in range(0, read + 1, RANGE_ROWS):
             high = min(low + RANGE_ROWS - 1, read)
-            live = {row[0]: row for row in self._message_rows("rowid BETWEEN ? AND ?", (low, high))}
-            known = indexed(self._keyword, self._kind, low, high)
+            live = {row.rowid: row for row in self._message_rows("rowid BETWEEN ? AND ?", (low, high))}
+            known = indexed(self._keyword, self._kind, low, high, _NEIGHBOURS)
             gone = [rowid for rowid in known if rowid not in live]
             missing = [row for rowid, row in live.items() if rowid not in known]
             if gone or missing:
-                self._replace(gone, [message_document(row) for row in missing])
+                anchors = [(known[rowid][side], name) for rowid in gone for side, name in ((0, "before"), (1, "after"))]
+                reach = self._keyword.layout.reach
+                self._rewrite({*gone, *(row.rowid for row in missing), *beyond(self._history, anchors, reach),
+                               *around(self._history, missing, reach)}, read)
         with self._side.peewee.atomic("IMMEDIATE"):
             self._side.set_meta(m__count=count)
 
     def edited_messages(self, read: int) -> None:
         """The newest messages, the next few older ones in turn, and those a search found changed,
-        re-indexed where their text changed."""
+        written again where their text or a neighbour's changed."""
         tail = self._message_rows("rowid <= ? ORDER BY rowid DESC LIMIT ?", (read, TAIL_ROWS))
         swept = self._side.meta_int("m.swept")
         sweep = self._message_rows("rowid > ? AND rowid <= ? ORDER BY rowid LIMIT ?", (swept, read, SWEEP_ROWS))
         noted = self._side.meta("m.stale", "[]")
         found = self._message_rows("rowid IN (SELECT value FROM json_each(?)) AND rowid <= ?", (noted, read))
-        self._replace_edited([*tail, *sweep, *found])
+        rows = list({row.rowid: row for row in (*tail, *sweep, *found)}.values())
+        self._rewrite_edited(windows_of(self._history, rows, self._keyword.layout.reach), read)
         with self._side.peewee.atomic("IMMEDIATE"):
             self._side.set_meta(m__swept=sweep[-1].rowid if len(sweep) == SWEEP_ROWS else 0)
             self._side.execute("DELETE FROM meta WHERE key = 'm.stale' AND value = ?", (noted,))
@@ -114,17 +132,29 @@ class Reconciler:
         index`); how many had changed."""
         changed = 0
         for low in range(0, read + 1, RANGE_ROWS):
-            rows = self._message_rows("rowid BETWEEN ? AND ?", (low, min(low + RANGE_ROWS - 1, read)))
-            changed += self._replace_edited(rows)
+            rows = self._message_rows("rowid BETWEEN ? AND ? ORDER BY rowid", (low, min(low + RANGE_ROWS - 1, read)))
+            changed += self._rewrite_edited(with_windows(self._history, rows, self._keyword.layout.reach), read)
         return changed
 
-    def _replace_edited(self, rows: list[MessageRow]) -> int:
-        rows = list({row.rowid: row for row in rows}.values())
-        known = indexed_among(self._keyword, self._kind, [row.rowid for row in rows])
-        changed = [row for row in rows if row.rowid in known and known[row.rowid] != fingerprint(row.content)]
-        if changed:
-            self._replace([row.rowid for row in changed], [message_document(row) for row in changed])
-        return len(changed)
+    def _rewrite_edited(self, rows: list[WindowedRow], read: int) -> int:
+        """Rows whose own text or whose neighbours changed since they were written, written again (with
+        the turns around a row whose own text changed); how many rows' own text had changed."""
+        known = indexed_among(self._keyword, self._kind, [windowed.row.rowid for windowed in rows], _COMPARED)
+        changed = [windowed for windowed in rows if windowed.row.rowid in known
+                   and known[windowed.row.rowid] != (fingerprint(windowed.row.content), window_fingerprint(windowed))]
+        edited = [windowed.row for windowed in changed if known[windowed.row.rowid][0] != fingerprint(windowed.row.content)]
+        self._rewrite({*(windowed.row.rowid for windowed in changed), *around(self._history, edited, self._keyword.layout.reach)},
+                      read)
+        return len(edited)
+
+    def _rewrite(self, rowids: set[int], read: int) -> None:
+        """Write these messages again, those up to `read` (the rest are the index's next to read)."""
+        if not any(rowid <= read for rowid in rowids):
+            return
+        writer = self._keyword.writer(self._kind)
+        MessageWrites(self._history, writer, self._keyword.layout).rewrite(rowids, read)
+        writer.commit()
+        writer.wait_merging_threads()
 
     def _message_rows(self, condition: str, params: tuple[object, ...]) -> list[MessageRow]:
         sql = f"SELECT {MESSAGE_COLUMNS} FROM messages WHERE {IS_SEARCHABLE} AND {condition}"

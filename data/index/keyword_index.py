@@ -16,8 +16,9 @@ import tantivy
 
 from oneclaw_search.data.index.schema import MESSAGES, ROWID, SESSIONS, IndexKind
 from oneclaw_search.data.text.analyzer import register
+from oneclaw_search.domain.relevance import DEFAULT_WINDOW, WindowLayout
 
-FORMAT = "tantivy-6"  # bump whenever fields or analyzers change: older folders are built anew
+FORMAT = "tantivy-7"  # bump whenever fields or analyzers change: older folders are built anew
 _FORMAT_FILE = "FORMAT"
 WRITER_HEAP = 256_000_000
 WRITER_THREADS = 2
@@ -28,8 +29,11 @@ class WriterBusy(Exception):
 
 
 class KeywordIndex:
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, layout: WindowLayout = DEFAULT_WINDOW) -> None:
+        """`layout`: how each message's window is written; a folder written with another is built anew."""
         self.folder = folder
+        self.layout = layout
+        self._format = f"{FORMAT} window {layout.token}"
         self._lock = threading.Lock()
         self._indexes: dict[str, tantivy.Index] = {}
 
@@ -43,11 +47,11 @@ class KeywordIndex:
         folder = self.folder / kind.name
         marker = self.folder / _FORMAT_FILE
         written = marker.read_text() if marker.exists() else ""
-        if written and written != FORMAT:
+        if written and written != self._format:
             shutil.rmtree(self.folder, ignore_errors=True)
         folder.mkdir(parents=True, exist_ok=True)
-        if written != FORMAT:
-            _write_whole(marker, FORMAT)
+        if written != self._format:
+            _write_whole(marker, self._format)
         index = tantivy.Index(kind.schema, path=str(folder), reuse=True)
         register(index)
         return index

@@ -1,5 +1,6 @@
-"""Questions put to the keyword index: the candidates of a keyword search (the best rows by tantivy's
-BM25 over their own words) with the statistics the ranking model needs (Q-01, Q-02).
+"""Questions put to the keyword index: a keyword search's best rows, ranked by the ranking model as
+tantivy computes it (BM25 over each message's window, each session's title), with the statistics the
+model needs for rows it scores itself (Q-01, Q-02).
 
 Answers are history rowids; callers re-read those rows from the history and re-check them, so the
 index narrows a search but never invents a hit.
@@ -7,6 +8,8 @@ index narrows a search but never invents a hit.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import tantivy
@@ -43,10 +46,11 @@ def _anywhere(kind: IndexKind, clause: Clause) -> tantivy.Query:
 
 
 def window_clauses(kind: IndexKind, after: int, before: int) -> list[Subquery]:
+    """A clause keeping rows to the window, adding nothing to any row's score (a range scores 1 alone)."""
     if after <= 0 and before >= NO_UPPER_BOUND:
         return []
     window = tantivy.Query.range_query(kind.schema, AT, tantivy.FieldType.Integer, after, before)
-    return [(tantivy.Occur.Must, window)]
+    return [(tantivy.Occur.Must, tantivy.Query.boost_query(window, 0.0))]
 
 
 def narrowed_to(kind: IndexKind, within: Within | None) -> list[Subquery]:
@@ -59,53 +63,86 @@ def narrowed_to(kind: IndexKind, within: Within | None) -> list[Subquery]:
             for field, values in wanted if values is not None]
 
 
-def keyword_rowids(keyword: KeywordIndex, kind: IndexKind, query: HistoryQuery, after: int, before: int, limit: int,
-                   within: Within | None = None) -> tuple[dict[int, int], Collection]:
-    """The best `limit` rows by BM25 over their own words (rowid → the fingerprint of the text each
-    was indexed with), every quoted phrase standing in each; and the statistics of the index's rows."""
+@dataclass(frozen=True)
+class Ranked:
+    """What one ranked question to the index found: each row's score (BM25 over its ranked field, the
+    window of a message or the title of a session: the ranking model as the engine computes it) and the
+    fingerprint of the text it was written with; the ranked field's statistics for the query's terms;
+    and, read only when asked for, the average lengths the model needs for rows it scores itself."""
+
+    scores: dict[int, float]
+    fingerprints: dict[int, int]
+    collection: Collection
+    averages: Callable[[], tuple[float, float]] = lambda: (0.0, 0.0)  # (ranked field, own words)
+
+
+def ranked_rowids(keyword: KeywordIndex, kind: IndexKind, query: HistoryQuery, window: tuple[int, int], limit: int,
+                  within: Within | None = None, hidden: Sequence[str] = (), among: Sequence[int] | None = None) -> Ranked:
+    """The best `limit` rows by the ranking model's BM25, each holding a query term in its own words
+    (and every quoted phrase), in the window and `within`, not of the `hidden` sessions; with `among`,
+    those rows' scores instead, whether or not they hold a term."""
     found = clauses(query.raw)
     searcher = keyword.searcher(kind)
-    if not found or limit <= 0 or searcher.num_docs == 0:
-        return {}, Collection(searcher.num_docs, 0.0, dict.fromkeys(clause_terms(found), 0))
-    phrases = [(tantivy.Occur.Must, _anywhere(kind, tuple(terms))) for phrase in query.phrases if (terms := analyze(phrase))]
-    words = tantivy.Query.boolean_query([(tantivy.Occur.Should, words_match(kind, clause)) for clause in found])
-    question = tantivy.Query.boolean_query([(tantivy.Occur.Must, words), *phrases, *window_clauses(kind, after, before),
-                                            *narrowed_to(kind, within)])
-    addresses = _best(searcher, question, limit)
-    rowids = dict(zip(unsigned_values(searcher, ROWID, addresses), unsigned_values(searcher, FINGERPRINT, addresses),
-                      strict=True))
-    average = _average_length(words, searcher, addresses[0]) if addresses else 0.0
-    holding = {term: searcher.doc_freq(kind.words, term) for term in clause_terms(found)}
-    return rowids, Collection(searcher.num_docs, average, holding)
+    terms = clause_terms(found)
+    holding = {term: searcher.doc_freq(kind.ranked, term) for term in terms}
+    collection = Collection(searcher.num_docs, 0.0, holding)
+    if (not found and among is None) or limit <= 0 or searcher.num_docs == 0:
+        return Ranked({}, {}, collection)
+    own = tantivy.Query.boolean_query([(tantivy.Occur.Should, words_match(kind, clause)) for clause in found])
+    scored = [(tantivy.Occur.Should, tantivy.Query.term_query(kind.schema, kind.ranked, term, index_option="freq"))
+              for term in terms]
+    if among is not None:
+        chosen = tantivy.Query.term_set_query(kind.schema, ROWID, list(among))
+        question = tantivy.Query.boolean_query([(tantivy.Occur.Must, tantivy.Query.boost_query(chosen, 0.0)),
+                                                (tantivy.Occur.Should, tantivy.Query.boost_query(own, 0.0)), *scored])
+        hits = searcher.search(question, max(len(among), 1), count=False).hits
+    else:
+        phrases = [(tantivy.Occur.Must, tantivy.Query.boost_query(_anywhere(kind, words), 0.0))
+                   for phrase in query.phrases if (words := analyze(phrase))]
+        hidden_rows = [(tantivy.Occur.MustNot, tantivy.Query.term_set_query(kind.schema, SESSION, list(hidden)))] if hidden else []
+        question = tantivy.Query.boolean_query([(tantivy.Occur.Must, tantivy.Query.boost_query(own, 0.0)), *scored, *phrases,
+                                                *window_clauses(kind, *window), *narrowed_to(kind, within), *hidden_rows])
+        hits = _best(searcher, question, limit)
+    addresses = [address for _, address in hits]
+    rowids = unsigned_values(searcher, ROWID, addresses)
+    scores = {rowid: score for rowid, (score, _) in zip(rowids, hits, strict=True)}
+    fingerprints = dict(zip(rowids, unsigned_values(searcher, FINGERPRINT, addresses), strict=True))
+    return Ranked(scores, fingerprints, collection, lambda: _averages(question, searcher, addresses))
 
 
-def _best(searcher: tantivy.Searcher, question: tantivy.Query, limit: int) -> list[tantivy.DocAddress]:
-    """The best `limit` rows; among rows tied at the cut, the newest. One search reads as far past
-    the cut as ties are looked for: searching again on a tie cost more than reading further at once."""
+def _best(searcher: tantivy.Searcher, question: tantivy.Query, limit: int) -> list[tuple[float, tantivy.DocAddress]]:
+    """The best `limit` rows with their scores; among rows tied at the cut, the newest. One search reads
+    as far past the cut as ties are looked for: searching again on a tie cost more than reading further at once."""
     hits = searcher.search(question, limit * TIED_READS, count=False).hits
     if len(hits) <= limit or hits[limit - 1][0] != hits[limit][0]:
-        return [address for _, address in hits[:limit]]
+        return hits[:limit]
     cut = hits[limit - 1][0]
-    above = [address for score, address in hits if score > cut]
-    tied = [address for score, address in hits if score == cut]
-    newest = sorted(zip(unsigned_values(searcher, ROWID, tied), range(len(tied)), strict=True), reverse=True)
+    above = [hit for hit in hits if hit[0] > cut]
+    tied = [hit for hit in hits if hit[0] == cut]
+    newest = sorted(zip(unsigned_values(searcher, ROWID, [address for _, address in tied]), range(len(tied)), strict=True),
+                    reverse=True)
     return above + [tied[at] for _, at in newest[:limit - len(above)]]
 
 
-def _average_length(question: tantivy.Query, searcher: tantivy.Searcher, address: tantivy.DocAddress) -> float:
-    """The words field's average length in terms, as tantivy's BM25 reads it: its explanation of a
-    hit is the one place the bindings show it."""
-    explained = json.loads(question.explain(searcher, address).to_json())
-    return _found_average(explained) or 0.0
+def _averages(question: tantivy.Query, searcher: tantivy.Searcher, addresses: list[tantivy.DocAddress]) -> tuple[float, float]:
+    """The ranked field's and the own words' average lengths in terms, as tantivy's BM25 reads them: its
+    explanation of a hit is the one place the bindings show them (the own words' under the clause
+    weighed 0)."""
+    if not addresses:
+        return 0.0, 0.0
+    found: dict[bool, float] = {}
+    _found_averages(json.loads(question.explain(searcher, addresses[0]).to_json()), False, found)
+    ranked = found.get(False, 0.0)
+    return ranked, found.get(True, ranked)
 
 
-def _found_average(node: Any) -> float | None:
+def _found_averages(node: Any, own: bool, found: dict[bool, float]) -> None:
     if isinstance(node, dict):
-        if str(node.get("description", "")).startswith("avgdl"):
-            return float(node["value"])
+        description = str(node.get("description", ""))
+        if description.startswith("avgdl"):
+            found.setdefault(own, float(node["value"]))
+            return
+        own = own or description.startswith("Boost x0")
         node = node.get("details", [])
     for child in node if isinstance(node, list) else []:
-        value = _found_average(child)
-        if value is not None:
-            return value
-    return None
+        _found_averages(child, own, found)

@@ -27,6 +27,7 @@ from oneclaw_search.data.index.sync import IndexSync
 from oneclaw_search.data.index.trigram_search import literal_rowids, literal_share
 from oneclaw_search.domain.clock import Deadline
 from oneclaw_search.domain.message_filter import Within
+from oneclaw_search.domain.relevance import DEFAULT_WINDOW, WindowLayout
 
 _log = logging.getLogger(__name__)
 # The first search on a history whose index holds nothing has the index built and waits for it when the
@@ -45,10 +46,12 @@ UNUSABLE = IndexState(0, 0, usable=False)
 
 class KeywordLookup:
     @classmethod
-    def open(cls, history: HistoryDatabase, side: SideIndex, build_command: list[str] | None = None) -> KeywordLookup:
+    def open(cls, history: HistoryDatabase, side: SideIndex, build_command: list[str] | None = None,
+             layout: WindowLayout = DEFAULT_WINDOW) -> KeywordLookup:
         """The lookup of `history`'s keyword index, kept beside `side` (build_command:
-        background.build_command for a build in its own process, else a thread's)."""
-        keyword = KeywordIndex(side.keyword_folder)
+        background.build_command for a build in its own process, else a thread's), its messages'
+        windows written as `layout` says."""
+        keyword = KeywordIndex(side.keyword_folder, layout)
         return cls(keyword, IndexSync(history, keyword, side), history, build_command)
 
     def __init__(self, keyword: KeywordIndex, sync: IndexSync, history: HistoryDatabase,

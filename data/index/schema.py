@@ -1,9 +1,12 @@
 """The keyword index's two tantivy schemas: one document per live message, one per session (Q-11).
 
-A document holds its row's own text once: its words (with positions, for phrases), the trigrams the
-literal reading narrows by, the history's rowid (every hit is re-read from the history, which holds
-the text), a fingerprint of the indexed text (edits are found by comparing it) and the time a search
-window filters on. The turns around a message are read at search time, never copied into its document.
+A message document holds its own words (with positions, for phrases and for the rule that a hit holds
+a query term itself), its window (its own words and the turns beside it in its session, each as often
+as the ranking model's layout says, with frequencies but no positions: the field the ranking model's
+BM25 is computed on), the trigrams the literal reading narrows by, the history's rowid (every hit is
+re-read from the history, which holds the text), fingerprints of its own text and of its neighbours'
+(edits are found by comparing them), the rowids of the turns beside it when it was written (whose
+windows change when it goes), and the time a search window filters on.
 """
 from __future__ import annotations
 
@@ -15,6 +18,7 @@ from oneclaw_search.data.text.analyzer import GRAMS, WORDS
 
 ROWID, AT, FINGERPRINT, SESSION, ROLE = "rowid", "at", "fp", "session", "role"
 BODY, TITLE, PREVIEW, LITERAL = "body", "title", "preview", "grams"
+WINDOW, WINDOW_FINGERPRINT, PREVIOUS, NEXT = "window", "wfp", "prev", "next"
 
 
 @dataclass(frozen=True)
@@ -26,6 +30,7 @@ class IndexKind:
     schema: tantivy.Schema
     words: str
     literal_words: tuple[str, ...]
+    ranked: str  # the field BM25 ranks rows by: a message's window, a session's title
 
 
 def _common(builder: tantivy.SchemaBuilder) -> tantivy.SchemaBuilder:
@@ -40,8 +45,11 @@ def _common(builder: tantivy.SchemaBuilder) -> tantivy.SchemaBuilder:
 def _messages() -> IndexKind:
     builder = _common(tantivy.SchemaBuilder())
     builder.add_text_field(BODY, tokenizer_name=WORDS, index_option="position")
+    builder.add_text_field(WINDOW, tokenizer_name=WORDS, index_option="freq")
     builder.add_text_field(ROLE, tokenizer_name="raw", index_option="basic")
-    return IndexKind("messages", builder.build(), BODY, (BODY,))
+    for name in (WINDOW_FINGERPRINT, PREVIOUS, NEXT):
+        builder.add_unsigned_field(name, fast=True)
+    return IndexKind("messages", builder.build(), BODY, (BODY,), WINDOW)
 
 
 def _sessions() -> IndexKind:
@@ -49,7 +57,7 @@ def _sessions() -> IndexKind:
     builder.add_text_field(TITLE, tokenizer_name=WORDS, index_option="position")
     # A preview is matched by the literal reading (the spec's LIKE tests it), never ranked by its words.
     builder.add_text_field(PREVIEW, tokenizer_name=WORDS, index_option="position")
-    return IndexKind("sessions", builder.build(), TITLE, (TITLE, PREVIEW))
+    return IndexKind("sessions", builder.build(), TITLE, (TITLE, PREVIEW), TITLE)
 
 
 MESSAGES = _messages()

@@ -1,9 +1,10 @@
 """IndexSync: brings the keyword index up to date with the history (Q-11).
 
-New messages are everything above the newest row read; deleted ones show as a row count that no
-longer adds up; edits show as a changed fingerprint (the newest TAIL_ROWS messages every time,
-older ones SWEEP_ROWS at a time in turn); sessions are compared whole whenever their table
-changed. Each step may stop between batches: a later catch-up, here or in another process,
+New messages are everything above the newest row read, written with their windows (the turns whose
+windows now reach them written again); deleted ones show as a row count that no longer adds up;
+edits show as a changed fingerprint of a row's text or of its neighbours' (the newest TAIL_ROWS
+messages every time, older ones SWEEP_ROWS at a time in turn); sessions are compared whole whenever
+their table changed. Each step may stop between batches: a later catch-up, here or in another process,
 resumes from tantivy's last commit.
 """
 from __future__ import annotations
@@ -16,11 +17,13 @@ import tantivy
 
 from oneclaw_search.data.history.database import HistoryDatabase
 from oneclaw_search.data.history.raw_sql import execute_sql
-from oneclaw_search.data.index.documents import MESSAGE_COLUMNS, SEARCHABLE_TYPES, MessageRow, message_document, rows_up_to
+from oneclaw_search.data.index.documents import MESSAGE_COLUMNS, SEARCHABLE_TYPES, MessageRow, rows_up_to
 from oneclaw_search.data.index.edits import Reconciler
 from oneclaw_search.data.index.keyword_index import KeywordIndex
+from oneclaw_search.data.index.message_writes import MessageWrites
 from oneclaw_search.data.index.schema import MESSAGES, SESSIONS
 from oneclaw_search.data.index.side_index import SideIndex
+from oneclaw_search.data.index.windows import with_windows
 
 BATCH_ROWS = 10_000
 COMMIT_ROWS = 100_000  # a build commits this often: what a killed build loses
@@ -123,6 +126,7 @@ class IndexSync:
             return True
         self._keyword.drop_above(MESSAGES, start)
         writer = self._keyword.writer(MESSAGES)
+        writes = MessageWrites(history, writer, self._keyword.layout)
         pending, finished = 0, True
         while done < top:
             if stop():
@@ -133,9 +137,8 @@ class IndexSync:
             ).fetchall()
             if not rows:
                 break
-            for row in rows:
-                if row[3] in SEARCHABLE_TYPES:
-                    writer.add_document(message_document(MessageRow(*row)))
+            turns = [MessageRow(*row) for row in rows if row[3] in SEARCHABLE_TYPES]
+            writes.add(with_windows(history, turns, writes.layout.reach), done)
             done, pending = rows[-1][0], pending + len(rows)
             if pending >= COMMIT_ROWS:
                 self._commit(history, writer, done)

@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 
 from oneclaw_search.data.text.keywords import QueryTerms
 from oneclaw_search.domain.clock import Deadline, SystemClock
-from oneclaw_search.domain.relevance import NO_TEXT, Collection
+from oneclaw_search.domain.relevance import NO_TEXT, Collection, WindowLayout
 
 PAGE_ROWS = 2_000  # rows read at a time: the clock is looked at between pages
 NO_ROWID_ABOVE = (1 << 63) - 1  # SQLite's largest rowid
@@ -58,8 +58,10 @@ class Unread:
             number += 1
         return self
 
-    def joined(self, found: Collection) -> Collection:
-        """The index's statistics with these rows in them."""
-        average = found.average_length or (sum(self.lengths) / len(self.lengths) if self.lengths else 0.0)
+    def joined(self, found: Collection, window_average: float, layout: WindowLayout) -> Collection:
+        """The index's window statistics with these rows in them. A row read here counts as a window of
+        its own words taken as often as a whole window's texts: the turns beside it are not read."""
+        weight = layout.own + sum(layout.before) + sum(layout.after)
+        average = window_average or (weight * sum(self.lengths) / len(self.lengths) if self.lengths else 0.0)
         holding = {term: found.holding.get(term, 0) + self.holding[term] for term in found.holding}
         return Collection(found.rows + self.rows, average, holding)

@@ -1,10 +1,12 @@
-"""Message and session search on the server (the MessageSearch and SessionSearch ports), handing the
-ranking model the same evidence as the SQLite backend (domain/relevance.py).
+"""Message and session search on the server (the MessageSearch and SessionSearch ports), scored by the
+same ranking model as the SQLite backend (domain/relevance.py), computed here in Python.
 
 The spec's literal reading comes from the DAOs (LIKE of folded text over pg_trgm, re-checked with Unicode
 folding). Keyword candidates are rows whose tsvector holds a query term (GIN), the rarest terms
-counting most, read with the turns just before and after them; each row's evidence is then counted
-from its text by the keyword index's own analyzer, so both backends weigh alike.
+counting most, read with the turns just before and after them; each row's window is then counted from
+its texts by the keyword index's own analyzer and scored as the index scores it. The server keeps
+statistics of rows' own words only: a window's are taken as its own words' (its average length as
+often as a window holds texts), an approximation the SQLite index does not need.
 """
 from __future__ import annotations
 
@@ -28,10 +30,20 @@ from oneclaw_search.domain.history_query import HistoryQuery
 from oneclaw_search.domain.literal_search import session_text
 from oneclaw_search.domain.message_filter import Within
 from oneclaw_search.domain.models import MessageHit, ScoredMessage, ScoredSession, SessionHit
-from oneclaw_search.domain.relevance import CANDIDATES_PER_RESULT, Collection
+from oneclaw_search.domain.relevance import DEFAULT_WINDOW, Collection, Window, WindowLayout, window_coverage
 from oneclaw_search.domain.text_evidence import evidence_of
 
 RETRIEVERS = ("keyword (BM25F, PostgreSQL full-text)", "phrase (pg_trgm)")
+# Candidates per result a source ranks here: the model re-ranks the server's pool with the turns
+# around each row, which lifts some from below the first few.
+CANDIDATES_PER_RESULT = 4
+NO_WINDOW = WindowLayout(1, (), ())  # a session is ranked by its title alone
+
+
+def windows_of(collection: Collection, layout: WindowLayout) -> Collection:
+    """Statistics of rows' own words read as their windows'."""
+    weight = layout.own + sum(layout.before) + sum(layout.after)
+    return Collection(collection.rows, collection.average_length * weight, collection.holding)
 # The turn just before and just after, in the order written (time, then the row's sequence).
 _BESIDE = """LEFT JOIN LATERAL (SELECT n.content FROM messages n WHERE n.tenant = m.tenant AND n.session_id = m.session_id
     AND n.type = ANY(%s) AND (n.created_at, n.seq) {side} (m.created_at, m.seq) ORDER BY n.created_at {order}, n.seq {order}
@@ -42,9 +54,10 @@ _AROUND = f"{_BESIDE.format(side='<', order='DESC', name='b')} {_BESIDE.format(s
 class PostgresMessageSearch:
     retrievers = RETRIEVERS
 
-    def __init__(self, history: PostgresHistory, dao: PostgresMessageDao) -> None:
+    def __init__(self, history: PostgresHistory, dao: PostgresMessageDao, layout: WindowLayout = DEFAULT_WINDOW) -> None:
         self._history = history
         self._dao = dao
+        self._layout = layout
         self._weights = WordWeights(history, "messages", "content_tsv", "content")
 
     def search(self, query: HistoryQuery, after: int, before: int, limit: int, *, deadline: Deadline | None = None,
@@ -56,8 +69,13 @@ class PostgresMessageSearch:
         rows = self._read([*ids, *(hit.id for hit in literal if hit.id not in ids)], after, before, within, deadline)
         rows = [row for row in rows if query.admits(row[4])]
         bags = iter(terms.bags([text for row in rows for text in (row[4], row[6], row[7])]))
-        return [ScoredMessage(MessageHit(*row[:6]), evidence_of(query, row[4], own, collection, before, after))
-                for row, own, before, after in zip(rows, bags, bags, bags, strict=False)]
+        windows = windows_of(collection, self._layout)
+        scored = []
+        for row, own, earlier, later in zip(rows, bags, bags, bags, strict=False):
+            coverage = window_coverage(Window(own, (earlier,), (later,)), windows, self._layout)
+            found = evidence_of(query, row[4], coverage, terms.holds(row[4], own), own.length, collection.average_length)
+            scored.append(ScoredMessage(MessageHit(*row[:6]), found))
+        return scored
 
     def _keyword_ids(self, query: HistoryQuery, collection: Collection, after: int, before: int, limit: int,
                      within: Within | None, deadline: Deadline | None) -> list[str]:
@@ -102,8 +120,14 @@ class PostgresSessionSearch:
                                                           within, deadline)}
         hits.update((hit.id, hit) for hit in literal)
         # A session's words are its title's: its preview is its last message, found as a message.
-        return [ScoredSession(hit, evidence_of(query, session_text(hit), terms.bag(hit.title), collection))
-                for hit in hits.values() if query.admits(session_text(hit))]
+        scored = []
+        for hit in (hit for hit in hits.values() if query.admits(session_text(hit))):
+            own = terms.bag(hit.title)
+            coverage = window_coverage(Window(own), collection, NO_WINDOW)
+            found = evidence_of(query, session_text(hit), coverage, terms.holds(hit.title, own), own.length,
+                                collection.average_length)
+            scored.append(ScoredSession(hit, found))
+        return scored
 
     def _keyword_hits(self, query: HistoryQuery, collection: Collection, after: int, before: int, limit: int,
                       within: Within | None, deadline: Deadline | None) -> list[SessionHit]:

@@ -59,16 +59,17 @@ class QueryTerms:
     def found_in(self, texts: Sequence[str]) -> list[Bag | None]:
         """Each text's bag when it holds a clause as the index would find it (a term, or the terms of
         a typed identifier side by side), else None."""
-        return [self._holding(text, bag) for text, bag in zip(texts, self.bags(texts), strict=True)]
+        return [bag if self.holds(text, bag) else None for text, bag in zip(texts, self.bags(texts), strict=True)]
 
-    def _holding(self, text: str, bag: Bag) -> Bag | None:
+    def holds(self, text: str, bag: Bag) -> bool:
+        """Whether `text` (counted as `bag`) holds a clause as the index would find it."""
         held = [clause for clause in self.clauses if all(bag.counts.get(term) for term in clause)]
         if not held:
-            return None
+            return False
         if any(len(clause) == 1 for clause in held):
-            return bag
+            return True
         terms = text_terms(text)
-        return bag if any(_in_order(terms, clause) for clause in held) else None
+        return any(_in_order(terms, clause) for clause in held)
 
 
 def _in_order(terms: list[str], clause: tuple[str, ...]) -> bool:

@@ -67,7 +67,7 @@ def indexed_daos(path, side) -> HistoryDaos:
     lookup = KeywordLookup.open(database, SideIndex(side))
     assert lookup.sync.catch_up()  # else the DAOs would quietly fall back to the scan
     messages, sessions = PeeweeMessageDao(database, lookup), PeeweeSessionDao(database, lookup)
-    return HistoryDaos(messages, sessions, IndexedMessageSearch(lookup, messages), IndexedSessionSearch(lookup, sessions))
+    return HistoryDaos(messages, sessions, IndexedMessageSearch(lookup, messages, sessions), IndexedSessionSearch(lookup, sessions))
 
 
 def postgres_daos(url, tenant, sessions, messages) -> HistoryDaos:

@@ -93,7 +93,7 @@ def test_literal_message_search_returns_the_daos_hits_scored_by_how_well_they_ma
     found = dao_search("a sushi restaurant", "the restaurant had sushi", "sushi restaurant, sushi restaurant", query="Sushi Restaurant")
     assert set(found) == {"m0", "m2"}
     assert all(e.literal for e in found.values())
-    assert found["m2"].phrase == 2 and found["m0"].phrase == 1
+    assert found["m2"].phrase > found["m0"].phrase > 0  # twice as whole words against once
     assert relevance(found["m2"], RankingSettings()) > relevance(found["m0"], RankingSettings())
 
 

@@ -1,6 +1,6 @@
 """The ranking model (domain/relevance.py) on hand-made evidence: BM25 coverage over a row's window
-(the row and the turns beside it as one document), the whole-query tier, who is a hit, and P-17's
-phrase scores read from text.
+(the row and the turns beside it as one document, each text a whole number of times), the
+whole-query tier, who is a hit, and P-17's phrase scores read from text.
 
 Covers Q-01, Q-02, P-17 and MRG-1.
 """
@@ -10,97 +10,142 @@ import pytest
 
 from oneclaw_search.data.text.analyzer import stem
 from oneclaw_search.domain.history_query import HistoryQuery
-from oneclaw_search.domain.relevance import K1, B, Bag, Collection, Evidence, RankingSettings, coverage, relevance
+from oneclaw_search.domain.relevance import (
+    K1,
+    B,
+    Bag,
+    Collection,
+    Evidence,
+    RankingSettings,
+    Window,
+    WindowLayout,
+    phrase_weight,
+    relevance,
+    stored_length,
+    window_coverage,
+)
 from oneclaw_search.domain.text_evidence import bag_of, scanned_evidence, whole_word_occurrences
 
 ROWS = Collection(rows=1000, average_length=10.0, holding={"sushi": 10, "shibuya": 100})
-PLAIN = RankingSettings(neighbour_weight=0.0, sharpness=1.0, min_coverage=0.0)
+ALONE = WindowLayout(1, (), ())  # each row its own window, once
+PAIRED = WindowLayout(2, (1,), (1,))  # own text twice, each turn beside it once
+PLAIN = RankingSettings(window=ALONE, sharpness=1.0, min_coverage=0.0)
 
 
-def evidence(own, length=10, *, before=None, after=None, literal=False, phrase=0, collection=ROWS):
-    bag = lambda counts, size=10: Bag(counts, size) if counts is not None else Bag({}, 0)  # noqa: E731
-    return Evidence(Bag(own, length), collection, bag(before), bag(after), literal, phrase)
+def cover(own, length=10, *, before=None, after=None, layout=ALONE, collection=ROWS):
+    side = lambda counts: (Bag(counts, 10),) if counts is not None else ()  # noqa: E731
+    return window_coverage(Window(Bag(own, length), side(before), side(after)), collection, layout)
+
+
+def idf(term):
+    held = ROWS.holding[term]
+    return math.log(1 + (1000 - held + 0.5) / (held + 0.5))
 
 
 @pytest.mark.spec("Q-01")
 def test_a_row_holding_each_term_once_at_average_length_covers_the_query_exactly_once():
-    assert coverage(evidence({"sushi": 1, "shibuya": 1})) == pytest.approx(1.0)
-    assert coverage(evidence({})) == 0.0
+    assert cover({"sushi": 1, "shibuya": 1}) == pytest.approx(1.0)
+    assert cover({}) == 0.0
 
 
 @pytest.mark.spec("Q-01")
 def test_a_rare_term_covers_more_of_the_query_than_a_common_one():
-    assert coverage(evidence({"sushi": 1})) > coverage(evidence({"shibuya": 1})) > 0
+    assert cover({"sushi": 1}) > cover({"shibuya": 1}) > 0
 
 
-def test_coverage_is_bm25_over_the_query_terms_idf():
-    idf = {term: math.log(1 + (1000 - n + 0.5) / (n + 0.5)) for term, n in ROWS.holding.items()}
-    norm = K1 * (1 - B + B * 20 / 10)
-    expected = idf["sushi"] * 3 * (K1 + 1) / (3 + norm) / sum(idf.values())
-    assert coverage(evidence({"sushi": 3}, length=20)) == pytest.approx(expected)
+def test_coverage_is_bm25_over_the_query_terms_idf_at_the_length_the_engine_keeps():
+    # 43 terms are kept as 42 (tantivy's one-byte lengths, Lucene's SmallFloat)
+    norm = K1 * (1 - B + B * 42 / 10)
+    expected = idf("sushi") * 3 * (K1 + 1) / (3 + norm) / (idf("sushi") + idf("shibuya"))
+    assert cover({"sushi": 3}, length=43) == pytest.approx(expected)
+    assert [stored_length(n) for n in (10, 40, 41, 43, 57, 1000)] == [10, 40, 40, 42, 56, 984]
+
+
+def test_the_window_is_one_document_its_texts_counted_as_often_as_the_layout_says():
+    window = Window(Bag({"sushi": 1}, 10), (Bag({"sushi": 2}, 30),), (Bag({}, 6),))
+    collection = Collection(1000, 40.0, ROWS.holding)
+    length = stored_length(2 * 10 + 30 + 6)
+    frequency = 2 * 1 + 2
+    expected = idf("sushi") * frequency * (K1 + 1) / (frequency + K1 * (1 - B + B * length / 40)) / (idf("sushi") + idf("shibuya"))
+    assert window_coverage(window, collection, PAIRED) == pytest.approx(expected)
 
 
 @pytest.mark.spec("Q-01")
 def test_a_word_in_the_turn_before_adds_to_the_rows_own_before_saturating():
-    own_only = coverage(evidence({"sushi": 1}, before={}), 1.0)
-    with_before = coverage(evidence({"sushi": 1}, before={"sushi": 1}), 1.0)
-    other_word = coverage(evidence({"sushi": 1}, before={"shibuya": 1}), 1.0)
+    own_only = cover({"sushi": 1}, before={}, layout=PAIRED)
+    with_before = cover({"sushi": 1}, before={"sushi": 1}, layout=PAIRED)
+    other_word = cover({"sushi": 1}, before={"shibuya": 1}, layout=PAIRED)
     assert own_only < with_before < 2 * own_only  # one word in two texts is not two words
     assert other_word > own_only
 
 
-def test_the_window_is_one_document_its_counts_and_lengths_weighed_and_saturated_once():
-    idf = {term: math.log(1 + (1000 - n + 0.5) / (n + 0.5)) for term, n in ROWS.holding.items()}
-    window = Evidence(Bag({"sushi": 1}, 10), ROWS, Bag({"sushi": 2}, 30), Bag({}, 6))
-    length, average = 10 + 0.5 * 30 + 0.5 * 6, 10 * (1 + 0.5 + 0.5)
-    frequency = (1 + 0.5 * 2) / (1 - B + B * length / average)
-    expected = idf["sushi"] * frequency * (K1 + 1) / (frequency + K1) / sum(idf.values())
-    assert coverage(window, 0.5) == pytest.approx(expected)
+def test_a_word_of_the_row_itself_counts_more_than_the_same_word_beside_it():
+    assert cover({"sushi": 1, "shibuya": 1}, layout=PAIRED) > cover({"sushi": 1}, after={"shibuya": 1}, layout=PAIRED)
+
+
+def test_the_turns_before_and_after_weigh_as_the_layout_says():
+    windows = Collection(1000, 50.0, ROWS.holding)  # windows hold several texts: 50 terms on average
+    short = lambda counts: (Bag(counts, 2),)  # noqa: E731
+    before_first = WindowLayout(2, (2,), (1,))
+    before = window_coverage(Window(Bag({"sushi": 1}, 10), short({"shibuya": 1})), windows, before_first)
+    after = window_coverage(Window(Bag({"sushi": 1}, 10), (), short({"shibuya": 1})), windows, before_first)
+    assert before > after
+    wide = WindowLayout(4, (2, 1), (2, 1))
+    far = Window(Bag({"sushi": 1}, 10), (Bag({}, 2), Bag({"shibuya": 1}, 2)), ())
+    near = Window(Bag({"sushi": 1}, 10), (Bag({"shibuya": 1}, 2), Bag({}, 2)), ())
+    assert window_coverage(near, windows, wide) > window_coverage(far, windows, wide)
 
 
 @pytest.mark.spec("Q-01")
 def test_a_long_turn_beside_a_row_dilutes_it_and_lends_less_than_a_short_one_saying_as_much():
     own = Bag({"sushi": 1}, 5)
-    alone = coverage(Evidence(own, ROWS), 1.0)
-    beside_long_silence = coverage(Evidence(own, ROWS, Bag({}, 300)), 1.0)
-    short_lends = coverage(Evidence(own, ROWS, Bag({"shibuya": 1}, 8)), 1.0)
-    long_lends = coverage(Evidence(own, ROWS, Bag({"shibuya": 1}, 300)), 1.0)
+    alone = window_coverage(Window(own), ROWS, PAIRED)
+    beside_long_silence = window_coverage(Window(own, (Bag({}, 300),)), ROWS, PAIRED)
+    short_lends = window_coverage(Window(own, (Bag({"shibuya": 1}, 8),)), ROWS, PAIRED)
+    long_lends = window_coverage(Window(own, (Bag({"shibuya": 1}, 300),)), ROWS, PAIRED)
     assert beside_long_silence < alone  # a short narration after a long prompt is no longer lifted by it
     assert short_lends > long_lends
 
 
 @pytest.mark.spec("Q-01")
 def test_the_turns_around_a_row_raise_its_rank_but_make_no_hit_of_it():
-    settings = RankingSettings(neighbour_weight=1.0, min_coverage=0.0)
-    alone = relevance(evidence({"sushi": 1}), settings)
-    helped = relevance(evidence({"sushi": 1}, before={"shibuya": 1}, after={"sushi": 1}), settings)
+    settings = RankingSettings(window=PAIRED, min_coverage=0.0)
+    alone = relevance(Evidence(cover({"sushi": 1}, layout=PAIRED), True), settings)
+    helped = relevance(Evidence(cover({"sushi": 1}, before={"shibuya": 1}, after={"sushi": 1}, layout=PAIRED), True), settings)
     assert helped > alone > 0
-    assert relevance(evidence({}, before={"sushi": 2, "shibuya": 2}, after={"sushi": 1}), settings) == 0.0
+    lent_only = cover({}, before={"sushi": 2, "shibuya": 2}, after={"sushi": 1}, layout=PAIRED)
+    assert lent_only > 0 and relevance(Evidence(lent_only, holds_term=False), settings) == 0.0
 
 
 @pytest.mark.spec("Q-02")
 def test_a_row_holding_the_whole_query_outranks_any_row_that_does_not():
     settings = RankingSettings()
-    weakest_whole = relevance(evidence({}, length=200, literal=True), settings)
-    strongest_other = relevance(evidence({"sushi": 50, "shibuya": 50}, length=1, phrase=0), settings)
+    weakest_whole = relevance(Evidence(0.0, False, literal=True), settings)
+    strongest_other = relevance(Evidence(cover({"sushi": 50, "shibuya": 50}, length=1), True), settings)
     assert weakest_whole > strongest_other > 0
 
 
 def test_a_row_sharing_only_a_common_word_falls_below_the_floor():
-    common = evidence({"shibuya": 1})
-    assert 0 < coverage(common) < 0.5
-    assert relevance(common, RankingSettings(min_coverage=0.5)) == 0.0
-    assert relevance(common, RankingSettings(min_coverage=0.0)) > 0
-    assert relevance(evidence({}, literal=True), RankingSettings(min_coverage=0.5)) > 0  # the whole query always counts
+    common = cover({"shibuya": 1})
+    assert 0 < common < 0.5
+    assert relevance(Evidence(common, True), RankingSettings(min_coverage=0.5)) == 0.0
+    assert relevance(Evidence(common, True), RankingSettings(min_coverage=0.0)) > 0
+    assert relevance(Evidence(0.0, False, literal=True), RankingSettings(min_coverage=0.5)) > 0  # the whole query always counts
 
 
 def test_relevance_is_the_tier_plus_evidence_over_its_most_raised_to_the_sharpness():
-    settings = RankingSettings(neighbour_weight=0.0, sharpness=3.0, min_coverage=0.0)
-    found = evidence({"sushi": 1, "shibuya": 1})
+    settings = RankingSettings(sharpness=3.0, min_coverage=0.0)
     most = 2 * (K1 + 1)
-    assert relevance(found, settings) == pytest.approx((1.0 / most / 2) ** 3)
-    whole = Evidence(found.own, ROWS, literal=True, phrase=1)  # the phrase once at average length: one more term
-    assert relevance(whole, settings) == pytest.approx(((1 + 2.0 / most) / 2) ** 3)
+    assert relevance(Evidence(1.0, True), settings) == pytest.approx((1.0 / most / 2) ** 3)
+    once = phrase_weight(1, 10, 10.0)  # the phrase once at average length: one more term
+    assert once == pytest.approx(1.0)
+    assert relevance(Evidence(1.0, True, literal=True, phrase=once), settings) == pytest.approx(((1 + 2.0 / most) / 2) ** 3)
+
+
+def test_a_layout_is_named_by_one_word_and_read_back_from_it():
+    for layout in (PAIRED, ALONE, WindowLayout(4, (2, 1), (1,)), WindowLayout(3, (), (1,))):
+        assert WindowLayout.from_token(layout.token) == layout
+    assert PAIRED.token == "2-1-1" and ALONE.token == "1-0-0" and WindowLayout(4, (2, 1), (2, 1)).reach == 2
 
 
 def score_of(query, *texts):

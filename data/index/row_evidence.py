@@ -1,0 +1,72 @@
+"""Evidence for the rows a keyword search hands the ranking model (Q-01, Q-02, P-17): for a row the
+index holds as it is, the engine's score read as its coverage; for the few it does not (rows it has
+not taken in yet, or edited since), the same model computed here from the row's window, over the
+index's statistics. Only these rows' texts are read: whether each holds the whole query as written,
+and how often as whole words.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache
+
+from oneclaw_search.data.text.keywords import QueryTerms
+from oneclaw_search.domain.history_query import HistoryQuery
+from oneclaw_search.domain.relevance import Collection, Evidence, Window, WindowLayout, phrase_weight, window_coverage
+from oneclaw_search.domain.text_evidence import literal_and_phrase
+
+Texts = tuple[list[str], list[str]]  # the turns before and after a row, nearest first
+
+
+@dataclass(frozen=True)
+class Scoring:
+    """What the rows of one search are scored with: the engine's scores of the rows it holds as they
+    are, the window statistics for the rest, and the average lengths (window, own words), read only
+    when a row needs them."""
+
+    engine: Mapping[int, float]
+    collection: Callable[[], Collection]
+    averages: Callable[[], tuple[float, float]]
+    layout: WindowLayout
+
+
+def row_evidence(query: HistoryQuery, terms: QueryTerms, rows: Sequence[tuple[int, str]], scoring: Scoring,
+                 windows: Callable[[list[int]], list[Texts]], owns: Sequence[str] | None = None) -> list[Evidence]:
+    """Each row's evidence, in order (`rows`: rowid and the text the whole query is looked for in;
+    `owns`: the text its own words are counted in, when not that one); `windows` reads the turns
+    beside the rows the engine did not score."""
+    averages = cache(scoring.averages)
+    collection = cache(scoring.collection)
+    own_texts = list(owns) if owns is not None else [text for _, text in rows]
+    literal = [literal_and_phrase(query, text) for _, text in rows]
+    phrased = [at for at, (_, occurrences) in enumerate(literal) if occurrences]
+    own_lengths = dict(zip(phrased, (bag.length for bag in terms.bags([own_texts[at] for at in phrased])), strict=True))
+    mine = [at for at, (rowid, _) in enumerate(rows) if rowid not in scoring.engine]
+    computed = dict(zip(mine, _computed(terms, [(rows[at][0], own_texts[at]) for at in mine], collection(), scoring.layout,
+                                        windows) if mine else [], strict=True))
+    found = []
+    for at, (rowid, _) in enumerate(rows):
+        if at in computed:
+            coverage, holds = computed[at]
+        else:
+            ideal = collection().ideal
+            coverage, holds = (scoring.engine[rowid] / ideal if ideal > 0 else 0.0), True
+        whole, occurrences = literal[at]
+        phrase = phrase_weight(occurrences, own_lengths[at], averages()[1]) if occurrences else 0.0
+        found.append(Evidence(coverage, holds, whole, phrase))
+    return found
+
+
+def _computed(terms: QueryTerms, rows: list[tuple[int, str]], collection: Collection, layout: WindowLayout,
+              windows: Callable[[list[int]], list[Texts]]) -> list[tuple[float, bool]]:
+    """Coverage, and whether its own words hold a query term, of rows the engine did not score."""
+    beside = windows([rowid for rowid, _ in rows])
+    owns = terms.bags([text for _, text in rows])
+    others = iter(terms.bags([text for before, after in beside for text in (*before, *after)]))
+    made = [Window(own, tuple(next(others) for _ in before), tuple(next(others) for _ in after))
+            for own, (before, after) in zip(owns, beside, strict=True)]
+    if not collection.average_length:  # no statistics at all: these windows' own
+        lengths = [sum(times * bag.length for times, bag in window.weighed(layout)) for window in made]
+        collection = Collection(collection.rows, sum(lengths) / len(lengths), collection.holding)
+    return [(window_coverage(window, collection, layout), terms.holds(text, window.own))
+            for window, (_, text) in zip(made, rows, strict=True)]
