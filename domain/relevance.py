@@ -147,12 +147,14 @@ def window_coverage(window: Window, collection: Collection, layout: WindowLayout
     return total / collection.ideal
 
 
-def phrase_weight(occurrences: int, own_length: int, average_length: float) -> float:
+def phrase_weight(occurrences: int, own_words: int, average_words: float) -> float:
     """The whole query standing in the row as whole words, as one more term: saturated like BM25's
-    terms over the row's own length, at idf 1 (a phrase has no document frequency of its own)."""
+    terms over the row's own length, at idf 1 (a phrase has no document frequency of its own). Lengths
+    are counted in words between spaces, against the average of the rows scored with it: a measure
+    every backend reads alike from the rows' text."""
     if occurrences <= 0:
         return 0.0
-    norm = K1 * (1 - B + B * own_length / average_length) if average_length > 0 else K1
+    norm = K1 * (1 - B + B * own_words / average_words) if average_words > 0 else K1
     return occurrences * (K1 + 1) / (occurrences + norm)
 
 
@@ -180,6 +182,14 @@ class RankingSettings:
     window: WindowLayout = DEFAULT_WINDOW
     sharpness: float = 48.0
     min_coverage: float = 0.1
+    # Bonuses an engine adds to a row's window score, each weighed against its terms': a word typed as
+    # several terms (an identifier, a path) standing whole in the row's own words, and two neighbouring
+    # query words standing within `pair_slop` words of each other there (0 turns either off).
+    identifier_weight: float = 0.0
+    pair_weight: float = 0.0
+    pair_slop: int = 0
+    # A session result in a JSON reply shown with the turn of its session that matches the query best.
+    session_turns: bool = False
 
 
 def relevance(evidence: Evidence, settings: RankingSettings) -> float:

@@ -26,6 +26,7 @@ from oneclaw_search.domain.search_settings import SearchSettings
 from oneclaw_search.domain.search_terms import unchanged as unstemmed
 from oneclaw_search.domain.search_window import SearchWindow, search_window
 from oneclaw_search.domain.session_reading import SessionReader
+from oneclaw_search.domain.session_turns import with_best_turns
 from oneclaw_search.domain.source_searches import SourceHits, memory_results, message_results, session_results
 from oneclaw_search.domain.spelling import respell
 
@@ -74,6 +75,7 @@ class SearchHistoryUseCase:
         self._index_progress = aids.index_progress
         self._clean = redact if settings.redact_secrets else unchanged
         self._ranking = settings.ranking
+        self._stem = self._vocabulary.stem if self._vocabulary is not None else unstemmed
 
     def search(self, request: SearchRequest) -> SearchOutcome:
         """Raises FilterUnavailable when the request's filter names facts this history lacks. A
@@ -96,13 +98,17 @@ class SearchHistoryUseCase:
         dated = request.date_from is not None or request.date_to is not None
         bounds = search_window(request, self._clock.now_ms(), self._zone, 0)
         within = (bounds.after, bounds.message_before) if dated else None
-        return replace(outcome, results=tuple(with_context(outcome.results, self._turns, request.context, self._clean,
-                                                           within, request.replies)))
+        results = with_context(outcome.results, self._turns, request.context, self._clean, within, request.replies)
+        if self._ranking.session_turns and request.replies and narrowed is None and SearchSource.MESSAGES in request.scope.sources:
+            query = HistoryQuery.parse(outcome.corrected_query or request.query, self._stem)
+            window = search_window(request, self._clock.now_ms(), self._zone, self._recent_buffer_ms)
+            results = with_best_turns(results, self._messages, query, window, self._ranking, self._clean, deadline)
+        return replace(outcome, results=tuple(results))
 
     def _search_once(self, request: SearchRequest, text: str, deadline: Deadline, narrowed: Narrowing | None) -> SearchOutcome:
         now_ms = self._clock.now_ms()
         window = search_window(request, now_ms, self._zone, self._recent_buffer_ms)
-        query = HistoryQuery.parse(text, self._vocabulary.stem if self._vocabulary is not None else unstemmed)
+        query = HistoryQuery.parse(text, self._stem)
         limit = self._candidate_limit
         sources = narrowed.sources(request.scope.sources) if narrowed else request.scope.sources
         tasks = {source: partial(self._timed, source, query, window, deadline, limit, narrowed) for source in sources}

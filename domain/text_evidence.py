@@ -48,12 +48,19 @@ def literal_and_phrase(query: HistoryQuery, text: str) -> tuple[bool, int]:
     return literal, whole_word_occurrences(folded, query.literal) if literal else 0
 
 
-def evidence_of(query: HistoryQuery, text: str, coverage: float, holds_term: bool, own_length: int = 0,
-                average_own_length: float = 0.0) -> Evidence:
-    """A row's evidence from its text and the coverage a backend measured: whether it holds the whole
-    query as written and the weight of its whole-word occurrences (over its own length in terms)."""
-    literal, occurrences = literal_and_phrase(query, text)
-    return Evidence(coverage, holds_term, literal, phrase_weight(occurrences, own_length, average_own_length))
+def evidence(query: HistoryQuery, texts: Sequence[str], coverages: Sequence[float], holds: Sequence[bool],
+             owns: Sequence[str] | None = None) -> list[Evidence]:
+    """The rows' evidence from their texts (`owns`: the text a row's own words are counted in, when not
+    the text the whole query is looked for in) and the coverages a backend measured: whether each holds
+    the whole query as written, and the weight of its whole-word occurrences over its length in words."""
+    own_texts = texts if owns is None else owns
+    words = [len(text.split()) for text in own_texts]
+    average = sum(words) / len(words) if words else 0.0
+    found = []
+    for text, coverage, held, length in zip(texts, coverages, holds, words, strict=True):
+        literal, occurrences = literal_and_phrase(query, text)
+        found.append(Evidence(coverage, held, literal, phrase_weight(occurrences, length, average)))
+    return found
 
 
 def bag_of(terms: Sequence[str], wanted: Iterable[str]) -> Bag:
@@ -73,15 +80,11 @@ def collection_of(windows: Sequence[Window], wanted: Sequence[str], layout: Wind
 
 def scanned_evidence(query: HistoryQuery, texts: Sequence[str], layout: WindowLayout = DEFAULT_WINDOW) -> list[Evidence]:
     """Evidence of each of `texts` (rows a scan read, each its own window) against `query`, counted
-    with its own terms."""
+    with its own terms; a row not holding every quoted phrase holds no whole query either."""
     wanted = query.all_terms
     windows = [Window(bag_of(index_terms(text, query.stem), wanted)) for text in texts]
     collection = collection_of(windows, wanted, layout)
-    average = sum(window.own.length for window in windows) / len(windows) if windows else 0.0
-    evidence = []
-    for text, window in zip(texts, windows, strict=True):
-        literal, occurrences = literal_and_phrase(query, text)
-        literal = literal and query.admits(text)
-        evidence.append(Evidence(window_coverage(window, collection, layout), window.own.holds_any(), literal,
-                                 phrase_weight(occurrences if literal else 0, window.own.length, average)))
-    return evidence
+    found = evidence(query, texts, [window_coverage(window, collection, layout) for window in windows],
+                     [window.own.holds_any() for window in windows])
+    return [item if item.literal <= query.admits(text) else Evidence(item.coverage, item.holds_term)
+            for item, text in zip(found, texts, strict=True)]

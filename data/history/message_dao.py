@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import peewee as pw
 
@@ -30,6 +31,13 @@ _HIT = "m.id, m.session_id, s.title, m.type, m.content, m.created_at"
 _LIVE = ("FROM messages m LEFT JOIN sessions s ON s.id = m.session_id "
          "WHERE s.deleted_at IS NULL AND m.created_at BETWEEN ? AND ?")
 _SIDES = {"before": ("<", "DESC"), "after": (">", "ASC")}
+
+
+@dataclass(frozen=True, slots=True)
+class RowHit(MessageHit):
+    """A message found, with its rowid: what a keyword search ranks without reading it again."""
+
+    rowid: int = 0
 
 
 def turns_beside(database: pw.Database, session: str, rowid: int, side: str, reach: int) -> list[tuple[int, str]]:
@@ -67,6 +75,7 @@ class PeeweeMessageDao:
         deadline: Deadline | None = None,
         within: Within | None = None,
     ) -> list[MessageHit]:
+        """The spec's search; each hit a RowHit, with its rowid."""
         if created_after > created_before or limit <= 0:
             return []
         needle = fold(query)
@@ -79,11 +88,11 @@ class PeeweeMessageDao:
         rows it has not taken in)."""
         narrowed, params = _narrowed(within)
         among, among_params = _among(rows, window)
-        sql = (f"SELECT {_HIT} {_LIVE}{narrowed}{among} AND instr({folded('m.content')}, ?) > 0 "
+        sql = (f"SELECT m.rowid, {_HIT} {_LIVE}{narrowed}{among} AND instr({folded('m.content')}, ?) > 0 "
                "ORDER BY m.created_at DESC, m.id LIMIT ?")
         with self._database.connected(deadline) as database:
             found = fetch_all(database, sql, [*window, *params, *among_params, needle, limit])
-        return [MessageHit(*row) for row in found]
+        return [RowHit(row[1], row[2], row[3], row[4], row[5], row[6], row[0]) for row in found]
 
     def hits(self, rowids: Sequence[int], ids: Sequence[str], after: int, before: int, within: Within | None = None,
              deadline: Deadline | None = None) -> list[tuple[int, MessageHit]]:

@@ -50,6 +50,7 @@ class PeeweeSessionDao:
     def __init__(self, database: HistoryDatabase, index: LiteralIndex | None = None) -> None:
         self._database = database
         self._index = index
+        self._hidden: tuple[tuple[object, ...], list[str]] | None = None
 
     def search_by_title_or_preview(
         self,
@@ -89,10 +90,14 @@ class PeeweeSessionDao:
         return list(found.items())
 
     def hidden(self, deadline: Deadline | None = None) -> list[str]:
-        """The ids of the soft-deleted sessions, whose rows a search never shows: OneClaw's deleted_at
-        index holds them apart."""
-        with self._database.connected(deadline) as database:
-            return [row[0] for row in execute_sql(database, "SELECT id FROM sessions WHERE deleted_at IS NOT NULL").fetchall()]
+        """The ids of the soft-deleted sessions, whose rows a search never shows; read again only when
+        the history changed."""
+        token = self._database.change_token()
+        if self._hidden is None or self._hidden[0] != token:
+            with self._database.connected(deadline) as database:
+                found = execute_sql(database, "SELECT id FROM sessions WHERE deleted_at IS NOT NULL ORDER BY id").fetchall()
+            self._hidden = (token, [row[0] for row in found])
+        return self._hidden[1]
 
     def unindexed(self, unindexed: Unindexed, limit: int, offset: int = 0,
                   deadline: Deadline | None = None) -> list[tuple[int, str]]:

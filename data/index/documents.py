@@ -7,8 +7,10 @@ words as a message (the preview still counts for the spec's literal reading).
 """
 from __future__ import annotations
 
+import struct
 import zlib
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import NamedTuple
 
 import peewee as pw
@@ -64,28 +66,40 @@ def fingerprint(*texts: str | None) -> int:
     return zlib.crc32(joined) | (len(joined) << 32)
 
 
+# A build writes each turn's text into its own document and into its neighbours' windows, so each is
+# prepared once (the neighbours of one row are the rows just written or about to be).
+_indexed = lru_cache(maxsize=1024)(indexed_text)
+_fingerprint = lru_cache(maxsize=1024)(fingerprint)
+
+
 def window_fingerprint(windowed: WindowedRow) -> int:
     """Changes whenever a neighbour's text does, or a neighbour comes or goes."""
-    return fingerprint(*(text for _, text in windowed.before), "\x01", *(text for _, text in windowed.after))
+    prints = [_fingerprint(text) for _, text in windowed.before] + [0] + [_fingerprint(text) for _, text in windowed.after]
+    joined = struct.pack(f"<{len(prints)}Q", *prints)
+    return zlib.crc32(joined) | (len(prints) << 32)
+
+
+def window_text(windowed: WindowedRow, layout: WindowLayout) -> str:
+    """The window field's text: the row's own words and its neighbours', each as often as the layout
+    says, in one string (only the counts of its terms and its length are indexed)."""
+    own = _indexed(windowed.row.content)
+    parts = [own] * layout.own
+    for times, (_, text) in [*zip(layout.before, windowed.before, strict=False), *zip(layout.after, windowed.after, strict=False)]:
+        parts += [_indexed(text)] * times
+    return "\n".join(parts)
 
 
 def message_document(windowed: WindowedRow, layout: WindowLayout) -> tantivy.Document:
     row = windowed.row
-    own = indexed_text(row.content)
     doc = tantivy.Document()
     doc.add_unsigned(f.ROWID, row.rowid)
     doc.add_integer(f.AT, row.created_at)
-    doc.add_unsigned(f.FINGERPRINT, fingerprint(row.content))
+    doc.add_unsigned(f.FINGERPRINT, _fingerprint(row.content))
     doc.add_unsigned(f.WINDOW_FINGERPRINT, window_fingerprint(windowed))
     doc.add_unsigned(f.PREVIOUS, windowed.before[0][0] if windowed.before else 0)
     doc.add_unsigned(f.NEXT, windowed.after[0][0] if windowed.after else 0)
-    doc.add_text(f.BODY, own)
-    for _ in range(layout.own):
-        doc.add_text(f.WINDOW, own)
-    for times, (_, text) in [*zip(layout.before, windowed.before, strict=False), *zip(layout.after, windowed.after, strict=False)]:
-        beside = indexed_text(text)
-        for _ in range(times):
-            doc.add_text(f.WINDOW, beside)
+    doc.add_text(f.BODY, _indexed(row.content))
+    doc.add_text(f.WINDOW, window_text(windowed, layout))
     doc.add_text(f.LITERAL, fold(row.content))
     doc.add_text(f.SESSION, row.session_id)
     doc.add_text(f.ROLE, row.type)

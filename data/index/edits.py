@@ -124,7 +124,7 @@ class Reconciler:
         rows = list({row.rowid: row for row in (*tail, *sweep, *found)}.values())
         self._rewrite_edited(windows_of(self._history, rows, self._keyword.layout.reach), read)
         with self._side.peewee.atomic("IMMEDIATE"):
-            self._side.set_meta(m__swept=sweep[-1].rowid if len(sweep) == SWEEP_ROWS else 0)
+            self._side.set_meta(m__swept=sweep[-1].rowid if sweep and len(sweep) == SWEEP_ROWS else 0)
             self._side.execute("DELETE FROM meta WHERE key = 'm.stale' AND value = ?", (noted,))
 
     def every_edit(self, read: int) -> int:

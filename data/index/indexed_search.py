@@ -12,7 +12,7 @@ from __future__ import annotations
 from functools import partial
 
 from oneclaw_search.data.history.literal_index import Unindexed
-from oneclaw_search.data.history.message_dao import PeeweeMessageDao
+from oneclaw_search.data.history.message_dao import PeeweeMessageDao, RowHit
 from oneclaw_search.data.history.session_dao import PeeweeSessionDao
 from oneclaw_search.data.index.documents import fingerprint
 from oneclaw_search.data.index.index_state import IndexState
@@ -27,19 +27,21 @@ from oneclaw_search.domain.history_query import HistoryQuery
 from oneclaw_search.domain.literal_search import session_text
 from oneclaw_search.domain.message_filter import Within
 from oneclaw_search.domain.models import ScoredMessage, ScoredSession
-from oneclaw_search.domain.relevance import Collection, WindowLayout
+from oneclaw_search.domain.relevance import Collection, RankingSettings, WindowLayout
 
 Window = tuple[int, int]  # created after, before
 INDEXED_RETRIEVERS = ("keyword (BM25F, tantivy)", "phrase (trigram candidates)")
 SCANNED_RETRIEVERS = ("keyword (BM25F over the newest rows read directly: no usable index)", "phrase (LIKE scan)")
 NO_WINDOW = WindowLayout(1, (), ())  # a session is ranked by its title alone
+DEFAULT_RANKING = RankingSettings()
 
 
 class _OnTheIndex:
     """What message and session search share: the lookup, what ran, and tantivy's ranked rows."""
 
-    def __init__(self, lookup: KeywordLookup) -> None:
+    def __init__(self, lookup: KeywordLookup, settings: RankingSettings) -> None:
         self._lookup = lookup
+        self._settings = settings
 
     @property
     def retrievers(self) -> tuple[str, ...]:
@@ -51,7 +53,7 @@ class _OnTheIndex:
         """tantivy's best rows and its statistics; none while the index cannot be read."""
         if not state.usable:
             return Ranked({}, {}, Collection(0, 0.0, dict.fromkeys(terms.terms, 0)))
-        return ranked_rowids(self._lookup.keyword, kind, query, window, limit, within, hidden)
+        return ranked_rowids(self._lookup.keyword, kind, query, window, limit, within, hidden, settings=self._settings)
 
     def _scoring(self, kind: IndexKind, ranked: Ranked, rows: list[tuple[int, str]], unread: Unread, state: IndexState,
                  query: HistoryQuery, layout: WindowLayout) -> Scoring:
@@ -63,7 +65,7 @@ class _OnTheIndex:
         asked = [rowid for rowid, _ in rows if rowid not in scores and rowid not in unread_rows and rowid <= indexed_up_to]
         averages = ranked.averages
         if asked and state.usable:
-            more = ranked_rowids(self._lookup.keyword, kind, query, (0, 0), len(asked), among=asked)
+            more = ranked_rowids(self._lookup.keyword, kind, query, (0, 0), len(asked), among=asked, settings=self._settings)
             scores.update(more.scores)
             prints.update(more.fingerprints)
             averages = ranked.averages if ranked.scores else more.averages
@@ -71,7 +73,7 @@ class _OnTheIndex:
         # edited since they were indexed are scored here, on the history as it is.
         stale = self._stale(kind, rows, prints) | unread_rows
         engine = {rowid: score for rowid, score in scores.items() if rowid not in stale}
-        return Scoring(engine, lambda: unread.joined(ranked.collection, averages()[0], layout), averages, layout)
+        return Scoring(engine, lambda: unread.joined(ranked.collection, averages()[0], layout), layout)
 
     def _stale(self, kind: IndexKind, rows: list[tuple[int, str]], prints: dict[int, int]) -> set[int]:
         """Rows whose text changed since they were indexed: scored on their text now; the index takes
@@ -85,21 +87,25 @@ class _OnTheIndex:
 
 
 class IndexedMessageSearch(_OnTheIndex):
-    def __init__(self, lookup: KeywordLookup, dao: PeeweeMessageDao, sessions: PeeweeSessionDao) -> None:
-        super().__init__(lookup)
+    def __init__(self, lookup: KeywordLookup, dao: PeeweeMessageDao, sessions: PeeweeSessionDao,
+                 settings: RankingSettings = DEFAULT_RANKING) -> None:
+        super().__init__(lookup, settings)
         self._dao = dao
         self._sessions = sessions
 
     def search(self, query: HistoryQuery, after: int, before: int, limit: int, *, deadline: Deadline | None = None,
                within: Within | None = None) -> list[ScoredMessage]:
         state = self._lookup.state(deadline)
-        literal = self._dao.search_content(query.raw, after, before, limit, deadline=deadline, within=within)
+        literal = [(hit.rowid, hit) for hit in self._dao.search_content(query.raw, after, before, limit, deadline=deadline,
+                                                                        within=within) if isinstance(hit, RowHit)]
         terms = QueryTerms(query)
         hidden = self._sessions.hidden(deadline) if state.usable else []
         ranked = self._ranked(MESSAGES, state, terms, query, (after, before), limit, within, hidden)
         unread = self._unread(state, terms, deadline)
-        found = [(rowid, hit) for rowid, hit in self._dao.hits([*ranked.scores, *unread.rowids], [hit.id for hit in literal],
-                                                              after, before, within, deadline) if query.admits(hit.content)]
+        known = {rowid: hit for rowid, hit in literal}
+        others = self._dao.hits([rowid for rowid in (*ranked.scores, *unread.rowids) if rowid not in known], [], after, before,
+                                within, deadline)
+        found = [(rowid, hit) for rowid, hit in (*literal, *others) if query.admits(hit.content)]
         rows = [(rowid, hit.content) for rowid, hit in found]
         layout = self._lookup.keyword.layout
         scoring = self._scoring(MESSAGES, ranked, rows, unread, state, query, layout)
@@ -128,8 +134,8 @@ class IndexedMessageSearch(_OnTheIndex):
 
 
 class IndexedSessionSearch(_OnTheIndex):
-    def __init__(self, lookup: KeywordLookup, dao: PeeweeSessionDao) -> None:
-        super().__init__(lookup)
+    def __init__(self, lookup: KeywordLookup, dao: PeeweeSessionDao, settings: RankingSettings = DEFAULT_RANKING) -> None:
+        super().__init__(lookup, settings)
         self._dao = dao
 
     def search(self, query: HistoryQuery, after: int, before: int, limit: int, *, deadline: Deadline | None = None,

@@ -12,8 +12,8 @@ from functools import cache
 
 from oneclaw_search.data.text.keywords import QueryTerms
 from oneclaw_search.domain.history_query import HistoryQuery
-from oneclaw_search.domain.relevance import Collection, Evidence, Window, WindowLayout, phrase_weight, window_coverage
-from oneclaw_search.domain.text_evidence import literal_and_phrase
+from oneclaw_search.domain.relevance import Collection, Evidence, Window, WindowLayout, window_coverage
+from oneclaw_search.domain.text_evidence import evidence
 
 Texts = tuple[list[str], list[str]]  # the turns before and after a row, nearest first
 
@@ -21,12 +21,11 @@ Texts = tuple[list[str], list[str]]  # the turns before and after a row, nearest
 @dataclass(frozen=True)
 class Scoring:
     """What the rows of one search are scored with: the engine's scores of the rows it holds as they
-    are, the window statistics for the rest, and the average lengths (window, own words), read only
-    when a row needs them."""
+    are, and the window statistics for the rest (read only when a row needs them: the average length
+    comes from the engine's explanation of a hit)."""
 
     engine: Mapping[int, float]
     collection: Callable[[], Collection]
-    averages: Callable[[], tuple[float, float]]
     layout: WindowLayout
 
 
@@ -35,26 +34,16 @@ def row_evidence(query: HistoryQuery, terms: QueryTerms, rows: Sequence[tuple[in
     """Each row's evidence, in order (`rows`: rowid and the text the whole query is looked for in;
     `owns`: the text its own words are counted in, when not that one); `windows` reads the turns
     beside the rows the engine did not score."""
-    averages = cache(scoring.averages)
-    collection = cache(scoring.collection)
     own_texts = list(owns) if owns is not None else [text for _, text in rows]
-    literal = [literal_and_phrase(query, text) for _, text in rows]
-    phrased = [at for at, (_, occurrences) in enumerate(literal) if occurrences]
-    own_lengths = dict(zip(phrased, (bag.length for bag in terms.bags([own_texts[at] for at in phrased])), strict=True))
     mine = [at for at, (rowid, _) in enumerate(rows) if rowid not in scoring.engine]
+    collection = cache(scoring.collection)
     computed = dict(zip(mine, _computed(terms, [(rows[at][0], own_texts[at]) for at in mine], collection(), scoring.layout,
                                         windows) if mine else [], strict=True))
-    found = []
-    for at, (rowid, _) in enumerate(rows):
-        if at in computed:
-            coverage, holds = computed[at]
-        else:
-            ideal = collection().ideal
-            coverage, holds = (scoring.engine[rowid] / ideal if ideal > 0 else 0.0), True
-        whole, occurrences = literal[at]
-        phrase = phrase_weight(occurrences, own_lengths[at], averages()[1]) if occurrences else 0.0
-        found.append(Evidence(coverage, holds, whole, phrase))
-    return found
+    ideal = collection().ideal if len(mine) < len(rows) else 0.0
+    measured = [computed[at] if at in computed else (scoring.engine[rowid] / ideal if ideal > 0 else 0.0, True)
+                for at, (rowid, _) in enumerate(rows)]
+    return evidence(query, [text for _, text in rows], [coverage for coverage, _ in measured], [held for _, held in measured],
+                    own_texts)
 
 
 def _computed(terms: QueryTerms, rows: list[tuple[int, str]], collection: Collection, layout: WindowLayout,

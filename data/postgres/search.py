@@ -31,7 +31,7 @@ from oneclaw_search.domain.literal_search import session_text
 from oneclaw_search.domain.message_filter import Within
 from oneclaw_search.domain.models import MessageHit, ScoredMessage, ScoredSession, SessionHit
 from oneclaw_search.domain.relevance import DEFAULT_WINDOW, Collection, Window, WindowLayout, window_coverage
-from oneclaw_search.domain.text_evidence import evidence_of
+from oneclaw_search.domain.text_evidence import evidence
 
 RETRIEVERS = ("keyword (BM25F, PostgreSQL full-text)", "phrase (pg_trgm)")
 # Candidates per result a source ranks here: the model re-ranks the server's pool with the turns
@@ -70,12 +70,11 @@ class PostgresMessageSearch:
         rows = [row for row in rows if query.admits(row[4])]
         bags = iter(terms.bags([text for row in rows for text in (row[4], row[6], row[7])]))
         windows = windows_of(collection, self._layout)
-        scored = []
-        for row, own, earlier, later in zip(rows, bags, bags, bags, strict=False):
-            coverage = window_coverage(Window(own, (earlier,), (later,)), windows, self._layout)
-            found = evidence_of(query, row[4], coverage, terms.holds(row[4], own), own.length, collection.average_length)
-            scored.append(ScoredMessage(MessageHit(*row[:6]), found))
-        return scored
+        made = [(Window(own, (earlier,), (later,)), terms.holds(row[4], own)) for row, own, earlier, later in
+                zip(rows, bags, bags, bags, strict=False)]
+        found = evidence(query, [row[4] for row in rows], [window_coverage(window, windows, self._layout) for window, _ in made],
+                         [held for _, held in made])
+        return [ScoredMessage(MessageHit(*row[:6]), item) for row, item in zip(rows, found, strict=True)]
 
     def _keyword_ids(self, query: HistoryQuery, collection: Collection, after: int, before: int, limit: int,
                      within: Within | None, deadline: Deadline | None) -> list[str]:
@@ -120,14 +119,12 @@ class PostgresSessionSearch:
                                                           within, deadline)}
         hits.update((hit.id, hit) for hit in literal)
         # A session's words are its title's: its preview is its last message, found as a message.
-        scored = []
-        for hit in (hit for hit in hits.values() if query.admits(session_text(hit))):
-            own = terms.bag(hit.title)
-            coverage = window_coverage(Window(own), collection, NO_WINDOW)
-            found = evidence_of(query, session_text(hit), coverage, terms.holds(hit.title, own), own.length,
-                                collection.average_length)
-            scored.append(ScoredSession(hit, found))
-        return scored
+        kept = [hit for hit in hits.values() if query.admits(session_text(hit))]
+        owns = [terms.bag(hit.title) for hit in kept]
+        found = evidence(query, [session_text(hit) for hit in kept], [window_coverage(Window(own), collection, NO_WINDOW)
+                                                                      for own in owns],
+                         [terms.holds(hit.title, own) for hit, own in zip(kept, owns, strict=True)], [hit.title for hit in kept])
+        return [ScoredSession(hit, item) for hit, item in zip(kept, found, strict=True)]
 
     def _keyword_hits(self, query: HistoryQuery, collection: Collection, after: int, before: int, limit: int,
                       within: Within | None, deadline: Deadline | None) -> list[SessionHit]:

@@ -250,7 +250,7 @@ def main(argv: list[str] | None = None) -> int:
     sizes = {"messages": args.messages, "sessions": args.sessions, "chunks": args.chunks, "seed": args.seed,
              "rounds": args.rounds, "spec_rounds": args.spec_rounds}
     print_report(sizes, info, figures)
-    rows = summary_rows(info, figures)
+    rows = summary_rows(info, {**figures, "messages": args.messages})
     print_summary(rows)
     if args.json is not None:
         summary = [dict(zip(("measure", "value", "target", "ok"), row, strict=True)) for row in rows]

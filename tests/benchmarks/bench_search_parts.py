@@ -11,9 +11,9 @@ waits for it). Parts the code under test lacks are left out, so the same script 
 checkout too: run it from that checkout.
 
 --what-if then times whole searches with parts of the work taken away, alternating query by query: the
-turns beside each candidate left unread, two candidates per result instead of four, and the memory and
-session sources skipped. Their answers differ from the shipped ones (the recall table would move); they
-show what each part of the design costs a warm search, not a setting anyone should ship.
+spec's literal reading of messages skipped, and the memory and session sources skipped. Their answers
+differ from the shipped ones; they show what each part of the design costs a warm search, not a setting
+anyone should ship.
 """
 from __future__ import annotations
 
@@ -33,25 +33,26 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from scale_probes import QUERY_MIX, call, complete_index, open_search  # noqa: E402
 
 import oneclaw_search.data.history.message_dao as message_dao  # noqa: E402
-import oneclaw_search.data.index.indexed_search as indexed_search  # noqa: E402
 import oneclaw_search.domain.search_history_use_case as use_case  # noqa: E402
 from oneclaw_search.domain.search_scope import SearchSource  # noqa: E402
 from oneclaw_search.domain.source_searches import SourceHits  # noqa: E402
 
-# (label, module, owner or None, function): the parts of one search, messages first.
+# (label, module, owner or None, function): the parts of one search, messages first. Parts an older
+# checkout lacks (or names differently) are simply not found there.
 PARTS = (
     ("messages: literal reading (trigram candidates, re-read)", "data.history.message_dao", "PeeweeMessageDao", "search_content"),
-    ("messages + sessions: tantivy BM25 candidates", "data.index.indexed_search", None, "keyword_rowids"),
-    ("messages: candidates and the turns beside them read", "data.history.message_dao", "PeeweeMessageDao", "candidates"),
-    ("messages + sessions: term counts and lengths", "data.text.keywords", "QueryTerms", "bags"),
-    ("messages + sessions: term counts and lengths", "data.text.keywords", "QueryTerms", "bag"),
-    ("messages + sessions: term counts and lengths", "data.text.keywords", "QueryTerms", "beside"),
+    ("messages + sessions: tantivy's ranked question", "data.index.indexed_search", None, "ranked_rowids"),
+    ("messages: the rows found read", "data.history.message_dao", "PeeweeMessageDao", "hits"),
+    ("messages + sessions: evidence of the rows found", "data.index.indexed_search", None, "row_evidence"),
+    ("messages: soft-deleted sessions", "data.history.session_dao", "PeeweeSessionDao", "hidden"),
     ("sessions: literal reading", "data.history.session_dao", "PeeweeSessionDao", "search_by_title_or_preview"),
-    ("sessions: candidates read", "data.history.session_dao", "PeeweeSessionDao", "candidates"),
+    ("sessions: the rows found read", "data.history.session_dao", "PeeweeSessionDao", "hits"),
     ("memory: hybrid search (BM25 + vectors)", "data.memory.hybrid_search_engine", "HybridSearchEngine", "search"),
     ("ranking: messages", "domain.search_history_use_case", None, "message_results"),
     ("ranking: sessions", "domain.search_history_use_case", None, "session_results"),
     ("merge, dedup and excerpts", "domain.search_history_use_case", None, "merge"),
+    ("the turns shown around hits", "domain.search_history_use_case", None, "with_context"),
+    ("session results' best turns", "domain.search_history_use_case", None, "with_best_turns"),
 )
 
 
@@ -117,15 +118,10 @@ def _messages_alone(self, source, *args, **kwargs):
 
 
 SOURCE_SEARCH = use_case.SearchHistoryUseCase._search_source
-# Each turn beside a candidate read as none, its SQL parameters still taken.
-NO_TURNS_BESIDE = ", ".join("(SELECT NULL WHERE " + " AND ".join(["? IS NOT NULL"] * len(message_dao.TURN_TYPES)) + ")"
-                            for _ in range(2))
 TAKEN_AWAY = {
-    "no turns beside candidates": [(message_dao, "_AROUND", NO_TURNS_BESIDE)],
-    "2 candidates per result": [(indexed_search, "CANDIDATES_PER_RESULT", 2)],
+    "no literal reading": [(message_dao.PeeweeMessageDao, "search_content", lambda *args, **kwargs: [])],
     "messages alone": [(use_case.SearchHistoryUseCase, "_search_source", _messages_alone)],
 }
-TAKEN_AWAY["all three"] = [change for changes in list(TAKEN_AWAY.values()) for change in changes]
 
 
 def what_if(tools, rounds: int) -> dict:

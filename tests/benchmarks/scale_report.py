@@ -32,7 +32,8 @@ def print_builds(info: dict, figures: dict) -> None:
     build = figures["build"]
     files = ", ".join(f"{name} {size / MB:.1f} MB" for name, size in build["files"].items())
     print(f"   {build['rows']:,} rows in {build['seconds']:.2f} s = {_rate(build):,.0f} msg/s"
-          f" (process {build['process_s']:.1f} s, peak RSS {build['process_rss_mb']:.0f} MB, complete: {build['complete']})")
+          f" (process {build['process_s']:.1f} s, peak RSS {build['process_rss_mb']:.0f} MB, peak RssAnon"
+          f" {build.get('rss_anon_peak_mb', 0):.0f} MB, complete: {build['complete']})")
     print(f"   {files} = {_size(build) / MB:.1f} MB, {_size(build) / info['message_text_bytes']:.2f}x message text")
 
 
@@ -112,11 +113,12 @@ def background_rows(figures: dict) -> list[tuple]:
 def build_rows(info: dict, figures: dict) -> list[tuple]:
     build = figures["build"]
     size = _size(build) / info["message_text_bytes"]
+    anon = build.get("rss_anon_peak_mb", 0.0)
     return [
-        ("index build rate", f"{_rate(build):,.0f} msg/s", ">= 30,000 msg/s", _rate(build) >= 30_000),
+        ("index build rate", f"{_rate(build):,.0f} msg/s", ">= 20,000 msg/s", _rate(build) >= 20_000),
         ("index build time", f"{build['seconds']:.1f} s", "(shown only)", None),
         ("side index size", f"{size:.2f}x msg text", "<= 1.5x msg text", size <= 1.5),
-        ("peak RSS, build", f"{build['process_rss_mb']:.0f} MB", "<= 400 MB", build["process_rss_mb"] <= 400),
+        ("peak RssAnon, build", f"{anon:.0f} MB", "<= 1,024 MB", anon <= 1024),
     ]
 
 
@@ -126,24 +128,25 @@ def two_word_p50(warm: dict) -> float:
 
 
 def summary_rows(info: dict, figures: dict) -> list[tuple]:
+    """The targets of the engine-ranking work: p50 / p95 of 8 / 25 ms at 1M messages (12 / 40 from 10M),
+    no query's p50 over 20 ms, the mix's mean within 6x bare tantivy's."""
     warm, cli = figures["warm"], figures["cli"]
     p50, p95 = warm["ours"]["all"]["p50"], warm["ours"]["all"]["p95"]
-    spec = warm["spec"]["p95"] if warm["spec"] else None
+    large = figures.get("messages", 0) >= 10_000_000
+    aim50, aim95 = (12, 40) if large else (8, 25)
+    slowest = max(warm["ours"]["all"]["per_query_p50"].items(), key=lambda item: item[1])
+    ratio = warm["ours"]["all"]["mean"] / warm["bare"]["mean"] if "bare" in warm else None
     catch_up = statistics.median(run["seconds"] for run in warm["catch_ups"])
-    pairs, index, version = two_word_p50(warm), figures["index_up_to_date"]["median_s"], figures["version"]["median_s"]
     return [
-        ("scope all p50", f"{p50:.1f} ms", "<= 10 ms", p50 <= 10),
-        ("scope all p95", f"{p95:.1f} ms", "<= 30 ms", p95 <= 30),
-        ("two-word queries, slowest p50", f"{pairs:.1f} ms", "<= 30 ms", pairs <= 30),
-        ("p95 speed-up vs spec-literal", f"{spec / p95:.1f}x" if spec else "skipped", ">= 5x",
-         spec / p95 >= 5 if spec else None),
+        ("scope all p50", f"{p50:.1f} ms", f"<= {aim50} ms", p50 <= aim50),
+        ("scope all p95", f"{p95:.1f} ms", f"<= {aim95} ms", p95 <= aim95),
+        ("slowest query's p50", f"{slowest[1]:.1f} ms ({slowest[0][:12]})", "<= 20 ms", slowest[1] <= 20),
+        ("mix's mean / bare tantivy's", f"{ratio:.1f}x" if ratio else "not timed", "<= 6x", ratio <= 6 if ratio else None),
+        ("two-word queries, slowest p50", f"{two_word_p50(warm):.1f} ms", "(shown only)", None),
         *background_rows(figures),
         *build_rows(info, figures),
-        ("one-shot CLI search", f"{cli['median_s']:.2f} s", "<= 0.5 s", cli["median_s"] <= 0.5),
-        ("index, up to date", f"{index:.2f} s", "<= 1 s", index <= 1),
-        ("--version", f"{version:.2f} s", "<= 0.15 s", version <= 0.15),
+        ("one-shot CLI search", f"{cli['median_s']:.2f} s", "(shown only)", None),
         ("1K catch-up (median of 3)", f"{catch_up:.3f} s", "<= 0.5 s", catch_up <= 0.5),
-        ("peak RSS, one-shot search", f"{cli['rss_mb']:.0f} MB", "<= 251 MB", cli["rss_mb"] <= 251),
         ("machine: 10M-step Python loop", f"{figures['machine_s']:.2f} s", "(calibration)", None),
     ]
 
