@@ -8,8 +8,8 @@ from pathlib import Path
 
 SCRIPT = Path(__file__).resolve().parent / "benchmarks" / "bench_scale.py"
 SUMMARY_ROWS = (
-    "scope all p50", "scope all p95", "p95 speed-up vs spec-literal", "one-shot CLI",
-    "index build rate", "1K catch-up", "side index size", "peak RSS",
+    "scope all p50", "scope all p95", "slowest query's p50", "mix's mean / bare tantivy's",
+    "first search, unindexed (call)", "index build rate", "1K catch-up", "side index size", "peak RssAnon, build",
 )
 
 

@@ -30,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bare_tantivy import VARIANTS, BareTantivy, best_floor  # noqa: E402
 from coding_set import coding_set, default_repo  # noqa: E402
-from cv_grid import BONUSES, LAYOUTS, SCORING, SMOKE, Scores, Searched, scored, source_configs  # noqa: E402
+from cv_grid import BONUS_LAYOUTS, BONUSES, LAYOUTS, SCORING, SMOKE, Scores, Searched, scored, source_configs  # noqa: E402
 from locomo_data import DATASET, locomo_set  # noqa: E402
 from recall_sets import FIELDS, RecallSet, recall  # noqa: E402
 
@@ -216,7 +216,7 @@ def main(argv: list[str] | None = None) -> int:
         if not args.smoke:
             recall_sets.append(coding_set(args.claude_history, Path(folder)))
         searched = [Searched(h, [q for q in s.queries if q.history == h.id]) for s in recall_sets for h in s.histories]
-        table = scored(searched, source_configs(layouts, bonuses), scoring, args.workers)
+        table = scored(searched, source_configs(layouts, bonuses, None if args.smoke else BONUS_LAYOUTS), scoring, args.workers)
         floor = floors(recall_sets)
     sizes = {fold: sum(1 for s in recall_sets for q in s.queries if q.fold == fold) for s in recall_sets for fold in s.folds}
     print(f"{len(table)} settings x {sum(len(s.folds) for s in recall_sets)} folds, "

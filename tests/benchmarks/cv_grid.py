@@ -24,9 +24,11 @@ from oneclaw_search.domain.relevance import RankingSettings, WindowLayout
 from oneclaw_search.tools import ToolExecutionEngine
 
 L = WindowLayout.from_token
-LAYOUTS = (L("1-0-0"), L("2-0-0"), L("3-0-0"), L("1-1-1"), L("2-1-1"), L("3-1-1"), L("4-1-1"), L("5-1-1"), L("3-2-1"),
-           L("3-1-2"), L("4-2-1"), L("4-1-2"), L("6-2.1-2.1"))
+LAYOUTS = (L("1-0-0"), L("2-0-0"), L("1-1-1"), L("2-1-1"), L("3-1-1"), L("4-1-1"), L("3-2-1"), L("3-1-2"), L("6-2.1-2.1"))
+# The bonuses are tried on the layout an earlier, wider grid chose; each (layout, bonuses) asks every
+# question again, so trying them on every layout costs a layout's time each.
 BONUSES = ({}, {"identifier_weight": 1.0}, {"pair_weight": 0.5, "pair_slop": 2})
+BONUS_LAYOUTS = (L("3-1-1"),)
 SCORING: dict[str, tuple] = {"sharpness": (1.0, 12.0, 24.0, 48.0, 96.0), "min_coverage": (0.0, 0.1, 0.2, 0.3, 0.4),
                              "session_turns": (False, True)}
 SMOKE: tuple = ((L("1-0-0"), L("2-1-1")), ({},), {"sharpness": (1.0, 48.0), "min_coverage": (0.1,),
@@ -34,8 +36,11 @@ SMOKE: tuple = ((L("1-0-0"), L("2-1-1")), ({},), {"sharpness": (1.0, 48.0), "min
 Scores = dict[str, tuple[float, float]]  # fold -> (keyword R@10, question R@10)
 
 
-def source_configs(layouts: tuple[WindowLayout, ...], bonuses: tuple[dict, ...]) -> list[RankingSettings]:
-    return [RankingSettings(window=layout, **bonus) for layout in layouts for bonus in bonuses]
+def source_configs(layouts: tuple[WindowLayout, ...], bonuses: tuple[dict, ...],
+                   bonus_layouts: tuple[WindowLayout, ...] | None = None) -> list[RankingSettings]:
+    """Every layout plain, and each bonus on the layouts named for it (all layouts when none are named)."""
+    tried = layouts if bonus_layouts is None else bonus_layouts
+    return [RankingSettings(window=layout, **bonus) for layout in layouts for bonus in bonuses if not bonus or layout in tried]
 
 
 def with_scoring(config: RankingSettings, scoring: dict[str, tuple[float, ...]]) -> list[RankingSettings]:
