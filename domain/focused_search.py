@@ -15,9 +15,9 @@ from oneclaw_search.domain.clock import Deadline
 from oneclaw_search.domain.history_query import HistoryQuery
 from oneclaw_search.domain.message_filter import MessageFilter
 from oneclaw_search.domain.models import MessageHit, ScoredMessage
-from oneclaw_search.domain.relevance import DEFAULT_WINDOW, WindowLayout
 from oneclaw_search.domain.text import fold
 from oneclaw_search.domain.text_evidence import scanned_evidence
+from oneclaw_search.domain.window_bm25 import DEFAULT_WINDOW, WindowLayout
 
 FOCUSED_RETRIEVERS = ("keyword (filtered scan)",)
 

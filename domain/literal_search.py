@@ -11,8 +11,8 @@ from oneclaw_search.domain.history_query import HistoryQuery
 from oneclaw_search.domain.message_filter import Within
 from oneclaw_search.domain.models import ScoredMessage, ScoredSession, SessionHit
 from oneclaw_search.domain.ports import MessageDao, SessionDao
-from oneclaw_search.domain.relevance import DEFAULT_WINDOW, WindowLayout
 from oneclaw_search.domain.text_evidence import scanned_evidence
+from oneclaw_search.domain.window_bm25 import DEFAULT_WINDOW, WindowLayout
 
 LITERAL_RETRIEVERS: tuple[str, ...] = ("phrase (LIKE scan)",)
 

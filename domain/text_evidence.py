@@ -9,18 +9,10 @@ import re
 from collections.abc import Iterable, Sequence
 
 from oneclaw_search.domain.history_query import HistoryQuery
-from oneclaw_search.domain.relevance import (
-    DEFAULT_WINDOW,
-    Bag,
-    Collection,
-    Evidence,
-    Window,
-    WindowLayout,
-    phrase_weight,
-    window_coverage,
-)
+from oneclaw_search.domain.relevance import Evidence, phrase_weight
 from oneclaw_search.domain.search_terms import index_terms
 from oneclaw_search.domain.text import fold
+from oneclaw_search.domain.window_bm25 import DEFAULT_WINDOW, Bag, Collection, Window, WindowLayout, window_coverage
 
 _WORD_CHAR = re.compile(r"\w")
 

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from oneclaw_search.data.index.keyword_index import WriterBusy
 from oneclaw_search.data.index.sync import IndexSync
-from oneclaw_search.domain.relevance import DEFAULT_WINDOW, WindowLayout
+from oneclaw_search.domain.window_bm25 import DEFAULT_WINDOW, WindowLayout
 
 _log = logging.getLogger(__name__)
 RESTART_AFTER_SECONDS = 30.0

@@ -18,7 +18,7 @@ from oneclaw_search.data.index.background import BUILD_NICENESS, LOST_THE_WRITER
 from oneclaw_search.data.index.keyword_index import WriterBusy
 from oneclaw_search.data.index.lookup import KeywordLookup
 from oneclaw_search.data.index.side_index import SideIndex
-from oneclaw_search.domain.relevance import WindowLayout
+from oneclaw_search.domain.window_bm25 import WindowLayout
 
 
 def main(argv: list[str]) -> int:

@@ -20,8 +20,8 @@ from oneclaw_search.data.history.raw_sql import execute_sql
 from oneclaw_search.data.index import schema as f
 from oneclaw_search.data.text.analyzer import indexed_text
 from oneclaw_search.domain.models import SEARCHABLE_MESSAGE_TYPES
-from oneclaw_search.domain.relevance import WindowLayout
 from oneclaw_search.domain.text import fold
+from oneclaw_search.domain.window_bm25 import WindowLayout
 
 SEARCHABLE_TYPES = tuple(kind.value for kind in SEARCHABLE_MESSAGE_TYPES)
 IS_SEARCHABLE = f"type IN ({', '.join('?' * len(SEARCHABLE_TYPES))})"  # SQL, bound with SEARCHABLE_TYPES

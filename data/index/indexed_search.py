@@ -27,7 +27,8 @@ from oneclaw_search.domain.history_query import HistoryQuery
 from oneclaw_search.domain.literal_search import session_text
 from oneclaw_search.domain.message_filter import Within
 from oneclaw_search.domain.models import ScoredMessage, ScoredSession
-from oneclaw_search.domain.relevance import Collection, RankingSettings, WindowLayout
+from oneclaw_search.domain.relevance import RankingSettings
+from oneclaw_search.domain.window_bm25 import Collection, WindowLayout
 
 Window = tuple[int, int]  # created after, before
 INDEXED_RETRIEVERS = ("keyword (BM25F, tantivy)", "phrase (trigram candidates)")

@@ -16,7 +16,7 @@ import tantivy
 
 from oneclaw_search.data.index.schema import MESSAGES, ROWID, SESSIONS, IndexKind
 from oneclaw_search.data.text.analyzer import register
-from oneclaw_search.domain.relevance import DEFAULT_WINDOW, WindowLayout
+from oneclaw_search.domain.window_bm25 import DEFAULT_WINDOW, WindowLayout
 
 FORMAT = "tantivy-7"  # bump whenever fields or analyzers change: older folders are built anew
 _FORMAT_FILE = "FORMAT"

@@ -21,7 +21,8 @@ from oneclaw_search.data.text.keywords import Clause, clause_terms, clauses
 from oneclaw_search.domain.history_query import HistoryQuery
 from oneclaw_search.domain.message_filter import Within
 from oneclaw_search.domain.ports import NO_UPPER_BOUND
-from oneclaw_search.domain.relevance import Collection, RankingSettings
+from oneclaw_search.domain.relevance import RankingSettings
+from oneclaw_search.domain.window_bm25 import Collection
 
 # How far past the cut a search looks when rows tie there: the rows tantivy would cut among equals
 # depend on how a build laid out its segments, so the newest of them are kept instead, the same on

@@ -27,7 +27,7 @@ from oneclaw_search.data.index.sync import IndexSync
 from oneclaw_search.data.index.trigram_search import literal_rowids, literal_share
 from oneclaw_search.domain.clock import Deadline
 from oneclaw_search.domain.message_filter import Within
-from oneclaw_search.domain.relevance import DEFAULT_WINDOW, WindowLayout
+from oneclaw_search.domain.window_bm25 import DEFAULT_WINDOW, WindowLayout
 
 _log = logging.getLogger(__name__)
 # The first search on a history whose index holds nothing has the index built and waits for it when the

@@ -14,7 +14,7 @@ import tantivy
 from oneclaw_search.data.index.documents import WindowedRow, message_document
 from oneclaw_search.data.index.schema import MESSAGES, ROWID
 from oneclaw_search.data.index.windows import rows_by_rowid, windows_of
-from oneclaw_search.domain.relevance import WindowLayout
+from oneclaw_search.domain.window_bm25 import WindowLayout
 
 
 class MessageWrites:

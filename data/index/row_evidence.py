@@ -12,8 +12,9 @@ from functools import cache
 
 from oneclaw_search.data.text.keywords import QueryTerms
 from oneclaw_search.domain.history_query import HistoryQuery
-from oneclaw_search.domain.relevance import Collection, Evidence, Window, WindowLayout, window_coverage
+from oneclaw_search.domain.relevance import Evidence
 from oneclaw_search.domain.text_evidence import evidence
+from oneclaw_search.domain.window_bm25 import Collection, Window, WindowLayout, window_coverage
 
 Texts = tuple[list[str], list[str]]  # the turns before and after a row, nearest first
 

@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 
 from oneclaw_search.data.text.keywords import QueryTerms
 from oneclaw_search.domain.clock import Deadline, SystemClock
-from oneclaw_search.domain.relevance import NO_TEXT, Collection, WindowLayout
+from oneclaw_search.domain.window_bm25 import NO_TEXT, Collection, WindowLayout
 
 PAGE_ROWS = 2_000  # rows read at a time: the clock is looked at between pages
 NO_ROWID_ABOVE = (1 << 63) - 1  # SQLite's largest rowid

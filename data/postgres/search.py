@@ -30,8 +30,8 @@ from oneclaw_search.domain.history_query import HistoryQuery
 from oneclaw_search.domain.literal_search import session_text
 from oneclaw_search.domain.message_filter import Within
 from oneclaw_search.domain.models import MessageHit, ScoredMessage, ScoredSession, SessionHit
-from oneclaw_search.domain.relevance import DEFAULT_WINDOW, Collection, Window, WindowLayout, window_coverage
 from oneclaw_search.domain.text_evidence import evidence
+from oneclaw_search.domain.window_bm25 import DEFAULT_WINDOW, Collection, Window, WindowLayout, window_coverage
 
 RETRIEVERS = ("keyword (BM25F, PostgreSQL full-text)", "phrase (pg_trgm)")
 # Candidates per result a source ranks here: the model re-ranks the server's pool with the turns

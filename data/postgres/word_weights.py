@@ -19,7 +19,7 @@ from oneclaw_search.data.postgres.term_counts import message_counts
 from oneclaw_search.data.text.analyzer import text_terms
 from oneclaw_search.domain.clock import Deadline
 from oneclaw_search.domain.message_filter import Within
-from oneclaw_search.domain.relevance import Collection
+from oneclaw_search.domain.window_bm25 import Collection
 
 DF_CAP = 2_000
 RECOUNT_AFTER = 200

@@ -12,9 +12,9 @@ from itertools import pairwise
 from oneclaw_search.data.text.analyzer import analyze, text_terms
 from oneclaw_search.data.text.term_counts import TermCounter
 from oneclaw_search.domain.history_query import HistoryQuery
-from oneclaw_search.domain.relevance import Bag
 from oneclaw_search.domain.search_terms import is_cjk, plain
 from oneclaw_search.domain.stopwords import STOPWORDS
+from oneclaw_search.domain.window_bm25 import Bag
 
 Clause = tuple[str, ...]  # index terms that must stand together (one term, or a phrase)
 _EDGES = re.compile(r"^\W+|\W+$")

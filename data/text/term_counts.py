@@ -17,7 +17,7 @@ from functools import lru_cache
 
 from oneclaw_search.data.text.analyzer import CJK_RANGES, CJK_RUN, analyzer_in_use, name_parts
 from oneclaw_search.data.text.ascii_words import runs_and_words
-from oneclaw_search.domain.relevance import NO_TEXT, Bag
+from oneclaw_search.domain.window_bm25 import NO_TEXT, Bag
 
 # A character and "ying" ("dying", "vying") stems to the character and "ie": the one form whose stem
 # is not its start less its last letter.

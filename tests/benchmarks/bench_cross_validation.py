@@ -34,7 +34,8 @@ from cv_grid import BONUS_LAYOUTS, BONUSES, LAYOUTS, SCORING, SMOKE, Scores, Sea
 from locomo_data import DATASET, locomo_set  # noqa: E402
 from recall_sets import FIELDS, RecallSet, recall  # noqa: E402
 
-from oneclaw_search.domain.relevance import RankingSettings, WindowLayout  # noqa: E402
+from oneclaw_search.domain.relevance import RankingSettings  # noqa: E402
+from oneclaw_search.domain.window_bm25 import WindowLayout
 
 Table = dict[RankingSettings, Scores]
 Chosen = dict[str, tuple[RankingSettings, tuple[float, float]]]  # held-out fold -> (setting, R@10)

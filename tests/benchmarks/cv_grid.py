@@ -20,7 +20,8 @@ from recall_sets import FIELDS, History, Query, ask, memo_module, recall, shown_
 
 from oneclaw_search.di import create_injector
 from oneclaw_search.di.index_module import IndexParts
-from oneclaw_search.domain.relevance import RankingSettings, WindowLayout
+from oneclaw_search.domain.relevance import RankingSettings
+from oneclaw_search.domain.window_bm25 import WindowLayout
 from oneclaw_search.tools import ToolExecutionEngine
 
 L = WindowLayout.from_token

@@ -10,8 +10,8 @@ from oneclaw_search.data.text.analyzer import name_parts, stem, text_terms
 from oneclaw_search.data.text.ascii_words import has_hump, runs_and_words
 from oneclaw_search.data.text.keywords import QueryTerms
 from oneclaw_search.domain.history_query import HistoryQuery
-from oneclaw_search.domain.relevance import NO_TEXT, Bag
 from oneclaw_search.domain.text_evidence import bag_of
+from oneclaw_search.domain.window_bm25 import NO_TEXT, Bag
 
 # Words whose Snowball stem is not their own start: an ending changed ("tri" for "try"), an "e"
 # added ("hope" for "hoping"), a suffix rewritten ("relat" for "relational").

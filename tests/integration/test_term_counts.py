@@ -8,8 +8,8 @@ import pytest
 
 from oneclaw_search.data.text.analyzer import analyze, text_terms
 from oneclaw_search.data.text.term_counts import TermCounter
-from oneclaw_search.domain.relevance import NO_TEXT
 from oneclaw_search.domain.text_evidence import bag_of
+from oneclaw_search.domain.window_bm25 import NO_TEXT
 
 TEXTS = [
     "We talked about the weather all afternoon.", "東京で寿司を食べた and then café École", "",

@@ -25,7 +25,8 @@ from oneclaw_search.data.text.analyzer import stem
 from oneclaw_search.di import create_injector
 from oneclaw_search.di.index_module import IndexParts
 from oneclaw_search.domain.history_query import HistoryQuery
-from oneclaw_search.domain.relevance import RankingSettings, WindowLayout
+from oneclaw_search.domain.relevance import RankingSettings
+from oneclaw_search.domain.window_bm25 import WindowLayout
 
 CLOCK = FixedClock(1_780_000_000_000)
 WORDS = ["sunrise", "lake", "oils", "gallery", "paint", "dinner", "table", "walrus", "ferry", "harbour"]

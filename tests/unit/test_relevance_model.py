@@ -10,21 +10,18 @@ import pytest
 
 from oneclaw_search.data.text.analyzer import stem
 from oneclaw_search.domain.history_query import HistoryQuery
-from oneclaw_search.domain.relevance import (
+from oneclaw_search.domain.relevance import Evidence, RankingSettings, phrase_weight, relevance
+from oneclaw_search.domain.text_evidence import bag_of, scanned_evidence, whole_word_occurrences
+from oneclaw_search.domain.window_bm25 import (
     K1,
     B,
     Bag,
     Collection,
-    Evidence,
-    RankingSettings,
     Window,
     WindowLayout,
-    phrase_weight,
-    relevance,
     stored_length,
     window_coverage,
 )
-from oneclaw_search.domain.text_evidence import bag_of, scanned_evidence, whole_word_occurrences
 
 ROWS = Collection(rows=1000, average_length=10.0, holding={"sushi": 10, "shibuya": 100})
 ALONE = WindowLayout(1, (), ())  # each row its own window, once
