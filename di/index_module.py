@@ -89,8 +89,8 @@ class IndexModule(Module):
             return SearchBackends(LiteralMessageSearch(message_dao, layout), LiteralSessionSearch(session_dao, layout), None)
         message_dao, session_dao = rows.messages, rows.sessions
         return SearchBackends(
-            IndexedMessageSearch(parts.lookup, message_dao, session_dao, settings.ranking),
-            IndexedSessionSearch(parts.lookup, session_dao, settings.ranking),
+            IndexedMessageSearch(parts.lookup, message_dao, session_dao),
+            IndexedSessionSearch(parts.lookup, session_dao),
             keyword_vocabulary(parts.lookup, message_dao, session_dao),
             parts.lookup,
         )

@@ -31,12 +31,14 @@ def phrase_weight(occurrences: int, own_words: int, average_words: float) -> flo
 class Evidence:
     """One candidate row's raw features as a backend measured them: its coverage (window BM25 over the
     ideal), whether its own words hold a query term, whether it holds the whole query as written
-    (`literal`: the spec's LIKE test) and the weight of the query standing in it as whole words."""
+    (`literal`: the spec's LIKE test), the weight of the query standing in it as whole words, and
+    whether the query quotes a phrase the row holds (`quoted`)."""
 
     coverage: float
     holds_term: bool
     literal: bool = False
     phrase: float = 0.0
+    quoted: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,23 +52,19 @@ class RankingSettings:
 
     window: WindowLayout = DEFAULT_WINDOW
     sharpness: float = 48.0
-    min_coverage: float = 0.1
-    # Bonuses an engine adds to a row's window score, each weighed against its terms': a word typed as
-    # several terms (an identifier, a path) standing whole in the row's own words, and two neighbouring
-    # query words standing within `pair_slop` words of each other there (0 turns either off).
-    identifier_weight: float = 0.0
-    pair_weight: float = 0.0
-    pair_slop: int = 0
+    min_coverage: float = 0.2
     # A session result in a JSON reply shown with the turn of its session that matches the query best.
-    session_turns: bool = False
+    session_turns: bool = True
 
 
 def relevance(evidence: Evidence, settings: RankingSettings) -> float:
     """The row's raw score within its source, 0 when it is no hit. Whole-query rows fill the upper
     half of the scale and the others the lower (Q-02); within each, coverage and the phrase, linearly
-    over their most, then raised to `sharpness`."""
+    over their most, then raised to `sharpness`. The coverage floor keeps out rows sharing only words
+    found everywhere; a row holding a phrase the query quotes holds what the user asked for by name,
+    and needs no floor (a session is ranked by its title, while the phrase may stand in its preview)."""
     score = evidence.coverage
-    if not evidence.literal and (not evidence.holds_term or score < settings.min_coverage):
+    if not evidence.literal and (not evidence.holds_term or (score < settings.min_coverage and not evidence.quoted)):
         return 0.0
     score += evidence.phrase
     return float(((evidence.literal + min(score, _MOST) / _MOST) / 2) ** settings.sharpness)

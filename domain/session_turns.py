@@ -7,11 +7,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import replace
+from functools import partial
 
 from oneclaw_search.domain.clock import Deadline
 from oneclaw_search.domain.history_query import HistoryQuery
 from oneclaw_search.domain.message_filter import Within
 from oneclaw_search.domain.models import SourceType, UnifiedSearchResult
+from oneclaw_search.domain.parallel import run_in_parallel
 from oneclaw_search.domain.ports import MessageSearch
 from oneclaw_search.domain.relevance import RankingSettings
 from oneclaw_search.domain.search_window import SearchWindow
@@ -36,3 +38,13 @@ def with_best_turns(results: Sequence[UnifiedSearchResult], messages: MessageSea
         best.setdefault(hit.session_id, Turn(hit.id, hit.type, clean(hit.content), hit.created_at))
     return [replace(result, context=(best[result.id],)) if result.source_type is SourceType.SESSION and result.id in best
             else result for result in results]
+
+
+def best_turns_in_time(results: Sequence[UnifiedSearchResult], messages: MessageSearch, query: HistoryQuery,
+                       window: SearchWindow, ranking: RankingSettings, clean: Callable[[str], str], deadline: Deadline,
+                       ) -> list[UnifiedSearchResult]:
+    """with_best_turns within the search's budget: a search of turns that cannot finish in time leaves
+    the sessions as they were, as a source that overruns leaves the others' results."""
+    done, _ = run_in_parallel({"turns": partial(with_best_turns, results, messages, query, window, ranking, clean, deadline)},
+                              deadline)
+    return done.get("turns", list(results))

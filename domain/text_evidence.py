@@ -44,14 +44,16 @@ def evidence(query: HistoryQuery, texts: Sequence[str], coverages: Sequence[floa
              owns: Sequence[str] | None = None) -> list[Evidence]:
     """The rows' evidence from their texts (`owns`: the text a row's own words are counted in, when not
     the text the whole query is looked for in) and the coverages a backend measured: whether each holds
-    the whole query as written, and the weight of its whole-word occurrences over its length in words."""
+    the whole query as written, the weight of its whole-word occurrences over its length in words, and
+    whether it holds the phrases the query quotes."""
     own_texts = texts if owns is None else owns
     words = [len(text.split()) for text in own_texts]
     average = sum(words) / len(words) if words else 0.0
     found = []
     for text, coverage, held, length in zip(texts, coverages, holds, words, strict=True):
         literal, occurrences = literal_and_phrase(query, text)
-        found.append(Evidence(coverage, held, literal, phrase_weight(occurrences, length, average)))
+        quoted = bool(query.phrases) and query.admits(text)
+        found.append(Evidence(coverage, held, literal, phrase_weight(occurrences, length, average), quoted))
     return found
 
 

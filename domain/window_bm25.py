@@ -49,7 +49,7 @@ class WindowLayout:
     session, nearest first (a turn beside it counts `before[0]` times, the one before that
     `before[1]`). Whole counts, since an engine indexes the window as that many copies of each text."""
 
-    own: int = 2
+    own: int = 4
     before: tuple[int, ...] = (1,)
     after: tuple[int, ...] = (1,)
 

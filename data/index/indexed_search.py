@@ -27,22 +27,19 @@ from oneclaw_search.domain.history_query import HistoryQuery
 from oneclaw_search.domain.literal_search import session_text
 from oneclaw_search.domain.message_filter import Within
 from oneclaw_search.domain.models import ScoredMessage, ScoredSession
-from oneclaw_search.domain.relevance import RankingSettings
 from oneclaw_search.domain.window_bm25 import Collection, WindowLayout
 
 Window = tuple[int, int]  # created after, before
 INDEXED_RETRIEVERS = ("keyword (BM25F, tantivy)", "phrase (trigram candidates)")
 SCANNED_RETRIEVERS = ("keyword (BM25F over the newest rows read directly: no usable index)", "phrase (LIKE scan)")
 NO_WINDOW = WindowLayout(1, (), ())  # a session is ranked by its title alone
-DEFAULT_RANKING = RankingSettings()
 
 
 class _OnTheIndex:
     """What message and session search share: the lookup, what ran, and tantivy's ranked rows."""
 
-    def __init__(self, lookup: KeywordLookup, settings: RankingSettings) -> None:
+    def __init__(self, lookup: KeywordLookup) -> None:
         self._lookup = lookup
-        self._settings = settings
 
     @property
     def retrievers(self) -> tuple[str, ...]:
@@ -54,7 +51,7 @@ class _OnTheIndex:
         """tantivy's best rows and its statistics; none while the index cannot be read."""
         if not state.usable:
             return Ranked({}, {}, Collection(0, 0.0, dict.fromkeys(terms.terms, 0)))
-        return ranked_rowids(self._lookup.keyword, kind, query, window, limit, within, hidden, settings=self._settings)
+        return ranked_rowids(self._lookup.keyword, kind, query, window, limit, within, hidden)
 
     def _scoring(self, kind: IndexKind, ranked: Ranked, rows: list[tuple[int, str]], unread: Unread, state: IndexState,
                  query: HistoryQuery, layout: WindowLayout) -> Scoring:
@@ -66,7 +63,7 @@ class _OnTheIndex:
         asked = [rowid for rowid, _ in rows if rowid not in scores and rowid not in unread_rows and rowid <= indexed_up_to]
         averages = ranked.averages
         if asked and state.usable:
-            more = ranked_rowids(self._lookup.keyword, kind, query, (0, 0), len(asked), among=asked, settings=self._settings)
+            more = ranked_rowids(self._lookup.keyword, kind, query, (0, 0), len(asked), among=asked)
             scores.update(more.scores)
             prints.update(more.fingerprints)
             averages = ranked.averages if ranked.scores else more.averages
@@ -88,9 +85,8 @@ class _OnTheIndex:
 
 
 class IndexedMessageSearch(_OnTheIndex):
-    def __init__(self, lookup: KeywordLookup, dao: PeeweeMessageDao, sessions: PeeweeSessionDao,
-                 settings: RankingSettings = DEFAULT_RANKING) -> None:
-        super().__init__(lookup, settings)
+    def __init__(self, lookup: KeywordLookup, dao: PeeweeMessageDao, sessions: PeeweeSessionDao) -> None:
+        super().__init__(lookup)
         self._dao = dao
         self._sessions = sessions
 
@@ -135,8 +131,8 @@ class IndexedMessageSearch(_OnTheIndex):
 
 
 class IndexedSessionSearch(_OnTheIndex):
-    def __init__(self, lookup: KeywordLookup, dao: PeeweeSessionDao, settings: RankingSettings = DEFAULT_RANKING) -> None:
-        super().__init__(lookup, settings)
+    def __init__(self, lookup: KeywordLookup, dao: PeeweeSessionDao) -> None:
+        super().__init__(lookup)
         self._dao = dao
 
     def search(self, query: HistoryQuery, after: int, before: int, limit: int, *, deadline: Deadline | None = None,

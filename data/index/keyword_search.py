@@ -21,7 +21,6 @@ from oneclaw_search.data.text.keywords import Clause, clause_terms, clauses
 from oneclaw_search.domain.history_query import HistoryQuery
 from oneclaw_search.domain.message_filter import Within
 from oneclaw_search.domain.ports import NO_UPPER_BOUND
-from oneclaw_search.domain.relevance import RankingSettings
 from oneclaw_search.domain.window_bm25 import Collection
 
 # How far past the cut a search looks when rows tie there: the rows tantivy would cut among equals
@@ -29,7 +28,6 @@ from oneclaw_search.domain.window_bm25 import Collection
 # every build (up to this many times the rows asked for).
 TIED_READS = 4
 Subquery = tuple[tantivy.Occur, tantivy.Query]  # a clause of a boolean query
-NO_BONUSES = RankingSettings()
 
 
 def words_match(kind: IndexKind, clause: Clause, field: str | None = None) -> tantivy.Query:
@@ -78,25 +76,8 @@ class Ranked:
     averages: Callable[[], tuple[float, float]] = lambda: (0.0, 0.0)  # (ranked field, own words)
 
 
-def bonuses(kind: IndexKind, found: list[Clause], settings: RankingSettings) -> list[Subquery]:
-    """The bonus clauses the settings ask for, on the row's own words: each typed word of several terms
-    as a phrase, each two neighbouring one-term words within the slop."""
-    added: list[Subquery] = []
-    if settings.identifier_weight > 0:
-        added += [(tantivy.Occur.Should, tantivy.Query.boost_query(tantivy.Query.phrase_query(kind.schema, kind.words, list(clause)),
-                                                                  settings.identifier_weight))
-                  for clause in found if len(clause) > 1]
-    if settings.pair_weight > 0:
-        words = [clause[0] for clause in found if len(clause) == 1]
-        added += [(tantivy.Occur.Should, tantivy.Query.boost_query(
-            tantivy.Query.phrase_query(kind.schema, kind.words, [first, second], slop=settings.pair_slop), settings.pair_weight))
-            for first, second in zip(words, words[1:], strict=False) if first != second]
-    return added
-
-
 def ranked_rowids(keyword: KeywordIndex, kind: IndexKind, query: HistoryQuery, window: tuple[int, int], limit: int,
-                  within: Within | None = None, hidden: Sequence[str] = (), among: Sequence[int] | None = None,
-                  settings: RankingSettings = NO_BONUSES) -> Ranked:
+                  within: Within | None = None, hidden: Sequence[str] = (), among: Sequence[int] | None = None) -> Ranked:
     """The best `limit` rows by the ranking model's BM25, each holding a query term in its own words
     (and every quoted phrase), in the window and `within`, not of the `hidden` sessions; with `among`,
     those rows' scores instead, whether or not they hold a term."""
@@ -109,7 +90,7 @@ def ranked_rowids(keyword: KeywordIndex, kind: IndexKind, query: HistoryQuery, w
         return Ranked({}, {}, collection)
     own = tantivy.Query.boolean_query([(tantivy.Occur.Should, words_match(kind, clause)) for clause in found])
     scored = [(tantivy.Occur.Should, tantivy.Query.term_query(kind.schema, kind.ranked, term, index_option="freq"))
-              for term in terms] + bonuses(kind, found, settings)
+              for term in terms]
     if among is not None:
         chosen = tantivy.Query.term_set_query(kind.schema, ROWID, list(among))
         question = tantivy.Query.boolean_query([(tantivy.Occur.Must, tantivy.Query.boost_query(chosen, 0.0)),

@@ -23,14 +23,14 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
-from dataclasses import asdict
+from dataclasses import asdict, fields
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bare_tantivy import VARIANTS, BareTantivy, best_floor  # noqa: E402
 from coding_set import coding_set, default_repo  # noqa: E402
-from cv_grid import BONUS_LAYOUTS, BONUSES, LAYOUTS, SCORING, SMOKE, Scores, Searched, scored, source_configs  # noqa: E402
+from cv_grid import LAYOUTS, SCORING, SMOKE, Scores, Searched, scored, source_configs  # noqa: E402
 from locomo_data import DATASET, locomo_set  # noqa: E402
 from recall_sets import FIELDS, RecallSet, recall  # noqa: E402
 
@@ -45,8 +45,6 @@ PARTS: dict[str, Callable[[RankingSettings], bool]] = {
     "a row's own text counted more than once": lambda s: s.window.own == 1,
     "a second turn each side": lambda s: s.window.reach <= 1,
     "the turn before and after weighed apart": lambda s: s.window.before == s.window.after,
-    "identifiers as phrases": lambda s: s.identifier_weight == 0,
-    "neighbouring words as a sloppy phrase": lambda s: s.pair_weight == 0,
     "sharpness": lambda s: s.sharpness == 1,
     "min_coverage": lambda s: s.min_coverage == 0,
     "a session result shown with its best turn": lambda s: not s.session_turns,
@@ -124,10 +122,8 @@ def pruned(table: Table, sets: dict[str, list[str]], noise: dict[str, float]) ->
 
 
 def describe(setting: RankingSettings) -> str:
-    bonus = (f", identifiers {setting.identifier_weight:g}" if setting.identifier_weight else "") + \
-        (f", pairs {setting.pair_weight:g} (slop {setting.pair_slop})" if setting.pair_weight else "")
     turns = ", session turns" if setting.session_turns else ""
-    return f"window {setting.window.token}, sharpness {setting.sharpness:g}, min_coverage {setting.min_coverage:g}{bonus}{turns}"
+    return f"window {setting.window.token}, sharpness {setting.sharpness:g}, min_coverage {setting.min_coverage:g}{turns}"
 
 
 def summary(rows: list[tuple[float, float]]) -> str:
@@ -185,8 +181,15 @@ def report(table: Table, sets: dict[str, list[str]], floor: dict[str, Scores], s
     return figures
 
 
-def _layout(kept: dict) -> WindowLayout:
-    return WindowLayout(kept["own"], tuple(kept["before"]), tuple(kept["after"]))
+def _setting(kept: dict) -> RankingSettings | None:
+    """A setting a run wrote, or None when it used a part the model no longer has (those runs' own
+    reports keep what such parts did)."""
+    known = {field.name for field in fields(RankingSettings)}
+    if any(value for name, value in kept.items() if name not in known):
+        return None
+    window = kept["window"]
+    return RankingSettings(**{name: value for name, value in kept.items() if name in known and name != "window"},
+                           window=WindowLayout(window["own"], tuple(window["before"]), tuple(window["after"])))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -198,26 +201,30 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--smoke", action="store_true", help="two LoCoMo conversations, 25 queries each, a tiny grid, no coding set")
     parser.add_argument("--json", type=Path, metavar="FILE", help="also write the tables and every score to FILE")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="processes scoring the grid (default: one a core)")
-    parser.add_argument("--from-json", type=Path, metavar="FILE", help="report again on the scores a run wrote to FILE")
+    parser.add_argument("--from-json", type=Path, nargs="+", metavar="FILE",
+                        help="report again on the scores runs wrote to FILEs (several runs' grids pooled)")
+    parser.add_argument("--layouts", metavar="TOKENS", help="only these window layouts (e.g. 5-1-1,6-1-1): a "
+                                                              "grid's extension, pooled with the full run by --from-json")
     args = parser.parse_args(argv)
     if args.from_json is not None:
-        kept = json.loads(args.from_json.read_text())
-        table = {RankingSettings(**{**row["settings"], "window": _layout(row["settings"]["window"])}): row["scores"]
-                 for row in kept["scores"]}
-        report(table, kept["sets"], kept["variants"], kept["sizes"])
+        runs = [json.loads(path.read_text()) for path in args.from_json]
+        table = {setting: row["scores"] for kept in runs for row in kept["scores"] if (setting := _setting(row["settings"]))}
+        report(table, runs[0]["sets"], runs[0]["variants"], runs[0]["sizes"])
         return 0
     if not (args.dataset / "locomo10-dev.json").is_file():
         parser.error(f"no LoCoMo dev split in {args.dataset} (pass --dataset DIR)")
     if args.claude_history is None and not args.smoke:
         parser.error("no clone of randlee/claude-history found (pass --claude-history REPO)")
-    layouts, bonuses, scoring = SMOKE if args.smoke else (LAYOUTS, BONUSES, SCORING)
+    layouts, scoring = SMOKE if args.smoke else (LAYOUTS, SCORING)
+    if args.layouts:
+        layouts = tuple(WindowLayout.from_token(token) for token in args.layouts.split(","))
     started = time.perf_counter()
     with tempfile.TemporaryDirectory() as folder:
         recall_sets = [locomo_set(args.dataset, Path(folder), 2 if args.smoke else None, 25 if args.smoke else None)]
         if not args.smoke:
             recall_sets.append(coding_set(args.claude_history, Path(folder)))
         searched = [Searched(h, [q for q in s.queries if q.history == h.id]) for s in recall_sets for h in s.histories]
-        table = scored(searched, source_configs(layouts, bonuses, None if args.smoke else BONUS_LAYOUTS), scoring, args.workers)
+        table = scored(searched, source_configs(layouts), scoring, args.workers)
         floor = floors(recall_sets)
     sizes = {fold: sum(1 for s in recall_sets for q in s.queries if q.fold == fold) for s in recall_sets for fold in s.folds}
     print(f"{len(table)} settings x {sum(len(s.folds) for s in recall_sets)} folds, "

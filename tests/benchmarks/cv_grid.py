@@ -1,9 +1,9 @@
 """What bench_cross_validation.py chooses from, and every setting's R@10 on every fold, through the real tool.
 
 A setting is a RankingSettings. Its window layout is written into the index (each layout gets an index
-of its own beside each history) and its bonuses change the engine's question: together they decide what
-the sources find, so each (layout, bonuses) asks each source each question once, its answers kept in
-memory. The scoring constants (sharpness, min_coverage) only re-rank those answers.
+of its own beside each history) and decides what the sources find, so each layout asks each source each
+question once, its answers kept in memory. The scoring constants (sharpness, min_coverage, session
+turns) only re-rank those answers.
 """
 from __future__ import annotations
 
@@ -26,22 +26,15 @@ from oneclaw_search.tools import ToolExecutionEngine
 
 L = WindowLayout.from_token
 LAYOUTS = (L("1-0-0"), L("2-0-0"), L("1-1-1"), L("2-1-1"), L("3-1-1"), L("4-1-1"), L("3-2-1"), L("3-1-2"), L("6-2.1-2.1"))
-# The bonuses are tried on the layout an earlier, wider grid chose; each (layout, bonuses) asks every
-# question again, so trying them on every layout costs a layout's time each.
-BONUSES = ({}, {"identifier_weight": 1.0}, {"pair_weight": 0.5, "pair_slop": 2})
-BONUS_LAYOUTS = (L("3-1-1"),)
 SCORING: dict[str, tuple] = {"sharpness": (1.0, 12.0, 24.0, 48.0, 96.0), "min_coverage": (0.0, 0.1, 0.2, 0.3, 0.4),
                              "session_turns": (False, True)}
-SMOKE: tuple = ((L("1-0-0"), L("2-1-1")), ({},), {"sharpness": (1.0, 48.0), "min_coverage": (0.1,),
+SMOKE: tuple = ((L("1-0-0"), L("2-1-1")), {"sharpness": (1.0, 48.0), "min_coverage": (0.1,),
                                                   "session_turns": (False, True)})
 Scores = dict[str, tuple[float, float]]  # fold -> (keyword R@10, question R@10)
 
 
-def source_configs(layouts: tuple[WindowLayout, ...], bonuses: tuple[dict, ...],
-                   bonus_layouts: tuple[WindowLayout, ...] | None = None) -> list[RankingSettings]:
-    """Every layout plain, and each bonus on the layouts named for it (all layouts when none are named)."""
-    tried = layouts if bonus_layouts is None else bonus_layouts
-    return [RankingSettings(window=layout, **bonus) for layout in layouts for bonus in bonuses if not bonus or layout in tried]
+def source_configs(layouts: tuple[WindowLayout, ...]) -> list[RankingSettings]:
+    return [RankingSettings(window=layout) for layout in layouts]
 
 
 def with_scoring(config: RankingSettings, scoring: dict[str, tuple[float, ...]]) -> list[RankingSettings]:
@@ -51,7 +44,7 @@ def with_scoring(config: RankingSettings, scoring: dict[str, tuple[float, ...]])
 
 class Searched:
     """One history and the queries asked of it, searched through the real tool with any setting; an
-    index per layout beside it, and the sources' answers kept per (layout, bonuses)."""
+    index per layout beside it, and the sources' answers kept per layout."""
 
     def __init__(self, history: History, queries: list[Query]) -> None:
         self.history, self.queries = history, queries
@@ -99,18 +92,17 @@ _SCORING: dict[str, tuple[float, ...]] = {}
 
 
 def _config_scores(config: RankingSettings) -> dict[RankingSettings, Scores]:
-    """Every scoring constant's fold scores for one (layout, bonuses): its sources asked once."""
+    """Every scoring constant's fold scores for one layout: its sources asked once."""
     started = time.perf_counter()
     found = {setting: fold_scores(_FORKED, setting) for setting in with_scoring(config, _SCORING)}
-    print(f"  window {config.window.token}, identifiers {config.identifier_weight:g}, pairs {config.pair_weight:g}: "
-          f"{len(found)} settings in {time.perf_counter() - started:.0f} s", file=sys.stderr, flush=True)
+    print(f"  window {config.window.token}: {len(found)} settings in {time.perf_counter() - started:.0f} s", file=sys.stderr, flush=True)
     return found
 
 
 def scored(searched: list[Searched], configs: list[RankingSettings], scoring: dict[str, tuple[float, ...]],
            workers: int) -> dict[RankingSettings, Scores]:
-    """Every setting's R@10 on every fold; the layouts' indexes built first, then the (layout, bonuses)
-    shared out among forked workers."""
+    """Every setting's R@10 on every fold; the layouts' indexes built first, then the layouts shared out
+    among forked workers."""
     for layout in dict.fromkeys(config.window for config in configs):
         for one in searched:
             one.build(layout)

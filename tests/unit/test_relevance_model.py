@@ -130,6 +130,19 @@ def test_a_row_sharing_only_a_common_word_falls_below_the_floor():
     assert relevance(Evidence(0.0, False, literal=True), RankingSettings(min_coverage=0.5)) > 0  # the whole query always counts
 
 
+def test_a_row_holding_a_quoted_phrase_needs_no_coverage_floor_but_still_a_term_of_its_own():
+    query = HistoryQuery.parse('"blue flowerpot" key', stem)
+    title, preview = "Spare key", "The key is under the blue flowerpot by the door."
+    [held] = scanned_evidence(query, [f"{title} {preview}"])
+    assert held.quoted
+    weak = Evidence(0.05, True, quoted=True)
+    assert relevance(weak, RankingSettings(min_coverage=0.2)) > 0
+    assert relevance(Evidence(0.05, True), RankingSettings(min_coverage=0.2)) == 0.0
+    assert relevance(Evidence(0.05, False, quoted=True), RankingSettings(min_coverage=0.2)) == 0.0
+    [unquoted] = scanned_evidence(HistoryQuery.parse("blue flowerpot key", stem), [f"{title} {preview}"])
+    assert not unquoted.quoted
+
+
 def test_relevance_is_the_tier_plus_evidence_over_its_most_raised_to_the_sharpness():
     settings = RankingSettings(sharpness=3.0, min_coverage=0.0)
     most = 2 * (K1 + 1)
