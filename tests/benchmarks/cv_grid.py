@@ -25,7 +25,8 @@ from oneclaw_search.domain.window_bm25 import WindowLayout
 from oneclaw_search.tools import ToolExecutionEngine
 
 L = WindowLayout.from_token
-LAYOUTS = (L("1-0-0"), L("2-0-0"), L("1-1-1"), L("2-1-1"), L("3-1-1"), L("4-1-1"), L("3-2-1"), L("3-1-2"), L("6-2.1-2.1"))
+LAYOUTS = (L("1-0-0"), L("2-0-0"), L("1-1-1"), L("2-1-1"), L("3-1-1"), L("4-1-1"), L("5-1-1"), L("6-1-1"), L("3-2-1"),
+           L("3-1-2"), L("6-2.1-2.1"))
 SCORING: dict[str, tuple] = {"sharpness": (1.0, 12.0, 24.0, 48.0, 96.0), "min_coverage": (0.0, 0.1, 0.2, 0.3, 0.4),
                              "session_turns": (False, True)}
 SMOKE: tuple = ((L("1-0-0"), L("2-1-1")), {"sharpness": (1.0, 48.0), "min_coverage": (0.1,),
