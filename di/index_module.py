@@ -86,7 +86,7 @@ class IndexModule(Module):
         keyword index over this package's own DAOs, which read the rows it points to."""
         if parts.lookup is None:
             layout = settings.ranking.window
-            return SearchBackends(LiteralMessageSearch(message_dao, layout), LiteralSessionSearch(session_dao, layout), None)
+            return SearchBackends(LiteralMessageSearch(message_dao, layout), LiteralSessionSearch(session_dao), None)
         message_dao, session_dao = rows.messages, rows.sessions
         return SearchBackends(
             IndexedMessageSearch(parts.lookup, message_dao, session_dao),

@@ -12,7 +12,7 @@ from oneclaw_search.domain.message_filter import Within
 from oneclaw_search.domain.models import ScoredMessage, ScoredSession, SessionHit
 from oneclaw_search.domain.ports import MessageDao, SessionDao
 from oneclaw_search.domain.text_evidence import scanned_evidence
-from oneclaw_search.domain.window_bm25 import DEFAULT_WINDOW, WindowLayout
+from oneclaw_search.domain.window_bm25 import DEFAULT_WINDOW, TITLE_ONLY, WindowLayout
 
 LITERAL_RETRIEVERS: tuple[str, ...] = ("phrase (LIKE scan)",)
 
@@ -44,9 +44,8 @@ class LiteralMessageSearch:
 class LiteralSessionSearch:
     retrievers = LITERAL_RETRIEVERS
 
-    def __init__(self, dao: SessionDao, layout: WindowLayout = DEFAULT_WINDOW) -> None:
+    def __init__(self, dao: SessionDao) -> None:
         self._dao = dao
-        self._layout = layout
 
     def search(
         self, query: HistoryQuery, after: int, before: int, limit: int, *, deadline: Deadline | None = None,
@@ -55,5 +54,5 @@ class LiteralSessionSearch:
         narrowed = {} if within is None else {"within": within}
         hits = self._dao.search_by_title_or_preview(query.raw, after, before, limit, deadline=deadline, **narrowed)
         hits = [hit for hit in hits if query.admits(session_text(hit))]
-        evidence = scanned_evidence(query, [session_text(hit) for hit in hits], self._layout)
+        evidence = scanned_evidence(query, [session_text(hit) for hit in hits], TITLE_ONLY)
         return [ScoredSession(hit, found) for hit, found in zip(hits, evidence, strict=True)]

@@ -10,6 +10,7 @@ from dataclasses import replace
 from functools import partial
 
 from oneclaw_search.domain.clock import Deadline
+from oneclaw_search.domain.errors import HistoryChanged
 from oneclaw_search.domain.history_query import HistoryQuery
 from oneclaw_search.domain.message_filter import Within
 from oneclaw_search.domain.models import SourceType, UnifiedSearchResult
@@ -44,7 +45,13 @@ def best_turns_in_time(results: Sequence[UnifiedSearchResult], messages: Message
                        window: SearchWindow, ranking: RankingSettings, clean: Callable[[str], str], deadline: Deadline,
                        ) -> list[UnifiedSearchResult]:
     """with_best_turns within the search's budget: a search of turns that cannot finish in time leaves
-    the sessions as they were, as a source that overruns leaves the others' results."""
-    done, _ = run_in_parallel({"turns": partial(with_best_turns, results, messages, query, window, ranking, clean, deadline)},
-                              deadline)
+    the sessions as they were, as a source that overruns leaves the others' results; so does a history
+    that changed under it (the results already found stand, and the turns are only their context)."""
+    if deadline.expired():
+        return list(results)
+    try:
+        done, _ = run_in_parallel({"turns": partial(with_best_turns, results, messages, query, window, ranking, clean,
+                                                    deadline)}, deadline)
+    except HistoryChanged:
+        return list(results)
     return done.get("turns", list(results))

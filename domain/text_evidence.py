@@ -52,7 +52,8 @@ def evidence(query: HistoryQuery, texts: Sequence[str], coverages: Sequence[floa
     found = []
     for text, coverage, held, length in zip(texts, coverages, holds, words, strict=True):
         literal, occurrences = literal_and_phrase(query, text)
-        quoted = bool(query.phrases) and query.admits(text)
+        # Whole words, as the index finds a quoted phrase: a substring ("log" in "catalog") earns nothing.
+        quoted = bool(query.phrases) and all(whole_word_occurrences(fold(text), phrase) for phrase in query.phrases)
         found.append(Evidence(coverage, held, literal, phrase_weight(occurrences, length, average), quoted))
     return found
 

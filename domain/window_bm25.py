@@ -63,7 +63,7 @@ class WindowLayout:
 
     @property
     def token(self) -> str:
-        """The layout as one word, "2-1-1" (own, before, after; several turns on a side '.'-joined,
+        """The layout as one word, "4-1-1" (own, before, after; several turns on a side '.'-joined,
         nearest first): what an index built with it is marked with, and a build process is told."""
         return "-".join([str(self.own), ".".join(map(str, self.before)) or "0", ".".join(map(str, self.after)) or "0"])
 
@@ -78,6 +78,7 @@ def _side(text: str) -> tuple[int, ...]:
 
 
 DEFAULT_WINDOW = WindowLayout()
+TITLE_ONLY = WindowLayout(1, (), ())  # a session is ranked by its own text alone, counted once
 
 
 @dataclass(frozen=True, slots=True)

@@ -27,12 +27,11 @@ from oneclaw_search.domain.history_query import HistoryQuery
 from oneclaw_search.domain.literal_search import session_text
 from oneclaw_search.domain.message_filter import Within
 from oneclaw_search.domain.models import ScoredMessage, ScoredSession
-from oneclaw_search.domain.window_bm25 import Collection, WindowLayout
+from oneclaw_search.domain.window_bm25 import TITLE_ONLY, Collection, WindowLayout
 
 Window = tuple[int, int]  # created after, before
 INDEXED_RETRIEVERS = ("keyword (BM25F, tantivy)", "phrase (trigram candidates)")
 SCANNED_RETRIEVERS = ("keyword (BM25F over the newest rows read directly: no usable index)", "phrase (LIKE scan)")
-NO_WINDOW = WindowLayout(1, (), ())  # a session is ranked by its title alone
 
 
 class _OnTheIndex:
@@ -154,7 +153,7 @@ class IndexedSessionSearch(_OnTheIndex):
         # A session's words are its title's (documents.py): its title is its window, and it has no neighbours;
         # the whole query is looked for in its title and preview, as the spec's LIKE looks.
         rows = [(rowid, session_text(hit)) for rowid, hit in found]
-        scoring = self._scoring(SESSIONS, ranked, rows, unread, state, query, NO_WINDOW)
+        scoring = self._scoring(SESSIONS, ranked, rows, unread, state, query, TITLE_ONLY)
         evidence = row_evidence(query, terms, rows, scoring, lambda rowids: [([], []) for _ in rowids],
                                 [hit.title for _, hit in found])
         return [ScoredSession(hit, item) for (_, hit), item in zip(found, evidence, strict=True)]

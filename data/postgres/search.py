@@ -31,13 +31,12 @@ from oneclaw_search.domain.literal_search import session_text
 from oneclaw_search.domain.message_filter import Within
 from oneclaw_search.domain.models import MessageHit, ScoredMessage, ScoredSession, SessionHit
 from oneclaw_search.domain.text_evidence import evidence
-from oneclaw_search.domain.window_bm25 import DEFAULT_WINDOW, Collection, Window, WindowLayout, window_coverage
+from oneclaw_search.domain.window_bm25 import DEFAULT_WINDOW, TITLE_ONLY, Collection, Window, WindowLayout, window_coverage
 
 RETRIEVERS = ("keyword (BM25F, PostgreSQL full-text)", "phrase (pg_trgm)")
 # Candidates per result a source ranks here: the model re-ranks the server's pool with the turns
 # around each row, which lifts some from below the first few.
 CANDIDATES_PER_RESULT = 4
-NO_WINDOW = WindowLayout(1, (), ())  # a session is ranked by its title alone
 
 
 def windows_of(collection: Collection, layout: WindowLayout) -> Collection:
@@ -121,7 +120,7 @@ class PostgresSessionSearch:
         # A session's words are its title's: its preview is its last message, found as a message.
         kept = [hit for hit in hits.values() if query.admits(session_text(hit))]
         owns = [terms.bag(hit.title) for hit in kept]
-        found = evidence(query, [session_text(hit) for hit in kept], [window_coverage(Window(own), collection, NO_WINDOW)
+        found = evidence(query, [session_text(hit) for hit in kept], [window_coverage(Window(own), collection, TITLE_ONLY)
                                                                       for own in owns],
                          [terms.holds(hit.title, own) for hit, own in zip(kept, owns, strict=True)], [hit.title for hit in kept])
         return [ScoredSession(hit, item) for hit, item in zip(kept, found, strict=True)]

@@ -141,6 +141,8 @@ def test_a_row_holding_a_quoted_phrase_needs_no_coverage_floor_but_still_a_term_
     assert relevance(Evidence(0.05, False, quoted=True), RankingSettings(min_coverage=0.2)) == 0.0
     [unquoted] = scanned_evidence(HistoryQuery.parse("blue flowerpot key", stem), [f"{title} {preview}"])
     assert not unquoted.quoted
+    [inside_a_word] = scanned_evidence(HistoryQuery.parse('"log" error', stem), ["a catalog error"])
+    assert not inside_a_word.quoted  # a quoted phrase counts as whole words, as the index finds it
 
 
 def test_relevance_is_the_tier_plus_evidence_over_its_most_raised_to_the_sharpness():

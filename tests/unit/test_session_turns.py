@@ -6,13 +6,15 @@ Covers MRG-1 (the session keeps its place and score) and OUT-2 (what a JSON resu
 import pytest
 from builders import message_hit, ms
 
+from oneclaw_search.domain.clock import Deadline, PinnedClock
+from oneclaw_search.domain.errors import HistoryChanged
 from oneclaw_search.domain.history_query import HistoryQuery
 from oneclaw_search.domain.models import ScoredMessage, SourceType, UnifiedSearchResult
 from oneclaw_search.domain.ports import MemoryFilter
 from oneclaw_search.domain.redaction import unchanged
 from oneclaw_search.domain.relevance import Evidence, RankingSettings
 from oneclaw_search.domain.search_window import SearchWindow
-from oneclaw_search.domain.session_turns import with_best_turns
+from oneclaw_search.domain.session_turns import best_turns_in_time, with_best_turns
 
 
 class RecordingMessageSearch:
@@ -57,3 +59,21 @@ def test_a_reply_without_session_results_asks_nothing():
     assert with_best_turns(results, search, HistoryQuery.parse("turn"), window(), RankingSettings(), unchanged) == results
     assert search.asked == []
 
+
+
+class ChangingMessageSearch(RecordingMessageSearch):
+    def search(self, query, after, before, limit, *, deadline=None, within=None):
+        raise HistoryChanged("the history changed under the search")
+
+
+def test_a_spent_budget_or_a_changed_history_leaves_the_session_results_as_they_were():
+    results = [result("s1", SourceType.SESSION, "s1")]
+    clock = PinnedClock(ms("2026-02-20T09:00"))
+    spent, search = Deadline.after(clock, 0.0), RecordingMessageSearch([scored("strong", "s1", 0.9)])
+    assert best_turns_in_time(results, search, HistoryQuery.parse("turn"), window(), RankingSettings(), unchanged, spent) == results
+    assert search.asked == []  # nothing is asked once the budget is spent
+    alive = Deadline.after(clock, 5.0)
+    changing = ChangingMessageSearch([])
+    assert best_turns_in_time(results, changing, HistoryQuery.parse("turn"), window(), RankingSettings(), unchanged, alive) == results
+    shown = best_turns_in_time(results, search, HistoryQuery.parse("turn"), window(), RankingSettings(), unchanged, alive)
+    assert [turn.id for turn in shown[0].context] == ["strong"]
