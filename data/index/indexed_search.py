@@ -53,7 +53,7 @@ class _OnTheIndex:
         return ranked_rowids(self._lookup.keyword, kind, query, window, limit, within, hidden)
 
     def _scoring(self, kind: IndexKind, ranked: Ranked, rows: list[tuple[int, str]], unread: Unread, state: IndexState,
-                 query: HistoryQuery, layout: WindowLayout) -> Scoring:
+                 query: HistoryQuery) -> Scoring:
         """The engine's scores of the rows it holds as they are (asked again for rows it holds but did
         not rank among its best: whole-query rows of the literal reading), and what the rest are scored with."""
         scores, prints = dict(ranked.scores), dict(ranked.fingerprints)
@@ -70,7 +70,12 @@ class _OnTheIndex:
         # edited since they were indexed are scored here, on the history as it is.
         stale = self._stale(kind, rows, prints) | unread_rows
         engine = {rowid: score for rowid, score in scores.items() if rowid not in stale}
+        layout = self._layout(kind)
         return Scoring(engine, lambda: unread.joined(ranked.collection, averages()[0], layout), layout)
+
+    def _layout(self, kind: IndexKind) -> WindowLayout:
+        """What a row of this kind is ranked on: a message on its window, a session on its own text."""
+        return self._lookup.keyword.layout if kind is MESSAGES else TITLE_ONLY
 
     def _stale(self, kind: IndexKind, rows: list[tuple[int, str]], prints: dict[int, int]) -> set[int]:
         """Rows whose text changed since they were indexed: scored on their text now; the index takes
@@ -103,8 +108,8 @@ class IndexedMessageSearch(_OnTheIndex):
                                 within, deadline)
         found = [(rowid, hit) for rowid, hit in (*literal, *others) if query.admits(hit.content)]
         rows = [(rowid, hit.content) for rowid, hit in found]
-        layout = self._lookup.keyword.layout
-        scoring = self._scoring(MESSAGES, ranked, rows, unread, state, query, layout)
+        layout = self._layout(MESSAGES)
+        scoring = self._scoring(MESSAGES, ranked, rows, unread, state, query)
         by_rowid = dict(found)
         read = partial(self._dao.windows, deadline=deadline)
         evidence = row_evidence(query, terms, rows, scoring, lambda rowids: read([(rowid, by_rowid[rowid]) for rowid in rowids],
@@ -153,7 +158,7 @@ class IndexedSessionSearch(_OnTheIndex):
         # A session's words are its title's (documents.py): its title is its window, and it has no neighbours;
         # the whole query is looked for in its title and preview, as the spec's LIKE looks.
         rows = [(rowid, session_text(hit)) for rowid, hit in found]
-        scoring = self._scoring(SESSIONS, ranked, rows, unread, state, query, TITLE_ONLY)
+        scoring = self._scoring(SESSIONS, ranked, rows, unread, state, query)
         evidence = row_evidence(query, terms, rows, scoring, lambda rowids: [([], []) for _ in rowids],
                                 [hit.title for _, hit in found])
         return [ScoredSession(hit, item) for (_, hit), item in zip(found, evidence, strict=True)]
