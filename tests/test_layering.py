@@ -31,7 +31,7 @@ RULES = {
     "tools/cli": (
         {"oneclaw_search.domain", "oneclaw_search.data", "oneclaw_search.tools", "oneclaw_search.di",
          "oneclaw_search.conformance"},
-        {"mcp", "anyio", "rich"},
+        {"mcp", "mcp_types", "anyio", "rich"},  # mcp_types: the MCP SDK's own message types, installed with it
     ),
     "specs/conformance": (
         {"oneclaw_search.conformance", "oneclaw_search.di", "oneclaw_search.tools"},

@@ -38,11 +38,10 @@ def run_mcp(db: History, time_zone: str | None, index_path: str | None, summariz
 
 
 async def serve_stdio(registry: ToolRegistry, engine: ToolExecutionEngine) -> None:
-    from mcp.server.stdio import stdio_server
+    from oneclaw_search.tools.cli.mcp_stdio import claimed_stdio, serve_lines
 
-    server = mcp_server(registry, engine)
-    async with stdio_server() as (read, write):
-        await server.run(read, write, server.create_initialization_options())
+    with claimed_stdio() as (wire_in, wire_out):
+        await serve_lines(mcp_server(registry, engine), wire_in, wire_out)
 
 
 def mcp_server(registry: ToolRegistry, engine: ToolExecutionEngine) -> Any:

@@ -1,0 +1,139 @@
+"""`oneclaw-search mcp` given lines no well-behaved client sends, through a real server process on
+pipes: every request that carries an id is answered, an unreadable line gets a parse error with a
+null id, the server's memory stays bounded and it keeps serving afterwards."""
+from __future__ import annotations
+
+import json
+import select
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+SCRIPT = Path(sys.executable).parent / "oneclaw-search"
+WAIT = 20.0
+
+
+class RawServer:
+    """An MCP server process spoken to line by line, as a client with a buggy encoder would."""
+
+    def __init__(self, db: Path) -> None:
+        self.process = subprocess.Popen([str(SCRIPT), "--db", str(db), "--time-zone", "Asia/Tokyo", "mcp"],
+                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        self.send(json.dumps({"jsonrpc": "2.0", "id": "hello", "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "raw", "version": "1"}}}).encode())
+        assert self.reply()["id"] == "hello"
+        self.send(b'{"jsonrpc": "2.0", "method": "notifications/initialized"}')
+
+    def send(self, line: bytes) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.write(line + b"\n")
+        self.process.stdin.flush()
+
+    def reply(self, wait: float = WAIT) -> dict:
+        assert self.process.stdout is not None
+        ready, _, _ = select.select([self.process.stdout], [], [], wait)
+        assert ready, f"no reply within {wait} s"
+        return json.loads(self.process.stdout.readline())
+
+    def quiet(self, wait: float = 1.0) -> bool:
+        return not select.select([self.process.stdout], [], [], wait)[0]
+
+    def peak_kib(self) -> int:
+        status = Path(f"/proc/{self.process.pid}/status").read_text()
+        return int(next(line.split()[1] for line in status.splitlines() if line.startswith("VmHWM:")))
+
+    def close(self) -> int:
+        assert self.process.stdin is not None
+        self.process.stdin.close()
+        return self.process.wait(30)
+
+
+@pytest.fixture
+def server(seeded_db):
+    raw = RawServer(seeded_db)
+    yield raw
+    if raw.process.poll() is None:
+        raw.process.kill()
+
+
+def call(request_id, params) -> bytes:
+    return json.dumps({"jsonrpc": "2.0", "id": request_id, "method": "tools/call", "params": params}).encode()
+
+
+LONG = b'{"jsonrpc": "2.0", "id": 8, "method": "ping", "params": {"pad": "' + b"x" * 2_000_000 + b'"}}'
+HOSTILE = [  # (line, the id the answer carries, its code, what its message says)
+    (call(1, [1, 2]), 1, -32602, 'Invalid params: "params" must be an object, not an array'),
+    (call(2, {"name": 5}), 2, -32602, "Invalid params: params.name: Input should be a valid string"),
+    (call(3, {"name": "search_history", "arguments": [1]}), 3, -32602, "params.arguments: Input should be a valid dictionary"),
+    (b'{"jsonrpc": "2.0", "id": 4, "method": 7}', 4, -32600, '"method" must be a string'),
+    (b'{"id": 5, "method": "ping"}', 5, -32600, '"jsonrpc" must be "2.0"'),
+    (b'{"jsonrpc": "2.0", "id": 1.5, "method": "ping"}', 1.5, -32600, '"id" must be a string or an integer'),
+    (b'{"jsonrpc": "2.0", "id": null, "method": "ping"}', None, -32600, '"id" must be a string or an integer'),
+    (b'{broken', None, -32700, "Parse error: not JSON"),
+    (b'\xff\xfe{"jsonrpc": "2.0", "id": 7, "method": "ping"}', None, -32700, "not UTF-8 (byte 0xff at offset 0)"),
+    (b"[" * 100_000 + b"]" * 100_000, None, -32700, "nested too deeply"),
+    (LONG, None, -32700, f"a line of {len(LONG) + 1:,} bytes is longer than the 1,048,576 this server reads"),
+    (b"42", None, -32600, "a message is a JSON object, not a number"),
+    (b"[]", None, -32600, "an empty batch"),
+]
+
+
+@pytest.mark.parametrize(("line", "request_id", "code", "says"), HOSTILE, ids=[str(i) for i in range(len(HOSTILE))])
+def test_a_bad_line_gets_a_json_rpc_error_with_its_id_when_readable(server, line, request_id, code, says):
+    server.send(line)
+    answer = server.reply()
+    assert answer["id"] == request_id and answer["error"]["code"] == code and says in answer["error"]["message"]
+    server.send(b'{"jsonrpc": "2.0", "id": "after", "method": "ping"}')  # still serving
+    assert server.reply() == {"jsonrpc": "2.0", "id": "after", "result": {}}
+    assert server.close() == 0
+
+
+@pytest.mark.spec("ERR-1")
+def test_a_lone_surrogate_reaches_the_tool_and_comes_back_as_its_validation_error(server):
+    server.send(call(9, {"name": "search_history", "arguments": {"query": "a\ud800b"}}))  # json.dumps writes \ud800
+    answer = server.reply()
+    assert answer["id"] == 9 and answer["result"]["isError"] is True
+    assert answer["result"]["structuredContent"]["error"] == {
+        "type": "validation_error",
+        "message": "Parameter 'query' holds an invalid character (a lone UTF-16 surrogate at position 1)"}
+
+
+def test_a_lone_surrogate_anywhere_else_is_answered_and_echoed_as_its_escape(server):
+    server.send(b'{"jsonrpc": "2.0", "id": 10, "method": "ping", "params": {"x": "\\udc00"}}')
+    assert server.reply() == {"jsonrpc": "2.0", "id": 10, "result": {}}
+    server.send(call("\udc00", {"name": "\ud800", "arguments": {}}))
+    raw_answer = server.reply()
+    assert raw_answer["id"] == "\udc00" and raw_answer["result"]["content"][0]["text"] == "tool_not_found: Tool '\ud800' not found"
+
+
+def test_a_batch_is_refused_request_by_request_and_its_notifications_get_nothing(server):
+    server.send(b'[{"jsonrpc": "2.0", "id": 11, "method": "ping"}, {"jsonrpc": "2.0", "method": "notifications/initialized"}, 3]')
+    answer = server.reply()
+    assert [item["id"] for item in answer] == [11, None]
+    assert {item["error"]["code"] for item in answer} == {-32600}
+    assert "batches are not supported" in answer[0]["error"]["message"]
+    server.send(b'[{"jsonrpc": "2.0", "method": "notifications/initialized"}]')
+    assert server.quiet()
+
+
+def test_a_line_far_past_the_limit_is_skipped_without_being_held(server):
+    before = server.peak_kib()
+    server.send(b'{"jsonrpc": "2.0", "id": 12, "params": {"pad": "' + b"y" * 64_000_000 + b'"}}')
+    assert server.reply()["error"]["code"] == -32700
+    grown = server.peak_kib() - before
+    assert grown < 16_000, f"the server's peak memory grew by {grown:,} KiB over a 64 MB line"
+
+
+def test_requests_on_either_side_of_bad_lines_are_each_answered_once(server):
+    lines = [call(20, {"name": "search_history", "arguments": {"query": "Roppongi"}}), b"{", call(21, [1]),
+             b'{"jsonrpc": "2.0", "id": 22, "method": "ping"}', b"", b"   "]
+    for line in lines:
+        server.send(line)
+    answers = [server.reply() for _ in range(4)]
+    assert sorted(str(answer["id"]) for answer in answers) == ["20", "21", "22", "None"]
+    assert server.quiet(), "a blank line is no message and gets no answer"
+    started = time.monotonic()
+    assert server.close() == 0 and time.monotonic() - started < 10
