@@ -51,9 +51,12 @@ def _check_writable(file: Path) -> None:
 
 
 def _create_tables(database: pw.SqliteDatabase) -> None:
-    with database.bind_ctx(ALL_MODELS), database.atomic("IMMEDIATE"):  # wait for a writer, never fail on one
-        database.create_tables(ALL_MODELS, safe=True)
-        SearchMetaEntity.insert(key="created_by", value=CREATED_BY).on_conflict_ignore().execute()
+    """Each model's schema made on `database` alone: binding the models (bind_ctx) is process-wide, so
+    two threads creating two histories at once would write each other's tables."""
+    with database.atomic("IMMEDIATE"):  # wait for a writer, never fail on one
+        for model in pw.sort_models(ALL_MODELS):
+            pw.SchemaManager(model, database).create_all(safe=True)
+        SearchMetaEntity.insert(key="created_by", value=CREATED_BY).on_conflict_ignore().execute(database)
 
 
 def write_meta(database: HistoryDatabase, key: str, value: str) -> None:

@@ -135,3 +135,30 @@ def test_each_thread_analyzes_with_an_analyzer_of_its_own():
     for thread in threads:
         thread.join()
     assert len({id(found) for found in [*seen, analyzer_in_use()]}) == 4
+
+
+def test_threads_creating_histories_at_once_each_get_all_their_own_tables(tmp_path):
+    from oneclaw_search.di import import_bundle
+
+    line = json.dumps({"kind": "session", "id": "s1", "title": "Kiwi harvest", "created_at": 1772359200000})
+    failures: list[str] = []
+
+    def create(number: int) -> None:
+        try:
+            import_bundle(tmp_path / f"h{number}.db", [line])
+        except Exception as failure:  # noqa: BLE001 - gathered, then asserted on
+            failures.append(repr(failure))
+
+    for _ in range(5):  # models bound process-wide raced on every round
+        for path in tmp_path.glob("h*.db*"):
+            path.unlink()
+        threads = [threading.Thread(target=create, args=(number,)) for number in range(3)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    assert failures == []
+    for number in range(3):
+        found = create_injector(tmp_path / f"h{number}.db", embedder=None).get(ToolExecutionEngine).execute_tool(
+            "search_history", {"query": "kiwi harvest", "scope": "sessions"})
+        assert found.is_success and "Kiwi harvest" in found.result
