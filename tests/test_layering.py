@@ -35,7 +35,9 @@ RULES = {
     ),
     "specs/conformance": (
         {"oneclaw_search.conformance", "oneclaw_search.di", "oneclaw_search.tools"},
-        {"psycopg"},  # the postgres adapter reads a tenant's rows for its checksum, as any client would
+        # the postgres adapter reads a tenant's rows for its checksum, as any client would; the mcp
+        # adapter drives `oneclaw-search mcp` with the MCP SDK's own client
+        {"psycopg", "mcp", "anyio"},
     ),
 }
 EXACT = {"specs/conformance"}  # layers whose package imports must be these modules themselves, not below them

@@ -54,7 +54,7 @@ def _create_tables(database: pw.SqliteDatabase) -> None:
     """Each model's schema made on `database` alone: binding the models (bind_ctx) is process-wide, so
     two threads creating two histories at once would write each other's tables."""
     with database.atomic("IMMEDIATE"):  # wait for a writer, never fail on one
-        for model in pw.sort_models(ALL_MODELS):
+        for model in ALL_MODELS:  # no foreign keys between them: any order creates them
             pw.SchemaManager(model, database).create_all(safe=True)
         SearchMetaEntity.insert(key="created_by", value=CREATED_BY).on_conflict_ignore().execute(database)
 

@@ -1,8 +1,9 @@
 """`oneclaw-search conformance`: runs the language-neutral suite of specs/conformance/ through an adapter.
 
 `in-process` drives this package through its container, `cli` through the `oneclaw-search`
-command, `process` any program speaking PROTOCOL.md (our reference one unless `--command` names
-another). Exit 0 only when every required case of the claimed groups passes.
+command, `mcp` through `oneclaw-search mcp` with the MCP SDK's client, `process` any program
+speaking PROTOCOL.md (our reference one unless `--command` names another). Exit 0 only when every
+required case of the claimed groups passes.
 """
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from oneclaw_search.conformance.runner import Adapter
 
-ADAPTERS = ("in-process", "cli", "process", "postgres")
+ADAPTERS = ("in-process", "cli", "mcp", "process", "postgres")
 
 
 def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -70,10 +71,16 @@ def open_adapter(name: str, command: list[str] | None = None, url: str | None = 
     if name == "cli":
         from oneclaw_search.conformance.cli_adapter import CliAdapter
         return CliAdapter(command)
+    if name == "mcp":
+        try:
+            from oneclaw_search.conformance.mcp_adapter import McpAdapter
+        except ImportError as missing:
+            raise ValueError(f"--adapter mcp needs the mcp extra (the MCP SDK): {missing}") from missing
+        return McpAdapter(command)
     if name == "process":
         from oneclaw_search.conformance.process_adapter import ProcessAdapter
         return ProcessAdapter(command)
     if command:
-        raise ValueError("--command goes with --adapter process or cli")
+        raise ValueError("--command goes with --adapter process, cli or mcp")
     from oneclaw_search.conformance.in_process import InProcessAdapter
     return InProcessAdapter()
