@@ -15,6 +15,8 @@ HostShape = Literal["openai", "anthropic", "mcp"]
 SHAPES: tuple[HostShape, ...] = ("openai", "anthropic", "mcp")
 # OpenAI's and Anthropic's rule for a tool's name; MCP accepts these too.
 _NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")
+# MCP has no field for a tool's time budget or permissions; its `_meta` carries them under our own prefix
+MCP_TIMEOUT, MCP_PERMISSIONS = "oneclaw/timeout_seconds", "oneclaw/required_permissions"
 
 
 def host_schema(definition: ToolDefinition, shape: HostShape) -> dict[str, Any]:
@@ -29,5 +31,6 @@ def host_schema(definition: ToolDefinition, shape: HostShape) -> dict[str, Any]:
     if shape == "anthropic":
         return {"name": definition.name, "description": definition.description, "input_schema": definition.parameters}
     if shape == "mcp":
-        return {"name": definition.name, "description": definition.description, "inputSchema": definition.parameters}
+        return {"name": definition.name, "description": definition.description, "inputSchema": definition.parameters,
+                "_meta": {MCP_TIMEOUT: definition.timeout_seconds, MCP_PERMISSIONS: list(definition.required_permissions)}}
     raise ValueError(f"unknown tool shape {shape!r}; expected one of {', '.join(SHAPES)}")

@@ -1,7 +1,7 @@
 """The language-neutral suite of specs/conformance/, run case by case against this package through the
-in-process, command-line and process adapters; every call a case makes in process and through the
-command line must get the same reply (the mutation check is slow-marked). The postgres adapter's run
-is in tests/postgres."""
+in-process, command-line, MCP and process adapters; every call a case makes in process, through the
+command line and over MCP must get the same reply (the mutation check is slow-marked). The postgres
+adapter's run is in tests/postgres."""
 from __future__ import annotations
 
 import json
@@ -18,6 +18,7 @@ from traceability import spec_ids
 from oneclaw_search.conformance.cases import load_groups
 from oneclaw_search.conformance.cli_adapter import CliAdapter
 from oneclaw_search.conformance.in_process import InProcessAdapter
+from oneclaw_search.conformance.mcp_adapter import McpAdapter
 from oneclaw_search.conformance.process_adapter import ProcessAdapter
 from oneclaw_search.conformance.runner import NOT_APPLICABLE, PASS, Runner
 
@@ -27,12 +28,14 @@ GROUPS = load_groups(CASES)
 ALL_CASES = [case for group in GROUPS for case in group.cases]
 # Capabilities the adapters here lack on purpose: only a command line has exit codes; a command line
 # cannot put faults into a running search, switch the side index off or list tools.
-NOT_OFFERED = {"in-process": {"exit_codes"}, "process": {"exit_codes"}, "cli": {"faults", "keyword_index_off"}}
-CLI_WORKERS = 2
+NOT_OFFERED = {"in-process": {"exit_codes"}, "process": {"exit_codes"}, "cli": {"faults", "keyword_index_off"},
+               "mcp": {"faults", "keyword_index_off", "exit_codes"}}
+DOOR_WORKERS = 2
 
 
 class Recording:
-    """An adapter whose replies to `call` ops are kept, to compare one door's with another's."""
+    """An adapter whose replies to `call` ops are kept, to compare one door's with another's. Replies to
+    `call_concurrently` are not: which of two racing searches finds the index built is timing, not the door."""
 
     def __init__(self, adapter) -> None:
         self._adapter, self.replies = adapter, []
@@ -41,8 +44,6 @@ class Recording:
         answer = self._adapter.request(message)
         if message.get("op") == "call":
             self.replies.append((message.get("arguments"), _comparable(answer.get("result", answer))))
-        elif message.get("op") == "call_concurrently":
-            self.replies += [(None, _comparable(result)) for result in answer.get("results", [answer])]
         return answer
 
     def close(self) -> None:
@@ -56,19 +57,11 @@ def _comparable(reply: dict) -> dict:
     return {"success": True, "reply": untimed(reply.get("text") or "")}
 
 
-@pytest.fixture(scope="module")
-def in_process():
-    adapter = Recording(InProcessAdapter())
-    yield Runner(adapter), adapter
-    adapter.close()
-
-
-@pytest.fixture(scope="module")
-def cli():
-    """Every case through the command line first, CLI_WORKERS cases at a time (a command line's ops
-    are processes, waited for with the interpreter free): case id -> (outcome, replies, capabilities)."""
+def _run_all(make_adapter, workers: int) -> dict:
+    """Every case through adapters made by `make_adapter`, `workers` cases at a time (a door's ops are
+    processes, waited for with the interpreter free): case id -> (outcome, replies, capabilities)."""
     def run(cases):
-        adapter = Recording(CliAdapter())
+        adapter = Recording(make_adapter())
         runner, done = Runner(adapter), {}
         try:
             for case in cases:
@@ -80,9 +73,24 @@ def cli():
         finally:
             adapter.close()
         return done
-    with ThreadPoolExecutor(CLI_WORKERS) as pool:
-        parts = list(pool.map(run, [ALL_CASES[worker::CLI_WORKERS] for worker in range(CLI_WORKERS)]))
+    with ThreadPoolExecutor(workers) as pool:
+        parts = list(pool.map(run, [ALL_CASES[worker::workers] for worker in range(workers)]))
     return {case_id: ran for part in parts for case_id, ran in part.items()}
+
+
+@pytest.fixture(scope="module")
+def in_process():
+    return _run_all(InProcessAdapter, 1)  # one at a time: the cases that time a source's budget run here
+
+
+@pytest.fixture(scope="module")
+def cli():
+    return _run_all(CliAdapter, DOOR_WORKERS)
+
+
+@pytest.fixture(scope="module")
+def mcp():
+    return _run_all(McpAdapter, DOOR_WORKERS)
 
 
 @pytest.fixture(scope="module")
@@ -98,6 +106,8 @@ def _judge(runner: Runner, case, adapter: str) -> bool:
 
 
 def _judged(outcome, case, adapter: str, capabilities: set[str]) -> bool:
+    if isinstance(outcome, Exception):
+        raise AssertionError(f"{case.id}: the {adapter} run failed") from outcome
     if outcome.status == NOT_APPLICABLE:
         missing = set(case.requires) - capabilities
         if adapter == "cli" and not missing:  # an op or an argument's JSON type a command line cannot take
@@ -109,18 +119,24 @@ def _judged(outcome, case, adapter: str, capabilities: set[str]) -> bool:
     return True
 
 
+def _same_replies(case, inside, outside, door: str) -> None:
+    (outcome, replies_inside, capabilities), (door_outcome, replies_outside, door_capabilities) = inside, outside
+    ran_inside = _judged(outcome, case, "in-process", capabilities)
+    if not _judged(door_outcome, case, door, door_capabilities) or not ran_inside:
+        return
+    assert len(replies_inside) == len(replies_outside), f"{case.id}: the doors made different calls"
+    for number, (mine, theirs) in enumerate(zip(replies_inside, replies_outside, strict=True), start=1):
+        assert mine == theirs, f"{case.id}, call {number} ({mine[0]}): in-process and {door} replies differ"
+
+
 @pytest.mark.parametrize("case", ALL_CASES, ids=[case.id for case in ALL_CASES])
 def test_each_case_passes_in_process_and_through_the_command_line_with_the_same_replies(in_process, cli, case):
-    (inside, kept_inside), (outcome, replies_outside, capabilities) = in_process, cli[case.id]
-    if isinstance(outcome, Exception):
-        raise AssertionError(f"{case.id}: the command-line run failed") from outcome
-    kept_inside.replies.clear()
-    ran_inside = _judge(inside, case, "in-process")
-    if not _judged(outcome, case, "cli", capabilities) or not ran_inside:
-        return
-    assert len(kept_inside.replies) == len(replies_outside), f"{case.id}: the doors made different calls"
-    for number, (mine, theirs) in enumerate(zip(kept_inside.replies, replies_outside, strict=True), start=1):
-        assert mine == theirs, f"{case.id}, call {number} ({mine[0]}): in-process and cli replies differ"
+    _same_replies(case, in_process[case.id], cli[case.id], "cli")
+
+
+@pytest.mark.parametrize("case", ALL_CASES, ids=[case.id for case in ALL_CASES])
+def test_each_case_passes_through_mcp_with_the_in_process_replies(in_process, mcp, case):
+    _same_replies(case, in_process[case.id], mcp[case.id], "mcp")
 
 
 @pytest.mark.parametrize("case", ALL_CASES, ids=[case.id for case in ALL_CASES])

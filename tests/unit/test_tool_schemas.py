@@ -50,6 +50,8 @@ def test_mcp_tool_shape():
     [tool] = REGISTRY.export("mcp")
     parsed = Tool.model_validate(tool)
     assert parsed.model_dump(by_alias=True, exclude_none=True) == tool  # exactly MCP's wire form
+    assert tool["_meta"] == {"oneclaw/timeout_seconds": SEARCH_HISTORY_DEFINITION.timeout_seconds,
+                             "oneclaw/required_permissions": []}
 
 
 @pytest.mark.parametrize("shape", ["openai", "anthropic", "mcp"])

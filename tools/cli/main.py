@@ -90,6 +90,7 @@ def build_parser() -> argparse.ArgumentParser:
     mcp = commands.add_parser("mcp", parents=[common], help="serve the tools over stdio to an MCP client (needs the [mcp] extra)")
     mcp.add_argument("--summarizer", choices=SUMMARIZERS, default="extractive",
                      help="get_session_summary's: extractive (default), or a model that summarises sessions as they go quiet")
+    mcp.add_argument("--now", help="serve as if the present were this instant (ISO 8601 or epoch ms): reproducible runs")
     tenants = commands.add_parser("tenants", parents=[common],
                                   help="a PostgreSQL history's tenants: add one (creating the schema) or list them")
     tenants.add_argument("action", choices=("add", "list"))
@@ -137,7 +138,8 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "mcp":
             from oneclaw_search.tools.cli.mcp_server import run_mcp
 
-            return run_mcp(db, time_zone, getattr(args, "index_path", None), args.summarizer)
+            return run_mcp(db, time_zone, getattr(args, "index_path", None), args.summarizer,
+                           None if args.now is None else PinnedClock(_instant_ms(args.now, time_zone)))
         return run_search(db, time_zone, args)
     except (HistoryUnavailable, ValueError, OSError) as problem:
         return _fail(str(problem))

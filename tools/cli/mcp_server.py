@@ -11,6 +11,7 @@ import json
 from importlib import metadata
 from typing import Any
 
+from oneclaw_search.domain.clock import Clock
 from oneclaw_search.tools import ToolExecutionEngine, ToolRegistry
 from oneclaw_search.tools.cli.history_location import History, open_container
 from oneclaw_search.tools.tool import ToolResult
@@ -19,7 +20,8 @@ SERVER_NAME = "oneclaw-search"
 INSTALL_HINT = "the MCP server needs the MCP SDK: pip install '.[mcp]' in the checkout (or 'PATH/TO/CHECKOUT[mcp]')"
 
 
-def run_mcp(db: History, time_zone: str | None, index_path: str | None, summarizer: str = "extractive") -> int:
+def run_mcp(db: History, time_zone: str | None, index_path: str | None, summarizer: str = "extractive",
+            clock: Clock | None = None) -> int:
     """Open the history first (a bad --db fails here, before any protocol starts), then serve until
     the client closes stdin; with a model summarizer, sessions are summarised as they go quiet."""
     try:
@@ -27,7 +29,8 @@ def run_mcp(db: History, time_zone: str | None, index_path: str | None, summariz
         from mcp.server.lowlevel import Server  # noqa: F401
     except ImportError as missing:
         raise OSError(f"{INSTALL_HINT} ({missing})") from missing
-    settings = {"time_zone": time_zone, "summarizer": summarizer} | ({} if index_path is None else {"index_path": index_path})
+    settings: dict[str, Any] = {"time_zone": time_zone, "summarizer": summarizer}
+    settings |= ({} if index_path is None else {"index_path": index_path}) | ({} if clock is None else {"clock": clock})
     container = open_container(db, **settings)
     if summarizer != "extractive":
         from oneclaw_search.data.summaries.quiet_watch import QuietSessionWatch
