@@ -3,6 +3,7 @@
 Timings are not asserted here (a shared CI machine is no stopwatch): see the closing notes and
 `python tests/benchmarks/bench_spec_targets.py` for the measured values.
 """
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -44,3 +45,12 @@ def test_the_memory_bm25_benchmark_finds_ours_scoring_as_rank_bm25_does():
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stdout + done.stderr
     assert done.stdout.count("same scores: True") == 4 and "build: rank-bm25 BM25Okapi" in done.stdout
+
+
+def test_the_mcp_probe_leaves_no_request_with_an_id_unanswered(seeded_db):
+    done = subprocess.run([sys.executable, str(SCRIPT.with_name("probe_mcp.py")), "--db", str(seeded_db), "--json"],
+                          capture_output=True, text=True, timeout=600)
+    report = json.loads(done.stdout)
+    assert (report["hostile"], report["valid"]) == (50, 30) and report["with_id"] >= 50
+    assert report["unanswered"] == [] and report["wrong"] == [] and not report["traceback"]
+    assert done.returncode == 0 and report["exit_code"] == 0

@@ -89,7 +89,7 @@ def _id_of(line: bytes) -> Any:
     except ValueError:
         return None
     found = value[0].get("id") if isinstance(value, list) else value.get("id") if isinstance(value, dict) else None
-    return None if isinstance(found, bool) or isinstance(found, dict) else found
+    return None if isinstance(found, (bool, dict)) else found
 
 
 def _valid() -> list[ProbeLine]:

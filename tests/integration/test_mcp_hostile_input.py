@@ -11,6 +11,8 @@ import time
 from pathlib import Path
 
 import pytest
+from builders import write_history
+from conftest import seeded_rows
 
 SCRIPT = Path(sys.executable).parent / "oneclaw-search"
 WAIT = 20.0
@@ -59,6 +61,14 @@ def server(seeded_db):
         raw.process.kill()
 
 
+@pytest.fixture(scope="module")
+def one_server(tmp_path_factory):
+    """One server for every bad line in turn: each must leave it serving the next."""
+    raw = RawServer(write_history(tmp_path_factory.mktemp("hostile") / "seeded.db", *seeded_rows(), None))
+    yield raw
+    assert raw.close() == 0
+
+
 def call(request_id, params) -> bytes:
     return json.dumps({"jsonrpc": "2.0", "id": request_id, "method": "tools/call", "params": params}).encode()
 
@@ -82,13 +92,12 @@ HOSTILE = [  # (line, the id the answer carries, its code, what its message says
 
 
 @pytest.mark.parametrize(("line", "request_id", "code", "says"), HOSTILE, ids=[str(i) for i in range(len(HOSTILE))])
-def test_a_bad_line_gets_a_json_rpc_error_with_its_id_when_readable(server, line, request_id, code, says):
-    server.send(line)
-    answer = server.reply()
+def test_a_bad_line_gets_a_json_rpc_error_with_its_id_when_readable(one_server, line, request_id, code, says):
+    one_server.send(line)
+    answer = one_server.reply()
     assert answer["id"] == request_id and answer["error"]["code"] == code and says in answer["error"]["message"]
-    server.send(b'{"jsonrpc": "2.0", "id": "after", "method": "ping"}')  # still serving
-    assert server.reply() == {"jsonrpc": "2.0", "id": "after", "result": {}}
-    assert server.close() == 0
+    one_server.send(b'{"jsonrpc": "2.0", "id": "after", "method": "ping"}')  # still serving
+    assert one_server.reply() == {"jsonrpc": "2.0", "id": "after", "result": {}}
 
 
 @pytest.mark.spec("ERR-1")
