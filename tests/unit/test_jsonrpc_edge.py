@@ -38,6 +38,7 @@ def test_errors_carry_the_id_when_it_can_be_read_and_null_otherwise():
         b'{"jsonrpc": "2.0", "id": true, "method": "ping"}': (None, -32600),
         b'{"jsonrpc": "2.0", "id": 2.5, "method": "ping"}': (2.5, -32600),
         b'"ping"': (None, -32600),
+        b'{"jsonrpc": "2.0", "id": 1e400, "method": "ping"}': (None, -32600),
         b'{"jsonrpc": "2.0", "id": 1, "method": "ping", "params": {"x": NaN, "y": "\\ud800"}}': (None, -32700),
     }
     for line, (request_id, code) in cases.items():

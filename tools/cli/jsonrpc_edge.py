@@ -8,6 +8,7 @@ instead: a parse error with a null id, or an error carrying the request's id whe
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -134,7 +135,9 @@ def _checked_call(message: Any) -> Forward | Answer:
 def readable_id(value: Any) -> Any:
     """The id to answer with: a string or a number as sent; None (JSON null) when there is none to read."""
     found = value.get("id") if isinstance(value, dict) else None
-    return found if isinstance(found, (str, int, float)) and not isinstance(found, bool) else None
+    if isinstance(found, float):
+        return found if math.isfinite(found) else None  # 1e400 reads as infinity, which JSON cannot write back
+    return found if isinstance(found, (str, int)) and not isinstance(found, bool) else None
 
 
 def describe(problem: ValueError, root: str = "") -> str:
