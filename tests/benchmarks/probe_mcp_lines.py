@@ -38,7 +38,8 @@ def _hostile() -> list[ProbeLine]:
         ("2 MB line", request(1, "ping", {"pad": "x" * 2_000_000}), -32700),
         ("20 MB line", request(1, "ping", {"pad": "y" * 20_000_000}), -32700),
         ("a number", b"42", -32600), ("a string", b'"tools/call"', -32600), ("null", b"null", -32600),
-        ("empty batch", b"[]", -32600), ("NUL bytes", b"\x00\x00\x00", -32700), ("lone bracket", b"]", -32700),
+        ("batch of 500,000 zeros", b"[" + b"0," * 500_000 + b"0]", -32600),
+        ("empty batch", b"[]", -32600), ("NUL bytes", b"\x00\x00\x00", -32700),
         ("id null", request(None, "ping"), -32600), ("id true", request(True, "ping"), -32600),
         ("id an object", request({"a": 1}, "ping"), -32600),
     ]
@@ -75,8 +76,8 @@ def _hostile() -> list[ProbeLine]:
         ("read_session of nothing", tool(128, "read_session", {"session_id": "\udc00"}), RESULT),
         ("duplicate keys", b'{"jsonrpc": "2.0", "id": 129, "id": 130, "method": "ping"}', RESULT),
         ("cancel of nothing", b'{"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 999}}', None),
-        ("notification with array params", b'{"jsonrpc": "2.0", "method": "notifications/initialized", "params": [1]}', -32602),
-        ("blank line", b"   ", None),
+        ("notification with array params", b'{"jsonrpc": "2.0", "method": "notifications/initialized", "params": [1]}', None),
+        ("a response nobody asked for", b'{"jsonrpc": "2.0", "id": 131, "result": null}', None),
     ]
     lines += [ProbeLine(kind, line, _id_of(line), expects, has_id=expects is not None and _id_of(line) is not None)
               for kind, line, expects in with_id]

@@ -3,10 +3,12 @@ pipes: every request that carries an id is answered, an unreadable line gets a p
 null id, the server's memory stays bounded and it keeps serving afterwards."""
 from __future__ import annotations
 
+import contextlib
 import json
 import select
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -85,7 +87,7 @@ HOSTILE = [  # (line, the id the answer carries, its code, what its message says
     (b'{broken', None, -32700, "Parse error: not JSON"),
     (b'\xff\xfe{"jsonrpc": "2.0", "id": 7, "method": "ping"}', None, -32700, "not UTF-8 (byte 0xff at offset 0)"),
     (b"[" * 100_000 + b"]" * 100_000, None, -32700, "nested too deeply"),
-    (LONG, None, -32700, f"a line of {len(LONG) + 1:,} bytes is longer than the 1,048,576 this server reads"),
+    (LONG, None, -32700, f"a line of {len(LONG):,} bytes is longer than the 1,048,576 this server reads"),
     (b"42", None, -32600, "a message is a JSON object, not a number"),
     (b"[]", None, -32600, "an empty batch"),
 ]
@@ -146,3 +148,47 @@ def test_requests_on_either_side_of_bad_lines_are_each_answered_once(server):
     assert server.quiet(), "a blank line is no message and gets no answer"
     started = time.monotonic()
     assert server.close() == 0 and time.monotonic() - started < 10
+
+
+def test_requests_still_running_when_stdin_closes_are_all_answered_before_the_server_exits(server):
+    lines = [call(n, {"name": "search_history", "arguments": {"query": f"sushi {n}"}}) if n % 3 == 0
+             else json.dumps({"jsonrpc": "2.0", "id": n, "method": "ping"}).encode() for n in range(300)]
+    replies: list[bytes] = []
+    reader = threading.Thread(target=lambda: replies.extend(server.process.stdout.read().splitlines()))
+    reader.start()
+    server.process.stdin.write(b"\n".join(lines) + b"\n")
+    assert server.close() == 0
+    reader.join(30)
+    answered = [json.loads(line)["id"] for line in replies]
+    assert sorted(answered) == list(range(300))  # the SDK cancels what still runs when its input ends
+
+
+def test_a_clients_own_response_is_never_answered_even_under_a_taken_id(server):
+    server.send(call(7, {"name": "search_history", "arguments": {"query": "Roppongi"}}))
+    server.send(b'{"jsonrpc": "2.0", "id": 7, "result": null}')
+    server.send(b'{"id": 7, "error": "x"}')
+    assert "result" in server.reply() and server.quiet()
+
+
+def test_a_client_that_closed_its_reading_end_leaves_a_clean_exit(server):
+    server.process.stdout.close()
+    server.send(b'{"jsonrpc": "2.0", "id": 1, "method": "ping"}')
+    server.send(call(2, {"name": "search_history", "arguments": {"query": "Roppongi"}}))
+    assert server.close() == 0
+    assert server.process.stderr.read() == b""
+
+
+def test_a_client_that_stops_reading_holds_the_server_to_a_bounded_memory(server):
+    before = server.peak_kib()
+    flood = b"".join(json.dumps({"jsonrpc": "2.0", "id": n, "method": "tools/list"}).encode() + b"\n" for n in range(20_000))
+
+    def write() -> None:
+        with contextlib.suppress(OSError, ValueError):  # the server is killed with the write still blocked
+            server.process.stdin.write(flood)
+
+    writer = threading.Thread(target=write, daemon=True)
+    writer.start()
+    writer.join(15)
+    assert writer.is_alive(), "the server went on reading requests it could not answer"
+    grown = server.peak_kib() - before
+    assert grown < 40_000, f"peak memory grew by {grown:,} KiB with replies unread"

@@ -149,7 +149,7 @@ def test_threads_creating_histories_at_once_each_get_all_their_own_tables(tmp_pa
         except Exception as failure:  # noqa: BLE001 - gathered, then asserted on
             failures.append(repr(failure))
 
-    for _ in range(5):  # models bound process-wide raced on every round
+    for _ in range(5):  # with the models bound process-wide, every round races
         for path in tmp_path.glob("h*.db*"):
             path.unlink()
         threads = [threading.Thread(target=create, args=(number,)) for number in range(3)]

@@ -1,9 +1,8 @@
 """`oneclaw-search mcp`: every tool in the ToolRegistry, served over stdio with the official MCP SDK.
 
-For agent hosts that speak MCP. Tools are listed in MCP's shape (tools/tool_schemas.py) and run
-through the ToolExecutionEngine on a worker thread, so a long search never stalls the protocol;
-a tool's error comes back as an error result (`isError`) carrying its type and message, where
-the model can read it. The SDK is an optional extra: `pip install '.[mcp]'` from a checkout.
+Tools are listed in MCP's shape (tools/tool_schemas.py) and run through the ToolExecutionEngine on
+a worker thread; a tool's error comes back as an error result (`isError`) carrying its type and
+message. The wire itself is tools/cli/mcp_stdio.py; the SDK is the optional `mcp` extra.
 """
 from __future__ import annotations
 
@@ -17,6 +16,7 @@ from oneclaw_search.tools.cli.history_location import History, open_container
 from oneclaw_search.tools.tool import ToolResult
 
 SERVER_NAME = "oneclaw-search"
+STALE_MARGIN_SECONDS = 10  # past a tool's budget, a request still unanswered is given up at the wire
 INSTALL_HINT = "the MCP server needs the MCP SDK: pip install '.[mcp]' in the checkout (or 'PATH/TO/CHECKOUT[mcp]')"
 
 
@@ -43,8 +43,9 @@ def run_mcp(db: History, time_zone: str | None, index_path: str | None, summariz
 async def serve_stdio(registry: ToolRegistry, engine: ToolExecutionEngine) -> None:
     from oneclaw_search.tools.cli.mcp_stdio import claimed_stdio, serve_lines
 
+    longest = max((definition.timeout_seconds for definition in registry.get_all_tool_definitions()), default=0)
     with claimed_stdio() as (wire_in, wire_out):
-        await serve_lines(mcp_server(registry, engine), wire_in, wire_out)
+        await serve_lines(mcp_server(registry, engine), wire_in, wire_out, stale_seconds=longest + STALE_MARGIN_SECONDS)
 
 
 def mcp_server(registry: ToolRegistry, engine: ToolExecutionEngine) -> Any:
