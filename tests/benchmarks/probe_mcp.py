@@ -12,65 +12,33 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import select
 import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
-from probe_mcp_lines import HOSTILE, RESULT, VALID, ProbeLine
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/, for the pipe client the tests use too
+
+from mcp_pipe import McpPipe  # noqa: E402
+from probe_mcp_lines import HOSTILE, RESULT, VALID, ProbeLine  # noqa: E402
 
 WAIT_SECONDS = 35.0  # past the tool's 30-second budget: a slow search is still an answer
-SCRIPT = Path(sys.executable).parent / "oneclaw-search"
 
 
-class ProbedServer:
-    """`oneclaw-search mcp` on pipes, initialised, each line sent and its answer awaited."""
-
-    def __init__(self, db: Path) -> None:
-        self.process = subprocess.Popen([str(SCRIPT), "--db", str(db), "mcp"], stdin=subprocess.PIPE,
-                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        self._send(json.dumps({"jsonrpc": "2.0", "id": "init", "method": "initialize", "params": {
-            "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "probe", "version": "1"}}}).encode())
-        self._next(WAIT_SECONDS)
-        self._send(b'{"jsonrpc": "2.0", "method": "notifications/initialized"}')
-
-    def exchange(self, probe: ProbeLine, wait: float) -> dict:
-        started = time.monotonic()
-        self._send(probe.line)
-        reply = None
-        while reply is None or not _answers(reply, probe.sent_id):
-            left = (0.5 if probe.expects is None else wait) - (time.monotonic() - started)
-            reply = self._next(left) if left > 0 else None
-            if reply is None:
-                break
-        answered = reply is not None
-        return {"kind": probe.kind, "sent_id": probe.sent_id, "has_id": probe.has_id, "expects": probe.expects,
-                "answered": answered, "as_expected": answered and _as_expected(reply, probe.expects),
-                "reply": json.dumps(reply)[:300] if answered else "(nothing)", "seconds": time.monotonic() - started}
-
-    def peak_kib(self) -> int:
-        status = Path(f"/proc/{self.process.pid}/status").read_text()
-        return int(next(line.split()[1] for line in status.splitlines() if line.startswith("VmHWM:")))
-
-    def close(self) -> tuple[int, str]:
-        assert self.process.stdin is not None and self.process.stderr is not None
-        self.process.stdin.close()
-        code = self.process.wait(60)
-        return code, self.process.stderr.read().decode(errors="replace")
-
-    def _send(self, line: bytes) -> None:
-        assert self.process.stdin is not None
-        self.process.stdin.write(line + b"\n")
-        self.process.stdin.flush()
-
-    def _next(self, wait: float) -> Any:
-        assert self.process.stdout is not None
-        if not select.select([self.process.stdout], [], [], wait)[0]:
-            return None
-        return json.loads(self.process.stdout.readline())
+def exchange(pipe: McpPipe, probe: ProbeLine, wait: float) -> dict:
+    """Send one line and wait for its answer: the one carrying its id (null for an unreadable line)."""
+    started = time.monotonic()
+    pipe.send(probe.line)
+    reply = None
+    while reply is None or not _answers(reply, probe.sent_id):
+        reply = pipe.next((0.5 if probe.expects is None else wait) - (time.monotonic() - started))
+        if reply is None:
+            break
+    answered = reply is not None
+    return {"kind": probe.kind, "sent_id": probe.sent_id, "has_id": probe.has_id, "expects": probe.expects,
+            "answered": answered, "as_expected": answered and _as_expected(reply, probe.expects),
+            "reply": json.dumps(reply)[:300] if answered else "(nothing)", "seconds": time.monotonic() - started}
 
 
 def _answers(reply: Any, sent_id: Any) -> bool:
@@ -85,13 +53,14 @@ def _as_expected(reply: Any, expects: Any) -> bool:
 def run(db: Path, seed: int) -> dict:
     lines: list[ProbeLine] = [*HOSTILE, *VALID]
     random.Random(seed).shuffle(lines)
-    server, rows = ProbedServer(db), []
+    pipe, rows = McpPipe(db, wait=WAIT_SECONDS), []
     try:
         for line in lines:
-            rows.append(server.exchange(line, WAIT_SECONDS))
-        peak_kib = server.peak_kib()
+            rows.append(exchange(pipe, line, WAIT_SECONDS))
+        peak_kib = pipe.peak_kib()
     finally:
-        exit_code, stderr = server.close()
+        exit_code = pipe.close()
+        stderr = pipe.process.stderr.read().decode(errors="replace") if pipe.process.stderr else ""
     unanswered = [row for row in rows if row["expects"] is not None and not row["answered"]]
     seconds = [row["seconds"] for row in rows if row["answered"]]
     return {"hostile": len(HOSTILE), "valid": len(VALID), "with_id": sum(row["has_id"] for row in rows),

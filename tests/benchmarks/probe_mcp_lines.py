@@ -6,6 +6,8 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from mcp_pipe import request, tool
+
 RESULT = "result"
 
 
@@ -16,15 +18,6 @@ class ProbeLine:
     sent_id: Any  # the id to find on the answer; None: a null id
     expects: str | int | None  # RESULT, an error code, or None for no answer at all
     has_id: bool = True
-
-
-def request(request_id: Any, method: str, params: Any = None, **extra: Any) -> bytes:
-    message = {"jsonrpc": "2.0", "id": request_id, "method": method, **extra}
-    return json.dumps(message if params is None else {**message, "params": params}).encode()
-
-
-def tool(request_id: int, name: str, arguments: Any) -> bytes:
-    return request(request_id, "tools/call", {"name": name, "arguments": arguments})
 
 
 def _hostile() -> list[ProbeLine]:

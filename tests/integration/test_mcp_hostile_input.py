@@ -5,59 +5,18 @@ from __future__ import annotations
 
 import contextlib
 import json
-import select
-import subprocess
-import sys
 import threading
 import time
-from pathlib import Path
 
 import pytest
 from builders import write_history
 from conftest import seeded_rows
-
-SCRIPT = Path(sys.executable).parent / "oneclaw-search"
-WAIT = 20.0
-
-
-class RawServer:
-    """An MCP server process spoken to line by line, as a client with a buggy encoder would."""
-
-    def __init__(self, db: Path) -> None:
-        self.process = subprocess.Popen([str(SCRIPT), "--db", str(db), "--time-zone", "Asia/Tokyo", "mcp"],
-                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        self.send(json.dumps({"jsonrpc": "2.0", "id": "hello", "method": "initialize", "params": {
-            "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "raw", "version": "1"}}}).encode())
-        assert self.reply()["id"] == "hello"
-        self.send(b'{"jsonrpc": "2.0", "method": "notifications/initialized"}')
-
-    def send(self, line: bytes) -> None:
-        assert self.process.stdin is not None
-        self.process.stdin.write(line + b"\n")
-        self.process.stdin.flush()
-
-    def reply(self, wait: float = WAIT) -> dict:
-        assert self.process.stdout is not None
-        ready, _, _ = select.select([self.process.stdout], [], [], wait)
-        assert ready, f"no reply within {wait} s"
-        return json.loads(self.process.stdout.readline())
-
-    def quiet(self, wait: float = 1.0) -> bool:
-        return not select.select([self.process.stdout], [], [], wait)[0]
-
-    def peak_kib(self) -> int:
-        status = Path(f"/proc/{self.process.pid}/status").read_text()
-        return int(next(line.split()[1] for line in status.splitlines() if line.startswith("VmHWM:")))
-
-    def close(self) -> int:
-        assert self.process.stdin is not None
-        self.process.stdin.close()
-        return self.process.wait(30)
+from mcp_pipe import McpPipe, request
 
 
 @pytest.fixture
 def server(seeded_db):
-    raw = RawServer(seeded_db)
+    raw = McpPipe(seeded_db, "--time-zone", "Asia/Tokyo")
     yield raw
     if raw.process.poll() is None:
         raw.process.kill()
@@ -66,13 +25,13 @@ def server(seeded_db):
 @pytest.fixture(scope="module")
 def one_server(tmp_path_factory):
     """One server for every bad line in turn: each must leave it serving the next."""
-    raw = RawServer(write_history(tmp_path_factory.mktemp("hostile") / "seeded.db", *seeded_rows(), None))
+    raw = McpPipe(write_history(tmp_path_factory.mktemp("hostile") / "seeded.db", *seeded_rows(), None))
     yield raw
     assert raw.close() == 0
 
 
 def call(request_id, params) -> bytes:
-    return json.dumps({"jsonrpc": "2.0", "id": request_id, "method": "tools/call", "params": params}).encode()
+    return request(request_id, "tools/call", params)
 
 
 LONG = b'{"jsonrpc": "2.0", "id": 8, "method": "ping", "params": {"pad": "' + b"x" * 2_000_000 + b'"}}'
