@@ -14,8 +14,11 @@ if TYPE_CHECKING:
     from oneclaw_search.tools.tool import Tool, ToolDefinition, ToolResult
     from oneclaw_search.tools.tool_execution_engine import ToolExecutionEngine
     from oneclaw_search.tools.tool_registry import ToolRegistry
+    from oneclaw_search.tools.tool_schemas import MCP_PERMISSIONS, MCP_TIMEOUT
 
 _HOMES = {
+    "MCP_PERMISSIONS": "tool_schemas",
+    "MCP_TIMEOUT": "tool_schemas",
     "READ_SESSION_DEFINITION": "read_session_tool",
     "ReadSessionTool": "read_session_tool",
     "SEARCH_HISTORY_DEFINITION": "search_history_tool",
@@ -27,6 +30,8 @@ _HOMES = {
     "ToolResult": "tool",
 }
 __all__ = [
+    "MCP_PERMISSIONS",
+    "MCP_TIMEOUT",
     "READ_SESSION_DEFINITION",
     "ReadSessionTool",
     "SEARCH_HISTORY_DEFINITION",

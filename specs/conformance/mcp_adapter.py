@@ -20,9 +20,9 @@ from mcp.client.stdio import stdio_client
 
 from oneclaw_search.conformance.cli_adapter import CliAdapter
 from oneclaw_search.conformance.history_file import import_fixture
+from oneclaw_search.tools import MCP_PERMISSIONS, MCP_TIMEOUT
 
 CAPABILITIES = ["checksum", "schema", "concurrent_calls"]
-TIMEOUT, PERMISSIONS = "oneclaw/timeout_seconds", "oneclaw/required_permissions"
 
 
 class McpAdapter(CliAdapter):
@@ -120,4 +120,4 @@ async def _concurrently(argv: list[str], calls: list[dict[str, Any]]) -> list[di
 def _definition(tool: Any) -> dict[str, Any]:
     meta = tool.meta or {}
     return {"name": tool.name, "description": tool.description, "parameters": tool.input_schema,
-            "required_permissions": meta.get(PERMISSIONS, []), "timeout_seconds": meta.get(TIMEOUT)}
+            "required_permissions": meta.get(MCP_PERMISSIONS, []), "timeout_seconds": meta.get(MCP_TIMEOUT)}
