@@ -67,7 +67,7 @@ class PostgresModule(Module):
     @singleton
     @provider
     def provide_backends(self, history: PostgresHistory, settings: Settings) -> SearchBackends:
-        return SearchBackends(PostgresMessageSearch(history, PostgresMessageDao(history), settings.ranking.window),
+        return SearchBackends(PostgresMessageSearch(history, PostgresMessageDao(history)),
                               PostgresSessionSearch(history, PostgresSessionDao(history)), PostgresVocabulary(history))
 
     @singleton

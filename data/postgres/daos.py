@@ -20,7 +20,8 @@ from oneclaw_search.data.postgres.literal_reading import (
     literal_plan,
     through_piece,
 )
-from oneclaw_search.data.postgres.writer import PostgresHistoryWriter, storable_text
+from oneclaw_search.data.postgres.message_rows import storable_text
+from oneclaw_search.data.postgres.writer import PostgresHistoryWriter
 from oneclaw_search.domain.clock import Deadline
 from oneclaw_search.domain.message_filter import Within
 from oneclaw_search.domain.models import SEARCHABLE_MESSAGE_TYPES, MemoryChunk, MessageHit, SessionHit

@@ -5,6 +5,7 @@ the statistics refresh writers may ask for.
 from __future__ import annotations
 
 from oneclaw_search.data.postgres.database import TENANT_SETTING
+from oneclaw_search.domain.window_bm25 import K1, B
 
 CURRENT = f"current_setting('{TENANT_SETTING}', true)"  # NULL when unset: no row matches, nothing is written
 
@@ -69,7 +70,7 @@ MEMORY_TRIGGER = ("CREATE OR REPLACE TRIGGER memory_index_changed AFTER INSERT O
 # every search would otherwise read through one by one. A tenant role may not ANALYZE a table it does
 # not own, so the schema's owner lends it these statements over these tables only. SKIP_LOCKED: one
 # refresh at a time is enough.
-GIN_INDEXES = ("messages_content_tsv", "messages_fold_trgm", "sessions_search_tsv", "sessions_title_fold_trgm",
+GIN_INDEXES = ("messages_words", "messages_fold_trgm", "sessions_title_words", "sessions_title_fold_trgm",
                "sessions_preview_fold_trgm")
 ANALYZE_FUNCTION = f"""CREATE OR REPLACE FUNCTION oneclaw_search_analyze() RETURNS void
     LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_temp AS $$
@@ -77,3 +78,21 @@ ANALYZE_FUNCTION = f"""CREATE OR REPLACE FUNCTION oneclaw_search_analyze() RETUR
         ANALYZE (SKIP_LOCKED) sessions, messages, memory_index;
         {" ".join(f"PERFORM gin_clean_pending_list(to_regclass('{index}'));" for index in GIN_INDEXES)}
     END $$"""
+
+# A window's length as a search engine keeps it, one byte (Lucene's SmallFloat, as tantivy and
+# domain/window_bm25.py's stored_length read it): below 32 itself, else 24 plus the length past 24
+# with all but its top four bits cleared.
+NORM_FUNCTION = """CREATE OR REPLACE FUNCTION oneclaw_search_norm(length integer) RETURNS integer
+    LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE RETURN
+    CASE WHEN length < 32 THEN length
+         ELSE 24 + (((length - 24) >> (length(ltrim((length - 24)::bit(32)::text, '0')) - 4))
+                    << (length(ltrim((length - 24)::bit(32)::text, '0')) - 4)) END"""
+# BM25 over a stored window (its term counts and length) for the query's terms and their idfs, at
+# the tenant's average window length: the ranking model's score, as tantivy computes it on SQLite.
+BM25_FUNCTION = f"""CREATE OR REPLACE FUNCTION oneclaw_search_bm25(counts jsonb, length integer, terms text[],
+        idfs float8[], average float8) RETURNS float8
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE RETURN (
+    SELECT coalesce(sum(q.idf * f.tf * {K1 + 1} / (f.tf + CASE WHEN average > 0
+               THEN {K1} * ({1 - B} + {B} * oneclaw_search_norm(length) / average) ELSE {K1} END)), 0)
+    FROM unnest(terms, idfs) q(term, idf) CROSS JOIN LATERAL (SELECT (counts ->> q.term)::float8 AS tf) f
+    WHERE f.tf > 0)"""

@@ -1,10 +1,11 @@
-"""How many of a tenant's messages hold each word, kept by the server as rows change, so a search
-reads a query's document frequencies in one index lookup (the Collection of domain/relevance.py).
+"""The statistics BM25 needs of a tenant's windows, kept by the server as rows change (the Collection
+of domain/window_bm25.py): how many windows hold each term, and under the empty word (no term is
+empty) how many windows there are and their total length. Messages' windows are kind 'm', sessions'
+titles kind 's'.
 
-Statement triggers with transition tables add the words of inserted rows and take away those of
-deleted ones (an update does both), whoever writes: our writer, a host's own statements, a cascade
-from a removed session. A word is a lexeme of `content_tsv`, so the counts are what its GIN index
-would count, without reading each row to apply the tenant's policy.
+Statement triggers with transition tables add the terms of new windows and take away those of old
+ones (an update does both), whoever writes: our writer, a host's own statements, a cascade from a
+removed session. A search reads a query's counts in one index lookup and never recounts.
 """
 from __future__ import annotations
 
@@ -12,88 +13,92 @@ from collections.abc import Sequence
 
 import peewee as pw
 
-from oneclaw_search.data.postgres.database import TENANT_SETTING, PostgresHistory, execute
+from oneclaw_search.data.postgres.database import PostgresHistory, execute
 from oneclaw_search.data.postgres.functions import CURRENT
 from oneclaw_search.domain.clock import Deadline
+from oneclaw_search.domain.window_bm25 import Collection
 
-TABLE = "oneclaw_search_terms"
-ROWS = ""  # no lexeme is empty: under this word, every message counts once (the tenant's total)
-_WORDS = f"SELECT unnest(array_append(tsvector_to_array(content_tsv), '{ROWS}')) AS word, {{sign}} AS change FROM {{rows}}"
+TABLE = "oneclaw_search_window_terms"
+OLD_TABLE = "oneclaw_search_terms"  # an earlier schema's counts of english lexemes: dropped
+ROWS = ""  # no term is empty: under this word, every window counts once and adds its length
+MESSAGES, SESSIONS = "m", "s"
+_KINDS = {MESSAGES: ("messages", "window_tf", "window_length"), SESSIONS: ("sessions", "title_tf", "title_length")}
+_TERMS = """SELECT k.word, {sign} AS change, 0::bigint AS length FROM {rows} r, jsonb_object_keys(r.{counts}) k(word)
+    UNION ALL SELECT '{total}', {sign}, {sign} * r.{length} FROM {rows} r WHERE r.{counts} IS NOT NULL"""
 # Words in one order, so writers of one tenant take their rows' locks alike and never deadlock.
-_APPLY = f"""INSERT INTO {TABLE} (word, held_by) SELECT word, sum(change) FROM ({{changes}}) c GROUP BY word
-    HAVING sum(change) <> 0 ORDER BY word
-    ON CONFLICT (tenant, word) DO UPDATE SET held_by = {TABLE}.held_by + excluded.held_by"""
+_APPLY = f"""INSERT INTO {TABLE} (kind, word, held_by, length) SELECT '{{kind}}', word, sum(change), sum(length)
+    FROM ({{changes}}) c GROUP BY word HAVING sum(change) <> 0 OR sum(length) <> 0 ORDER BY word
+    ON CONFLICT (tenant, kind, word) DO UPDATE
+    SET held_by = {TABLE}.held_by + excluded.held_by, length = {TABLE}.length + excluded.length"""
 
 
-def _apply(*parts: tuple[str, str]) -> str:
-    return _APPLY.format(changes=" UNION ALL ".join(_WORDS.format(sign=sign, rows=rows) for sign, rows in parts))
+def _apply(kind: str, *parts: tuple[str, str]) -> str:
+    _, counts, length = _KINDS[kind]
+    return _APPLY.format(kind=kind, changes=" UNION ALL ".join(
+        _TERMS.format(sign=sign, rows=rows, counts=counts, length=length, total=ROWS) for sign, rows in parts))
 
 
-# A statement with no tenant set (an admin's cascade from removing a tenant) changes nothing here:
-# that tenant's counts go with it.
-COUNT_FUNCTION = f"""CREATE OR REPLACE FUNCTION oneclaw_search_count_terms() RETURNS trigger LANGUAGE plpgsql AS $$
+def _function(kind: str) -> str:
+    """A statement with no tenant set (an admin's cascade from removing a tenant) changes nothing here:
+    that tenant's counts go with it."""
+    table = _KINDS[kind][0]
+    return f"""CREATE OR REPLACE FUNCTION oneclaw_search_count_{table}() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN
         IF coalesce({CURRENT}, '') = '' THEN
             RETURN NULL;
         ELSIF TG_OP = 'INSERT' THEN
-            {_apply(("1", "added"))};
+            {_apply(kind, ("1", "added"))};
         ELSIF TG_OP = 'DELETE' THEN
-            {_apply(("-1", "removed"))};
+            {_apply(kind, ("-1", "removed"))};
         ELSE
-            {_apply(("1", "added"), ("-1", "removed"))};
+            {_apply(kind, ("1", "added"), ("-1", "removed"))};
         END IF;
         RETURN NULL;
     END $$"""
-TRIGGERS = [
-    "CREATE OR REPLACE TRIGGER messages_terms_added AFTER INSERT ON messages REFERENCING NEW TABLE AS added "
-    "FOR EACH STATEMENT EXECUTE FUNCTION oneclaw_search_count_terms()",
-    "CREATE OR REPLACE TRIGGER messages_terms_removed AFTER DELETE ON messages REFERENCING OLD TABLE AS removed "
-    "FOR EACH STATEMENT EXECUTE FUNCTION oneclaw_search_count_terms()",
-    "CREATE OR REPLACE TRIGGER messages_terms_changed AFTER UPDATE ON messages "
-    "REFERENCING OLD TABLE AS removed NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION oneclaw_search_count_terms()",
-]
+
+
+def _triggers(table: str) -> list[str]:
+    run = f"FOR EACH STATEMENT EXECUTE FUNCTION oneclaw_search_count_{table}()"
+    return [f"CREATE OR REPLACE TRIGGER {table}_windows_added AFTER INSERT ON {table} REFERENCING NEW TABLE AS added {run}",
+            f"CREATE OR REPLACE TRIGGER {table}_windows_removed AFTER DELETE ON {table} REFERENCING OLD TABLE AS removed {run}",
+            f"CREATE OR REPLACE TRIGGER {table}_windows_changed AFTER UPDATE ON {table} "
+            f"REFERENCING OLD TABLE AS removed NEW TABLE AS added {run}"]
+
+
+_RETIRED = ["DROP TRIGGER IF EXISTS messages_terms_added ON messages", "DROP TRIGGER IF EXISTS messages_terms_removed ON messages",
+            "DROP TRIGGER IF EXISTS messages_terms_changed ON messages", "DROP FUNCTION IF EXISTS oneclaw_search_count_terms()",
+            f"DROP TABLE IF EXISTS {OLD_TABLE}"]
 
 
 def create_counts(database: pw.Database, tenant_column: str) -> None:
-    """The table, its function and triggers. Made on a schema whose messages already hold rows, the
-    counts start from them, each tenant's read under its own policy, with writers held off until the
-    triggers stand (SHARE lock, released at the caller's commit)."""
-    fresh = execute(database, "SELECT to_regclass(%s) IS NULL", (TABLE,)).fetchall() == [(True,)]
-    execute(database, f"CREATE TABLE IF NOT EXISTS {TABLE} ({tenant_column}, word text NOT NULL, "
-                      "held_by bigint NOT NULL, PRIMARY KEY (tenant, word))")
-    tenants = [name for (name,) in execute(database, "SELECT name FROM oneclaw_tenants").fetchall()]
-    untotalled = [] if fresh else [name for name in tenants if not _totalled(database, name)]
-    if fresh or untotalled:
-        execute(database, "LOCK TABLE messages IN SHARE MODE")
-        for name in tenants if fresh else untotalled:
-            _act_as(database, name)
-            if fresh:
-                execute(database, _apply(("1", f"messages WHERE tenant = {CURRENT}")))
-            else:  # counts kept before the total was: the total from the rows
-                execute(database, f"INSERT INTO {TABLE} (word, held_by) SELECT %s, count(*) FROM messages WHERE tenant = "
-                                  f"{CURRENT} ON CONFLICT (tenant, word) DO NOTHING", (ROWS,))
-    _act_as(database, "")
-    execute(database, COUNT_FUNCTION)
-    for trigger in TRIGGERS:
-        execute(database, trigger)
+    """The table, its functions and triggers (an earlier schema's counts retired). Counts start from
+    the windows already stored when the table is new; windows stored later count through the triggers."""
+    for statement in _RETIRED:
+        execute(database, statement)
+    execute(database, f"CREATE TABLE IF NOT EXISTS {TABLE} ({tenant_column}, kind text NOT NULL, word text NOT NULL, "
+                      "held_by bigint NOT NULL, length bigint NOT NULL DEFAULT 0, PRIMARY KEY (tenant, kind, word))")
+    for kind, (table, _, _) in _KINDS.items():
+        execute(database, _function(kind))
+        for trigger in _triggers(table):
+            execute(database, trigger)
 
 
-def _act_as(database: pw.Database, tenant: str) -> None:
-    """The rest of this transaction as `tenant` (none: '')."""
-    execute(database, "SELECT set_config(%s, %s, true)", (TENANT_SETTING, tenant))
+def counted(history: PostgresHistory, kind: str, terms: Sequence[str], deadline: Deadline | None = None,
+            ) -> dict[str, tuple[int, int]]:
+    """How many of the tenant's windows of `kind` hold each term, with ROWS: (windows, their total length)."""
+    rows = history.rows(f"SELECT word, held_by, length FROM {TABLE} WHERE kind = %s AND word = ANY(%s)",
+                        (kind, sorted({*terms, ROWS})), deadline)
+    return {word: (int(held), int(length)) for word, held, length in rows}
 
 
-def _totalled(database: pw.Database, tenant: str) -> bool:
-    """Whether the tenant's kept counts hold the total (counts kept before it was lack it). The tenant
-    named as well as set: a superuser reads past the policies."""
-    _act_as(database, tenant)
-    return bool(execute(database, f"SELECT 1 FROM {TABLE} WHERE tenant = %s AND word = %s", (tenant, ROWS)).fetchall())
+def collection(history: PostgresHistory, kind: str, terms: Sequence[str], deadline: Deadline | None = None) -> Collection:
+    """The tenant's windows of `kind` as BM25 sees them, for these query terms."""
+    found = counted(history, kind, terms, deadline)
+    rows, length = found.get(ROWS, (0, 0))
+    return Collection(rows, length / rows if rows else 0.0, {term: found.get(term, (0, 0))[0] for term in terms})
 
 
 def message_counts(history: PostgresHistory, words: Sequence[str], deadline: Deadline | None = None) -> dict[str, int]:
-    """How many of the tenant's messages hold each word (a lexeme as the english configuration makes it;
-    ROWS: how many messages there are)."""
-    if not words:
-        return {}
-    rows = history.rows(f"SELECT word, held_by FROM {TABLE} WHERE word = ANY(%s)", (list(words),), deadline)
-    return {word: int(count) for word, count in rows}
+    """How many of the tenant's message windows hold each word (ROWS: how many windows there are):
+    the literal reading's estimate of how common a word is."""
+    return {word: held for word, (held, _) in counted(history, MESSAGES, words, deadline).items()}

@@ -1,8 +1,8 @@
 """PostgresVocabulary: how many messages and sessions hold a term, and which words lie one edit
 away, read from the server (the Vocabulary port, for the typo fallback).
 
-Known terms come from the tsvector indexes (counted up to a cap: the fallback only asks whether a
-spelling is known, and which of a few is most common); close spellings from pg_trgm's word
+Known terms come from the window counts the server keeps (term_counts.py: how many message windows
+and session titles hold each); close spellings from pg_trgm's word
 similarity, the words themselves read from a few of the rows it matches.
 """
 from __future__ import annotations
@@ -10,12 +10,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from oneclaw_search.data.postgres.database import PostgresHistory, execute
-from oneclaw_search.data.postgres.word_weights import document_counts
+from oneclaw_search.data.postgres.term_counts import MESSAGES, SESSIONS, counted
 from oneclaw_search.data.text.analyzer import stem
 from oneclaw_search.domain.spelling import one_edit_away
 from oneclaw_search.domain.text import tokens
 
-COUNT_CAP = 1_000  # rows counted per term: enough to rank spellings, cheap for a word in every row
 SIMILARITY = 0.3  # pg_trgm's word similarity a one-edit typo of a short word reaches ('ramne', 'ramen')
 SAMPLE_ROWS = 32  # rows read per source for the words a similar-looking match stands for
 # Over the folded text, which the trigram indexes hold (schema.py).
@@ -33,9 +32,9 @@ class PostgresVocabulary:
         return stem(word)  # Snowball English, as the server's 'english' configuration stems
 
     def frequencies(self, terms: Sequence[str]) -> dict[str, int]:
-        messages = document_counts(self._history, "messages", "content_tsv", terms, cap=COUNT_CAP)
-        sessions = document_counts(self._history, "sessions", "search_tsv", terms, cap=COUNT_CAP)
-        return {term: messages.get(term, 0) + sessions.get(term, 0) for term in terms}
+        messages = counted(self._history, MESSAGES, terms)
+        sessions = counted(self._history, SESSIONS, terms)
+        return {term: messages.get(term, (0, 0))[0] + sessions.get(term, (0, 0))[0] for term in terms}
 
     def frequency(self, term: str) -> int:
         return self.frequencies([term])[term]

@@ -15,11 +15,22 @@ import peewee as pw
 
 from oneclaw_search.data.embedding.vectors import encode_embedding
 from oneclaw_search.data.history.memory_index_dao import chunk_row
-from oneclaw_search.data.history.new_rows import NewMessage, NewSession, message_row, origin_row, session_row
+from oneclaw_search.data.history.new_rows import NewMessage, NewSession, origin_row, session_row
 from oneclaw_search.data.postgres.database import PostgresHistory, cursor_of, execute
+from oneclaw_search.data.postgres.message_rows import (
+    copy_messages,
+    storable,
+    store_windows,
+    stored_messages,
+    titled,
+    windowed,
+    with_window,
+)
+from oneclaw_search.data.postgres.window_writes import new_windows
 from oneclaw_search.domain.errors import HistoryUnavailable
 from oneclaw_search.domain.models import SEARCHABLE_MESSAGE_TYPES, MemoryChunk
 from oneclaw_search.domain.ports import Embedder
+from oneclaw_search.domain.window_bm25 import DEFAULT_WINDOW, WindowLayout
 
 PREVIEW_LENGTH = 100
 UPSERT_ROWS = 2_000  # rows per statement
@@ -32,8 +43,9 @@ _DESCRIBED = """SELECT min(reltuples), sum(greatest(reltuples, 0)),
 
 
 class PostgresHistoryWriter:
-    def __init__(self, history: PostgresHistory, embedder: Embedder | None) -> None:
+    def __init__(self, history: PostgresHistory, embedder: Embedder | None, layout: WindowLayout = DEFAULT_WINDOW) -> None:
         self._history = history
+        self._layout = layout
         self._embedder = embedder  # memory chunks' vectors; messages are ranked by words (docs/how-search-works.md)
         self._unanalyzed = 0  # rows this writer has written since it last refreshed the statistics
         self._stale_after: float | None = None  # how many that may be before a refresh, as last read
@@ -44,12 +56,15 @@ class PostgresHistoryWriter:
         already there (left as they are with `keep_existing`)."""
         latest = {message.id: message for message in messages}  # an id twice: the last row wins
         with self._history.connected() as database, database.atomic():
-            _upsert(database, "sessions", ["id"], [session_row(session) for session in sessions])
+            _upsert(database, "sessions", ["id"], [titled(session_row(session)) for session in sessions])
             _upsert(database, "oneclaw_search_origins", ["session_id"],
                     [origin_row(session) for session in sessions if session.origin is not None])
-            present = _present(database, "messages", "id", list(latest))
-            written = [latest[key] for key in latest if not (keep_existing and key in present)]
-            _upsert(database, "messages", ["id"], [message_row(message) for message in written])
+            stored = stored_messages(database, list(latest))
+            written = [latest[key] for key in latest if not (keep_existing and key in stored)]
+            rows = [windowed(message) for message in written]
+            windows = new_windows(database, [row for row, _ in rows], stored, self._layout)
+            copy_messages(database, [with_window(row, values, windows.written.get(row.id)) for row, values in rows])
+            store_windows(database, windows.neighbours)
             if chunks:
                 self._adopt_vector_space(database)
             _upsert(database, "memory_index", ["id"], [chunk_row(chunk) for chunk in self._embedded(chunks)])
@@ -57,7 +72,7 @@ class PostgresHistoryWriter:
             _refresh_session_stats(database, touched)
         self._unanalyzed += len(sessions) + len(written) + len(chunks)
         self._refresh_statistics()
-        return len(present)
+        return len(stored)
 
     def settle(self) -> None:
         """The end of an import: statistics and index entries brought up to date now, whatever the
@@ -121,23 +136,6 @@ class PostgresHistoryWriter:
         vectors = iter(self._embedder.embed([chunk.chunk_text for chunk in missing]))
         return [replace(chunk, embedding=encode_embedding(next(vectors))) if chunk.embedding is None else chunk
                 for chunk in chunks]
-
-
-def storable(value: object) -> object:
-    """A column value as PostgreSQL can hold it (storable_text for text, anything else as it is)."""
-    return storable_text(value) if isinstance(value, str) else value
-
-
-def storable_text(value: str) -> str:
-    """Text as PostgreSQL can hold it: NUL, which a text column refuses, and lone surrogates (bytes
-    that were not UTF-8 in the source file) become U+FFFD."""
-    if "\x00" in value:
-        value = value.replace("\x00", "\ufffd")
-    try:
-        value.encode("utf-8")
-    except UnicodeEncodeError:
-        value = "".join("\ufffd" if 0xD800 <= ord(char) <= 0xDFFF else char for char in value)
-    return value
 
 
 def _upsert(database: pw.Database, table: str, key: list[str], rows: Sequence[dict[str, object]]) -> None:

@@ -7,7 +7,7 @@ from oneclaw_search.data.history.new_rows import NewMessage, NewSession
 from oneclaw_search.data.postgres.daos import PostgresMemoryIndexDao
 from oneclaw_search.data.postgres.database import PostgresHistory
 from oneclaw_search.data.postgres.functions import GIN_INDEXES
-from oneclaw_search.data.postgres.word_weights import WordWeights
+from oneclaw_search.data.postgres.term_counts import MESSAGES, collection
 from oneclaw_search.data.postgres.writer import PostgresHistoryWriter
 from oneclaw_search.domain.clock import Deadline, SystemClock
 from oneclaw_search.domain.models import MemoryChunk
@@ -105,5 +105,7 @@ def test_bm25s_rows_and_average_length_count_the_turns_the_keyword_index_holds_n
     tool_rows = [NewMessage(f"t{i}", "s1", kind, "", NOW + 100 + i, "Bash", '{"command": "ls"}', "a b c d e f g h")
                  for i, kind in enumerate(["TOOL_CALL", "TOOL_RESULT"] * 5)]
     PostgresHistoryWriter(history, None).write([NewSession("s1", "Ferry times", NOW)], messages(4) + tool_rows, [])
-    found = WordWeights(history, "messages", "content_tsv", "content").collection(["ferri"], None)
-    assert (found.rows, found.average_length, found.holding) == (4, 6.0, {"ferri": 4})  # "note number N about the ferry"
+    found = collection(history, MESSAGES, ["ferri"])
+    # "note number N about the ferry": 6 terms, a window its own four times and a neighbour on each side
+    # (the first and last have one): (30 + 36 + 36 + 30) / 4
+    assert (found.rows, found.average_length, found.holding) == (4, 33.0, {"ferri": 4})

@@ -1,63 +1,81 @@
-"""The word counts the server keeps for BM25 (term_counts.py) agree with the rows whatever changes
-them: our writer, a host's own statements, a removed session's cascade, two writers at once, and a
-schema made before the counts existed."""
+"""The windows and counts the server keeps for BM25 (window_writes.py, term_counts.py) agree with the
+rows whatever changes them: appends, a replaced turn, a turn moved or made a tool row, a removed
+session's cascade, two writers at once, and a schema made before windows were stored."""
 from __future__ import annotations
 
+import json
 import threading
 
 from oneclaw_search.data.history.new_rows import NewMessage, NewSession
 from oneclaw_search.data.postgres.database import PostgresHistory
 from oneclaw_search.data.postgres.schema import add_tenant, ensure_schema
-from oneclaw_search.data.postgres.term_counts import ROWS, TABLE, TRIGGERS, message_counts
+from oneclaw_search.data.postgres.term_counts import MESSAGES, ROWS, TABLE, counted
+from oneclaw_search.data.postgres.windows import own_words, window_of
 from oneclaw_search.data.postgres.writer import PostgresHistoryWriter
+from oneclaw_search.domain.window_bm25 import DEFAULT_WINDOW
 
 NOW = 1_780_000_000_000
-WORDS = ["ferri", "harbour", "ticket", "island", "storm"]  # as the english configuration stems them
+WORDS = ["ferri", "harbour", "ticket", "island", "storm"]  # as the keyword index's analyzer stems them
 
 
-def counted_from_rows(admin: PostgresHistory, tenant: str) -> dict[str, int]:
-    """What the GIN index says, row by row: the counts' ground truth."""
-    rows = admin.rows("SELECT word, count(*) FROM messages, unnest(tsvector_to_array(content_tsv)) word "
-                      "WHERE tenant = %s AND word = ANY(%s) GROUP BY word", (tenant, WORDS))
-    return {word: count for word, count in rows}
+def windows_from_turns(admin: PostgresHistory, tenant: str) -> dict[str, tuple[dict[str, int], int]]:
+    """Every turn's window made again from its session's turns: the stored windows' ground truth."""
+    rows = admin.rows("SELECT session_id, id, content FROM messages WHERE tenant = %s AND type IN ('USER', 'AI_RESPONSE') "
+                      "ORDER BY session_id, created_at, seq", (tenant,))
+    chains: dict[str, list[tuple[str, str]]] = {}
+    for session, key, content in rows:
+        chains.setdefault(session, []).append((key, content))
+    found = {}
+    for chain in chains.values():
+        owns = [own_words(content) for _, content in chain]
+        for at, (key, _) in enumerate(chain):
+            window = window_of(owns, at, DEFAULT_WINDOW)
+            found[key] = (json.loads(window.counts), window.length)
+    return found
 
 
-def kept(url: str, tenant: str) -> dict[str, int]:
+def stored_windows(admin: PostgresHistory, tenant: str) -> dict[str, tuple[dict[str, int], int]]:
+    rows = admin.rows("SELECT id, window_tf, window_length FROM messages WHERE tenant = %s AND window_tf IS NOT NULL", (tenant,))
+    return {key: (counts, length) for key, counts, length in rows}
+
+
+def kept(url: str, tenant: str) -> dict[str, tuple[int, int]]:
     history = PostgresHistory(url, tenant)
-    try:
-        return message_counts(history, WORDS)
+    try:  # a word no window holds any more keeps its row, at zero
+        return {word: value for word, value in counted(history, MESSAGES, WORDS).items() if value != (0, 0)}
     finally:
         history.close()
+
+
+def counted_from_windows(admin: PostgresHistory, tenant: str) -> dict[str, tuple[int, int]]:
+    windows = stored_windows(admin, tenant)
+    found = {word: (sum(1 for counts, _ in windows.values() if word in counts), 0) for word in WORDS}
+    found[ROWS] = (len(windows), sum(length for _, length in windows.values()))
+    return {word: value for word, value in found.items() if value != (0, 0)}
 
 
 def turns(session: str, start: int, count: int, text: str) -> list[NewMessage]:
     return [NewMessage(f"{session}-m{start + i}", session, "USER", text.format(i=i), NOW + start + i) for i in range(count)]
 
 
-def test_counts_follow_inserts_replacements_deletions_and_cascades_tenant_by_tenant(fresh_database):
+def test_windows_and_counts_follow_appends_replacements_moves_and_cascades_tenant_by_tenant(fresh_database):
     url, admin = fresh_database
     add_tenant(admin, "other")
     mine, theirs = PostgresHistoryWriter(PostgresHistory(url, "owner"), None), PostgresHistoryWriter(PostgresHistory(url, "other"), None)
     mine.write([NewSession("s1", "Ferry", NOW), NewSession("s2", "Storm", NOW)],
                turns("s1", 0, 30, "the ferry {i} to the island") + turns("s2", 0, 12, "a storm over the harbour, ferry late"), [])
     theirs.write([NewSession("s1", "Tickets", NOW)], turns("s1", 0, 7, "a ticket for the ferry"), [])
+    mine.write([], turns("s1", 30, 3, "one more storm {i}"), [])  # appended: s1-m29's window takes in s1-m30
     mine.write([], [NewMessage("s1-m0", "s1", "USER", "a ticket, no boat", NOW)], [])  # replaced by id
+    mine.write([], [NewMessage("s1-m5", "s1", "USER", "moved to the end, island", NOW + 99)], [])  # moved
+    mine.write([], [NewMessage("s1-m9", "s1", "TOOL_RESULT", "ferry output", NOW + 9)], [])  # no longer a turn
     history = PostgresHistory(url, "owner")
     history.run("DELETE FROM sessions WHERE id = 's2'")  # its messages go by cascade
-    history.run("UPDATE messages SET content = content || ' storm' WHERE id = 's1-m1'")  # a host's own statement
     history.close()
     for tenant in ("owner", "other"):
-        assert {word: count for word, count in kept(url, tenant).items() if count} == counted_from_rows(admin, tenant)
-    assert kept(url, "owner")["ferri"] == 29 and kept(url, "other")["ferri"] == 7
-    assert total(url, "owner") == 30 and total(url, "other") == 7  # s2's twelve went with it
-
-
-def total(url: str, tenant: str) -> int:
-    history = PostgresHistory(url, tenant)
-    try:
-        return message_counts(history, [ROWS])[ROWS]
-    finally:
-        history.close()
+        assert stored_windows(admin, tenant) == windows_from_turns(admin, tenant)
+        assert kept(url, tenant) == counted_from_windows(admin, tenant)
+    assert kept(url, "other")["ferri"][0] == 7 and kept(url, "owner")[ROWS][0] == 32  # s2's twelve went with it, s1-m9 is no turn
 
 
 def test_two_writers_of_one_tenant_at_once_neither_deadlock_nor_lose_a_count(fresh_database):
@@ -80,31 +98,19 @@ def test_two_writers_of_one_tenant_at_once_neither_deadlock_nor_lose_a_count(fre
     for thread in threads:
         thread.join()
     assert failures == []
-    assert kept(url, "owner") == {word: 400 for word in WORDS} == counted_from_rows(admin, "owner")
+    assert stored_windows(admin, "owner") == windows_from_turns(admin, "owner")
+    assert {word: held for word, (held, _) in kept(url, "owner").items()} == {**{word: 400 for word in WORDS}, ROWS: 400}
+    assert kept(url, "owner") == counted_from_windows(admin, "owner")
 
 
-def test_a_schema_made_before_the_counts_gets_them_from_the_rows_already_there(fresh_database):
+def test_a_schema_made_before_windows_were_stored_gets_them_from_the_rows_already_there(fresh_database):
     url, admin = fresh_database
     PostgresHistoryWriter(PostgresHistory(url, "owner"), None).write(
         [NewSession("s1", "Ferry", NOW)], turns("s1", 0, 9, "the ferry {i} and its ticket"), [])
-    for trigger in TRIGGERS:  # as a schema of an earlier version stood
-        admin.run(f"DROP TRIGGER {trigger.split()[4]} ON messages")
+    admin.run("ALTER TABLE messages DROP COLUMN window_tf")  # as a schema of an earlier version stood
     admin.run(f"DROP TABLE {TABLE}")
+    admin.run("COMMENT ON TABLE oneclaw_tenants IS NULL")
     ensure_schema(admin)
-    assert kept(url, "owner") == {"ferri": 9, "ticket": 9}
-
-
-
-def test_counts_kept_before_the_total_was_get_it_from_the_rows(fresh_database):
-    url, admin = fresh_database
-    add_tenant(admin, "other")
-    for tenant, count in (("owner", 9), ("other", 4)):
-        PostgresHistoryWriter(PostgresHistory(url, tenant), None).write(
-            [NewSession("s1", "Ferry", NOW)], turns("s1", 0, count, "the ferry {i}"), [])
-    history = PostgresHistory(url, "owner")
-    history.run(f"DELETE FROM {TABLE} WHERE word = %s", (ROWS,))  # as an earlier version kept them
-    history.close()
-    ensure_schema(admin)
-    assert total(url, "owner") == 9 and total(url, "other") == 4
-    PostgresHistoryWriter(PostgresHistory(url, "owner"), None).write([], turns("s1", 9, 2, "more"), [])
-    assert total(url, "owner") == 11  # and kept from then on
+    assert stored_windows(admin, "owner") == windows_from_turns(admin, "owner")
+    assert {word: held for word, (held, _) in kept(url, "owner").items()} == {"ferri": 9, "ticket": 9, ROWS: 9}
+    assert kept(url, "owner") == counted_from_windows(admin, "owner")

@@ -1,0 +1,43 @@
+"""Windows for rows stored before the server kept them: a schema made by an earlier version gets
+every tenant's turn windows and session title words when ensure_schema brings it up to date. The
+count triggers stand by then, so the statistics follow the windows as they are stored.
+"""
+from __future__ import annotations
+
+import peewee as pw
+
+from oneclaw_search.data.postgres.database import TENANT_SETTING, execute
+from oneclaw_search.data.postgres.functions import CURRENT
+from oneclaw_search.data.postgres.message_rows import store_windows
+from oneclaw_search.data.postgres.window_writes import TURN_TYPES
+from oneclaw_search.data.postgres.windows import own_words, title_window, window_of
+from oneclaw_search.domain.window_bm25 import DEFAULT_WINDOW
+
+# The tenant named as well as set: a superuser reads past the policies.
+_TURNS = (f"SELECT session_id, id, content FROM messages WHERE tenant = {CURRENT} AND type = ANY(%s) "
+          "ORDER BY session_id, created_at, seq")
+
+
+def store_all_windows(database: pw.Database) -> None:
+    """Every tenant's windows and title words, each tenant read and written under its own policy."""
+    for (tenant,) in execute(database, "SELECT name FROM oneclaw_tenants").fetchall():
+        execute(database, "SELECT set_config(%s, %s, true)", (TENANT_SETTING, tenant))
+        _store_tenant(database)
+    execute(database, "SELECT set_config(%s, '', true)", (TENANT_SETTING,))
+
+
+def _store_tenant(database: pw.Database) -> None:
+    chains: dict[str, list[tuple[str, str]]] = {}
+    for session, key, content in execute(database, _TURNS, (TURN_TYPES,)).fetchall():
+        chains.setdefault(session, []).append((key, content))
+    for chain in chains.values():
+        owns = [own_words(content) for _, content in chain]
+        execute(database, "UPDATE messages m SET words = w.words::tsvector FROM unnest(%s::text[], %s::text[]) w(id, words) "
+                          f"WHERE m.tenant = {CURRENT} AND m.id = w.id", ([key for key, _ in chain], [own.tsvector for own in owns]))
+        store_windows(database, {key: window_of(owns, at, DEFAULT_WINDOW) for at, (key, _) in enumerate(chain)})
+    for key, title in execute(database, f"SELECT id, title FROM sessions WHERE tenant = {CURRENT}").fetchall():
+        words = own_words(title)
+        window = title_window(words)
+        execute(database, "UPDATE sessions SET title_words = %s::tsvector, title_tf = %s::jsonb, title_length = %s "
+                f"WHERE tenant = {CURRENT} AND id = %s",
+                (words.tsvector, window.counts, window.length, key))

@@ -1,0 +1,114 @@
+"""Which turns' windows a write changes, and their new windows (Q-01, Q-11): the written turns, and
+the turns within the layout's reach of where each written row now stands and of where it stood
+before (an edit, a move, a turn that became a tool row). The writer stores them in the same
+transaction as the rows themselves.
+
+Only the turns near the written ones are read from the server: for each session written to, those
+between the earliest and latest written times and twice the reach beyond, enough to know every
+changed window whole.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+
+import peewee as pw
+
+from oneclaw_search.data.postgres.database import execute
+from oneclaw_search.data.postgres.windows import OwnWords, WindowCounts, own_words, window_of
+from oneclaw_search.domain.models import SEARCHABLE_MESSAGE_TYPES
+from oneclaw_search.domain.window_bm25 import WindowLayout
+
+TURN_TYPES = [kind.value for kind in SEARCHABLE_MESSAGE_TYPES]
+_LATER = 1 << 62  # rows written now take their sequence numbers after every row already stored
+_NEAR = """SELECT r.session_id, x.id, x.created_at, x.seq, x.content
+    FROM unnest(%s::text[], %s::bigint[], %s::bigint[]) r(session_id, lo, hi) CROSS JOIN LATERAL (
+    (SELECT m.id, m.created_at, m.seq, m.content FROM messages m WHERE m.session_id = r.session_id AND m.type = ANY(%s)
+        AND m.created_at < r.lo ORDER BY m.created_at DESC, m.seq DESC LIMIT %s)
+    UNION ALL (SELECT m.id, m.created_at, m.seq, m.content FROM messages m WHERE m.session_id = r.session_id
+        AND m.type = ANY(%s) AND m.created_at BETWEEN r.lo AND r.hi)
+    UNION ALL (SELECT m.id, m.created_at, m.seq, m.content FROM messages m WHERE m.session_id = r.session_id
+        AND m.type = ANY(%s) AND m.created_at > r.hi ORDER BY m.created_at, m.seq LIMIT %s)) x"""
+
+
+@dataclass(frozen=True, slots=True)
+class Written:
+    """A message as written now: where it stands, and (for a turn) its own words."""
+
+    id: str
+    session_id: str
+    created_at: int
+    words: OwnWords | None  # None: not a turn
+
+
+@dataclass(frozen=True, slots=True)
+class Stored:
+    """A message already stored: where it stands (sequence included) and whether it is a turn."""
+
+    session_id: str
+    created_at: int
+    seq: int
+
+
+@dataclass(frozen=True)
+class NewWindows:
+    written: dict[str, WindowCounts]  # the written turns' windows
+    neighbours: dict[str, WindowCounts]  # stored turns whose windows the write changed
+
+
+def new_windows(database: pw.Database, written: Sequence[Written], stored: dict[str, Stored],
+                layout: WindowLayout) -> NewWindows:
+    """The windows a write of `written` changes (`stored`: those of its ids already stored, as they were)."""
+    near = _near(database, written, stored, layout.reach * 2)
+    by_session: dict[str, list[Written]] = {}
+    for row in written:
+        if row.words is not None:
+            by_session.setdefault(row.session_id, []).append(row)
+    rewritten = {row.id for row in written}
+    words = cache(lambda key: own_words(near_text[key]))
+    near_text = {row[1]: row[4] for rows in near.values() for row in rows}
+    found = NewWindows({}, {})
+    for session in {*near, *by_session}:
+        before = [(row[2], row[3], row[1]) for row in near.get(session, [])]
+        after = sorted([place for place in before if place[2] not in rewritten]
+                       + [(row.created_at, stored[row.id].seq if row.id in stored else _LATER + at, row.id)
+                          for at, row in enumerate(by_session.get(session, []))])
+        chain = [place[2] for place in after]
+        changed = _changed(chain, [place[2] for place in sorted(before)], rewritten, layout.reach)
+        own = {row.id: row.words for row in by_session.get(session, []) if row.words is not None}
+        owns = [own[key] if key in own else words(key) for key in chain]
+        for at, key in enumerate(chain):
+            if key in changed:
+                (found.written if key in own else found.neighbours)[key] = window_of(owns, at, layout)
+    return found
+
+
+def _changed(chain: list[str], was: list[str], rewritten: set[str], reach: int) -> set[str]:
+    """The turns of `chain` within `reach` of a rewritten row, where it stands now or stood before (`was`)."""
+    changed: set[str] = set()
+    for order in (chain, was):
+        for at, key in enumerate(order):
+            if key in rewritten:
+                changed.update(order[max(0, at - reach):at + reach + 1])
+    return changed & set(chain)
+
+
+def _near(database: pw.Database, written: Sequence[Written], stored: dict[str, Stored], beyond: int,
+          ) -> dict[str, list[tuple[object, ...]]]:
+    """The stored turns near where each written row stands now and stood before, by session."""
+    spans: dict[str, tuple[int, int]] = {}
+    places = [(row.session_id, row.created_at) for row in written]
+    places += [(stored[row.id].session_id, stored[row.id].created_at) for row in written if row.id in stored]
+    for session, at in places:
+        low, high = spans.get(session, (at, at))
+        spans[session] = (min(low, at), max(high, at))
+    if not spans:
+        return {}
+    sessions = sorted(spans)
+    rows = execute(database, _NEAR, ([*sessions], [spans[s][0] for s in sessions], [spans[s][1] for s in sessions],
+                                     TURN_TYPES, beyond, TURN_TYPES, TURN_TYPES, beyond)).fetchall()
+    found: dict[str, list[tuple[object, ...]]] = {}
+    for row in rows:
+        found.setdefault(row[0], []).append(row)
+    return found

@@ -1,0 +1,79 @@
+"""Each turn's window as the server keeps it (Q-01, Q-11): the keyword index's analyzer counts a
+turn's own words once, and the writer stores its window (its own counts and its neighbours', as the
+ranking model's layout weighs them) as term counts and a length, for BM25 computed in SQL.
+
+A turn's own words also go in as a tsvector with positions, so the server's GIN index answers "holds
+this keyword" (a phrase of a typed identifier's parts included) as tantivy's words field does.
+"""
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from oneclaw_search.data.text.analyzer import text_terms
+from oneclaw_search.domain.window_bm25 import WindowLayout
+
+POSITIONS_KEPT = 256  # a tsvector keeps at most this many positions of one lexeme
+LAST_POSITION = 16_383  # and none past this one (a later word is placed here)
+# A tsvector holds at most 1 MB: a turn's words past this many characters are found by the literal
+# reading only, and still count in its window (whose counts are its whole text's).
+WORDS_CHARS = 200_000
+
+
+@dataclass(frozen=True, slots=True)
+class OwnWords:
+    """A text's terms as the keyword index counts them, and its first WORDS_CHARS characters' terms
+    as a tsvector literal."""
+
+    counts: Counter[str]
+    length: int
+    tsvector: str
+
+
+def own_words(text: str) -> OwnWords:
+    terms = text_terms(text)
+    shown = terms if len(text) <= WORDS_CHARS else text_terms(text[:WORDS_CHARS])
+    return OwnWords(Counter(terms), len(terms), tsvector_literal(shown))
+
+
+def tsvector_literal(terms: Sequence[str]) -> str:
+    """Terms in order as PostgreSQL's tsvector input reads them, each with its positions."""
+    places: dict[str, list[int]] = {}
+    for at, term in enumerate(terms, start=1):
+        kept = places.setdefault(term, [])
+        if len(kept) < POSITIONS_KEPT and (not kept or kept[-1] < LAST_POSITION):
+            kept.append(min(at, LAST_POSITION))
+    return " ".join(f"{quoted(term)}:{','.join(map(str, at))}" for term, at in places.items())
+
+
+def quoted(term: str) -> str:
+    return "'" + term.replace("\\", "\\\\").replace("'", "''") + "'"
+
+
+@dataclass(frozen=True, slots=True)
+class WindowCounts:
+    """A window as the server stores it: its term counts (jsonb text) and its length in terms."""
+
+    counts: str
+    length: int
+
+
+def window_of(chain: Sequence[OwnWords], at: int, layout: WindowLayout) -> WindowCounts:
+    """The window of `chain[at]` (a session's turns in the order written): its own words `layout.own`
+    times, and each neighbour's as often as its distance says."""
+    weighed = [(layout.own, chain[at])]
+    weighed += [(times, chain[at - 1 - step]) for step, times in enumerate(layout.before) if at - 1 - step >= 0]
+    weighed += [(times, chain[at + 1 + step]) for step, times in enumerate(layout.after) if at + 1 + step < len(chain)]
+    counts: Counter[str] = Counter()
+    for times, words in weighed:
+        for term, count in words.counts.items():
+            counts[term] += times * count
+    return WindowCounts(json.dumps(counts, ensure_ascii=False, separators=(",", ":")),
+                        sum(times * words.length for times, words in weighed))
+
+
+def title_window(words: OwnWords) -> WindowCounts:
+    """A session is ranked by its title alone, counted once."""
+    return WindowCounts(json.dumps(words.counts, ensure_ascii=False, separators=(",", ":")), words.length)
