@@ -50,7 +50,7 @@ def windowed(message: NewMessage) -> tuple[Written, dict[str, object]]:
     """A message as written, and its row (its window still to be filled in)."""
     row = {column: storable(value) for column, value in message_row(message).items()}
     words = own_words(str(row["content"])) if message.type in TURN_TYPES else None
-    return Written(message.id, message.session_id, message.created_at, words), row
+    return Written(message.id, message.session_id, words), row
 
 
 def with_window(written: Written, row: dict[str, object], window: WindowCounts | None) -> dict[str, object]:
@@ -62,9 +62,9 @@ def with_window(written: Written, row: dict[str, object], window: WindowCounts |
 def stored_messages(database: pw.Database, ids: list[str]) -> dict[str, Stored]:
     if not ids:
         return {}
-    found = execute(database, "SELECT id, session_id, created_at, seq FROM messages WHERE id = ANY(%s)",
+    found = execute(database, "SELECT id, session_id, seq FROM messages WHERE id = ANY(%s)",
                     ([storable(key) for key in ids],)).fetchall()
-    return {row[0]: Stored(row[1], row[2], row[3]) for row in found}
+    return {row[0]: Stored(row[1], row[2]) for row in found}
 
 
 def copy_messages(database: pw.Database, rows: Sequence[dict[str, object]]) -> None:

@@ -15,7 +15,7 @@ from oneclaw_search.domain.window_bm25 import DEFAULT_WINDOW
 
 # The tenant named as well as set: a superuser reads past the policies.
 _TURNS = (f"SELECT session_id, id, content FROM messages WHERE tenant = {CURRENT} AND type = ANY(%s) "
-          "ORDER BY session_id, created_at, seq")
+          "ORDER BY session_id, seq")
 
 
 def store_all_windows(database: pw.Database) -> None:

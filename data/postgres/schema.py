@@ -55,6 +55,8 @@ INDEXES = [
     "CREATE INDEX IF NOT EXISTS index_sessions_updated_at ON sessions (tenant, updated_at)",
     "CREATE INDEX IF NOT EXISTS index_messages_session_id ON messages (tenant, session_id, created_at)",
     "CREATE INDEX IF NOT EXISTS index_messages_created_at ON messages (tenant, created_at)",
+    # a session's turns in the order written: the writer reads the ones beside those it writes
+    "CREATE INDEX IF NOT EXISTS index_messages_session_seq ON messages (tenant, session_id, seq)",
     "CREATE INDEX IF NOT EXISTS messages_words ON messages USING gin (words)",
     "CREATE INDEX IF NOT EXISTS messages_fold_trgm ON messages USING gin (oneclaw_search_fold(content) gin_trgm_ops)",
     "CREATE INDEX IF NOT EXISTS sessions_title_words ON sessions USING gin (title_words)",
@@ -119,7 +121,7 @@ def security() -> list[str]:
 
 # Moves whenever ensure_schema would change an existing schema: a schema marked with it is left as it
 # is, so adding a tenant to a current schema costs no DDL.
-SCHEMA_VERSION = "oneclaw-search schema 2: stored windows"
+SCHEMA_VERSION = "oneclaw-search schema 2: stored windows in the order written"
 _MARK = "SELECT obj_description(to_regclass('oneclaw_tenants'), 'pg_class')"
 
 

@@ -3,9 +3,10 @@ the turns within the layout's reach of where each written row now stands and of 
 before (an edit, a move, a turn that became a tool row). The writer stores them in the same
 transaction as the rows themselves.
 
-Only the turns near the written ones are read from the server: for each session written to, those
-between the earliest and latest written times and twice the reach beyond, enough to know every
-changed window whole.
+A session's turns stand in the order written (the row's sequence, as SQLite's rowid orders them for
+the keyword index), so a new row joins its session's end and a rewritten one keeps its place. Only the
+turns near the written ones are read from the server: around the rewritten rows and at the end of a
+session new rows join, twice the reach deep, enough to know every changed window whole.
 """
 from __future__ import annotations
 
@@ -22,14 +23,18 @@ from oneclaw_search.domain.window_bm25 import WindowLayout
 
 TURN_TYPES = [kind.value for kind in SEARCHABLE_MESSAGE_TYPES]
 _LATER = 1 << 62  # rows written now take their sequence numbers after every row already stored
-_NEAR = """SELECT r.session_id, x.id, x.created_at, x.seq, x.content
-    FROM unnest(%s::text[], %s::bigint[], %s::bigint[]) r(session_id, lo, hi) CROSS JOIN LATERAL (
-    (SELECT m.id, m.created_at, m.seq, m.content FROM messages m WHERE m.session_id = r.session_id AND m.type = ANY(%s)
-        AND m.created_at < r.lo ORDER BY m.created_at DESC, m.seq DESC LIMIT %s)
-    UNION ALL (SELECT m.id, m.created_at, m.seq, m.content FROM messages m WHERE m.session_id = r.session_id
-        AND m.type = ANY(%s) AND m.created_at BETWEEN r.lo AND r.hi)
-    UNION ALL (SELECT m.id, m.created_at, m.seq, m.content FROM messages m WHERE m.session_id = r.session_id
-        AND m.type = ANY(%s) AND m.created_at > r.hi ORDER BY m.created_at, m.seq LIMIT %s)) x"""
+# Per session: the turns around the stored rows rewritten (between the first and last of them, and
+# `beyond` either side), and its last `beyond` turns when new rows join its end. NULL bounds read nothing.
+_NEAR = """SELECT r.session_id, x.id, x.seq, x.content
+    FROM unnest(%s::text[], %s::bigint[], %s::bigint[], %s::boolean[]) r(session_id, lo, hi, appended) CROSS JOIN LATERAL (
+    (SELECT m.id, m.seq, m.content FROM messages m WHERE m.session_id = r.session_id AND m.type = ANY(%s)
+        AND m.seq < r.lo ORDER BY m.seq DESC LIMIT %s)
+    UNION (SELECT m.id, m.seq, m.content FROM messages m WHERE m.session_id = r.session_id
+        AND m.type = ANY(%s) AND m.seq BETWEEN r.lo AND r.hi)
+    UNION (SELECT m.id, m.seq, m.content FROM messages m WHERE m.session_id = r.session_id
+        AND m.type = ANY(%s) AND m.seq > r.hi ORDER BY m.seq LIMIT %s)
+    UNION (SELECT m.id, m.seq, m.content FROM messages m WHERE r.appended AND m.session_id = r.session_id
+        AND m.type = ANY(%s) ORDER BY m.seq DESC LIMIT %s)) x"""
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,16 +43,14 @@ class Written:
 
     id: str
     session_id: str
-    created_at: int
     words: OwnWords | None  # None: not a turn
 
 
 @dataclass(frozen=True, slots=True)
 class Stored:
-    """A message already stored: where it stands (sequence included) and whether it is a turn."""
+    """A message already stored: its session and its place in the order written."""
 
     session_id: str
-    created_at: int
     seq: int
 
 
@@ -67,15 +70,15 @@ def new_windows(database: pw.Database, written: Sequence[Written], stored: dict[
             by_session.setdefault(row.session_id, []).append(row)
     rewritten = {row.id for row in written}
     words = cache(lambda key: own_words(near_text[key]))
-    near_text = {row[1]: row[4] for rows in near.values() for row in rows}
+    near_text = {row[1]: row[3] for rows in near.values() for row in rows}
     found = NewWindows({}, {})
     for session in {*near, *by_session}:
-        before = [(row[2], row[3], row[1]) for row in near.get(session, [])]
-        after = sorted([place for place in before if place[2] not in rewritten]
-                       + [(row.created_at, stored[row.id].seq if row.id in stored else _LATER + at, row.id)
+        before = sorted((row[2], row[1]) for row in near.get(session, []))
+        after = sorted([place for place in before if place[1] not in rewritten]
+                       + [(stored[row.id].seq if row.id in stored else _LATER + at, row.id)
                           for at, row in enumerate(by_session.get(session, []))])
-        chain = [place[2] for place in after]
-        changed = _changed(chain, [place[2] for place in sorted(before)], rewritten, layout.reach)
+        chain = [key for _, key in after]
+        changed = _changed(chain, [key for _, key in before], rewritten, layout.reach)
         own = {row.id: row.words for row in by_session.get(session, []) if row.words is not None}
         owns = [own[key] if key in own else words(key) for key in chain]
         for at, key in enumerate(chain):
@@ -97,17 +100,23 @@ def _changed(chain: list[str], was: list[str], rewritten: set[str], reach: int) 
 def _near(database: pw.Database, written: Sequence[Written], stored: dict[str, Stored], beyond: int,
           ) -> dict[str, list[tuple[object, ...]]]:
     """The stored turns near where each written row stands now and stood before, by session."""
-    spans: dict[str, tuple[int, int]] = {}
-    places = [(row.session_id, row.created_at) for row in written]
-    places += [(stored[row.id].session_id, stored[row.id].created_at) for row in written if row.id in stored]
-    for session, at in places:
-        low, high = spans.get(session, (at, at))
-        spans[session] = (min(low, at), max(high, at))
+    spans: dict[str, tuple[int | None, int | None]] = {}
+    appended: set[str] = set()
+    for row in written:
+        if row.id not in stored:
+            appended.add(row.session_id)
+            spans.setdefault(row.session_id, (None, None))
+            continue
+        was = stored[row.id]  # keeps its place, in its session or the one it moved to
+        for session in {row.session_id, was.session_id}:
+            low, high = spans.get(session, (None, None))
+            spans[session] = (was.seq if low is None else min(low, was.seq), was.seq if high is None else max(high, was.seq))
     if not spans:
         return {}
     sessions = sorted(spans)
-    rows = execute(database, _NEAR, ([*sessions], [spans[s][0] for s in sessions], [spans[s][1] for s in sessions],
-                                     TURN_TYPES, beyond, TURN_TYPES, TURN_TYPES, beyond)).fetchall()
+    rows = execute(database, _NEAR, (sessions, [spans[s][0] for s in sessions], [spans[s][1] for s in sessions],
+                                     [s in appended for s in sessions], TURN_TYPES, beyond, TURN_TYPES, TURN_TYPES, beyond,
+                                     TURN_TYPES, beyond)).fetchall()
     found: dict[str, list[tuple[object, ...]]] = {}
     for row in rows:
         found.setdefault(row[0], []).append(row)

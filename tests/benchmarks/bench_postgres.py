@@ -80,6 +80,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--rounds", type=int, default=5, help="timed passes over the queries, single client")
     parser.add_argument("--clients", type=int, default=8, help="concurrent client processes")
     parser.add_argument("--client-rounds", type=int, default=3, help="timed passes over the queries per client")
+    parser.add_argument("--tenants", type=int, default=1,
+                        help="tenants in the server, each holding the whole history; clients search them in turn")
     parser.add_argument("--pg-url", help="an existing server (its user must create databases); default: start pgserver")
     parser.add_argument("--pg-dir", type=Path, default=Path("/tmp/pgbench"), help="pgserver's data folder")
     parser.add_argument("--keep-server", action="store_true", help="leave the benchmark's databases in place and the pgserver running")
@@ -175,7 +177,14 @@ def admin_sql(url: str, *statements: str) -> list:
     return answers
 
 
-def fresh_database(server_url: str, name: str) -> str:
+def tenant_name(number: int, tenants: int) -> str:
+    """The tenant a client searches: one of the server's, in turn ("bench" when there is one)."""
+    return TENANT if tenants == 1 else f"{TENANT}-{number % tenants}"
+
+
+def fresh_database(server_url: str, name: str, tenants: int) -> tuple[str, float]:
+    """A new database with the schema and `tenants` tenants, each added as `oneclaw-search tenants add`
+    adds one (schema check, then the tenant); returns its URL and the seconds per tenant added."""
     from oneclaw_search.data.postgres.database import PostgresHistory
     from oneclaw_search.data.postgres.schema import add_tenant, ensure_schema
 
@@ -183,38 +192,44 @@ def fresh_database(server_url: str, name: str) -> str:
     url = with_database(server_url, name)
     admin = PostgresHistory(url, admin=True)
     ensure_schema(admin)
-    add_tenant(admin, TENANT)
+    started = time.perf_counter()
+    for number in range(tenants):
+        ensure_schema(admin)
+        add_tenant(admin, tenant_name(number, tenants))
+    per_tenant = (time.perf_counter() - started) / tenants
     admin.close()
-    return url
+    return url, per_tenant
 
 
-def pg_import(server_url: str, name: str, corpus: tuple, batch: int) -> dict:
-    """Every row through PostgresHistoryWriter, a batch per write call, into a fresh database and tenant."""
+def pg_import(server_url: str, name: str, corpus: tuple, batch: int, tenants: int) -> dict:
+    """Every row through PostgresHistoryWriter, a batch per write call, into a fresh database: the
+    whole history into each tenant in turn."""
     from oneclaw_search.data.postgres.database import PostgresHistory
     from oneclaw_search.data.postgres.writer import PostgresHistoryWriter
 
     sessions, messages, chunks = corpus
-    url = fresh_database(server_url, name)
-    history = PostgresHistory(url, TENANT)
-    writer = PostgresHistoryWriter(history, default_embedder())
+    url, per_tenant = fresh_database(server_url, name, tenants)
     started, last = time.perf_counter(), [time.perf_counter()]
     written, slowest = 0, 0.0
-    for part in batches(sessions, messages, chunks, batch):
-        began = time.perf_counter()
-        writer.write(*part)
-        slowest = max(slowest, time.perf_counter() - began)
-        written += len(part[1])
-        counted("PostgreSQL write", written, len(messages), started, last)
-    writer.settle()  # as `oneclaw-search import` ends
+    for number in range(tenants):
+        history = PostgresHistory(url, tenant_name(number, tenants))
+        writer = PostgresHistoryWriter(history, default_embedder())
+        for part in batches(sessions, messages, chunks, batch):
+            began = time.perf_counter()
+            writer.write(*part)
+            slowest = max(slowest, time.perf_counter() - began)
+            written += len(part[1])
+            counted("PostgreSQL write", written, len(messages) * tenants, started, last)
+        writer.settle()  # as `oneclaw-search import` ends
+        history.close()
     import_s = time.perf_counter() - started
-    history.close()
     # Searched as it stands, as a user would right after an import: no VACUUM or ANALYZE by hand; the
     # writer's own statistics refreshes are inside the import's time.
     analyzed = admin_sql(url, "SELECT coalesce(sum(analyze_count), 0)::int FROM pg_stat_user_tables "
                               "WHERE relname IN ('sessions', 'messages', 'memory_index')")[0][0][0]
     size = admin_sql(url, f"SELECT pg_database_size('{name}')")[0][0][0]
     stored = admin_sql(url, "SELECT count(*) FROM messages")[0][0][0]
-    return {"url": url, "import_s": import_s, "slowest_batch_s": slowest, "analyze_runs": analyzed,
+    return {"url": url, "import_s": import_s, "tenant_add_s": per_tenant, "slowest_batch_s": slowest, "analyze_runs": analyzed,
             "database_mb": size / 1e6, "messages_stored": stored}
 
 
@@ -245,9 +260,9 @@ def open_engine(location: str, now_ms: int, **settings) -> ToolExecutionEngine:
     return create_injector(location, clock=PinnedClock(now_ms), time_zone="UTC", **settings).get(ToolExecutionEngine)
 
 
-def backend_settings(backend: str, location: str) -> dict:
+def backend_settings(backend: str, location: str, tenant: str = TENANT) -> dict:
     if backend == "postgresql":
-        return {"tenant": TENANT}
+        return {"tenant": tenant}
     return {"index_path": str(default_index_path(Path(location)))}
 
 
@@ -267,9 +282,9 @@ def summary(ms: list[float], failed: int) -> dict:
             "failed": failed}
 
 
-def single_client(backend: str, location: str, now_ms: int, rounds: int) -> dict:
+def single_client(backend: str, location: str, now_ms: int, rounds: int, tenants: int) -> dict:
     started = time.perf_counter()
-    tools = open_engine(location, now_ms, **backend_settings(backend, location))
+    tools = open_engine(location, now_ms, **backend_settings(backend, location, tenant_name(0, tenants)))
     opened_s = time.perf_counter() - started
     warm = {query: search(tools, query) for query in QUERIES}  # untimed: the figures are for a warm process
     runs = [[(query, *search(tools, query)) for query in QUERIES] for _ in range(rounds)]
@@ -280,10 +295,11 @@ def single_client(backend: str, location: str, now_ms: int, rounds: int) -> dict
             "results": {query: count for query, (_, count) in warm.items()}, "per_query_p50_ms": per_query}
 
 
-def client(backend: str, location: str, now_ms: int, rounds: int, number: int, barrier, out) -> None:
-    """One of the concurrent clients: its own process and container, a warm pass, then the timed passes."""
+def client(backend: str, location: str, now_ms: int, rounds: int, number: int, tenants: int, barrier, out) -> None:
+    """One of the concurrent clients: its own process and container (its tenant, one of the server's
+    in turn), a warm pass, then the timed passes."""
     try:
-        tools = open_engine(location, now_ms, **backend_settings(backend, location))
+        tools = open_engine(location, now_ms, **backend_settings(backend, location, tenant_name(number, tenants)))
         order = QUERIES[number % len(QUERIES):] + QUERIES[:number % len(QUERIES)]  # not all on one query at once
         for query in order:
             search(tools, query)
@@ -297,10 +313,10 @@ def client(backend: str, location: str, now_ms: int, rounds: int, number: int, b
         out.put({"client": number, "error": repr(error)})
 
 
-def concurrent_clients(backend: str, location: str, now_ms: int, clients: int, rounds: int) -> dict:
+def concurrent_clients(backend: str, location: str, now_ms: int, clients: int, rounds: int, tenants: int) -> dict:
     context = mp.get_context("spawn")
     barrier, out = context.Barrier(clients), context.Queue()
-    processes = [context.Process(target=client, args=(backend, location, now_ms, rounds, n, barrier, out))
+    processes = [context.Process(target=client, args=(backend, location, now_ms, rounds, n, tenants, barrier, out))
                  for n in range(clients)]
     for process in processes:
         process.start()
@@ -318,10 +334,11 @@ def concurrent_clients(backend: str, location: str, now_ms: int, clients: int, r
 
 def latencies(backend: str, location: str, now_ms: int, args: argparse.Namespace) -> dict:
     say(f"   {backend}: one client, {args.rounds} timed passes over {len(QUERIES)} queries")
-    one = single_client(backend, location, now_ms, args.rounds)
+    tenants = args.tenants if backend == "postgresql" else 1
+    one = single_client(backend, location, now_ms, args.rounds, tenants)
     say(f"   {backend}: p50 {one['p50_ms']:.1f} ms, p95 {one['p95_ms']:.1f} ms")
     say(f"   {backend}: {args.clients} client processes, {args.client_rounds} timed passes each")
-    many = concurrent_clients(backend, location, now_ms, args.clients, args.client_rounds)
+    many = concurrent_clients(backend, location, now_ms, args.clients, args.client_rounds, tenants)
     say(f"   {backend}: p50 {many['p50_ms']:.1f} ms, p95 {many['p95_ms']:.1f} ms, {many['searches_per_s']:.1f} searches/s")
     return {"single": one, "concurrent": many}
 
@@ -339,10 +356,13 @@ def table(figures: dict) -> list[tuple[str, str, str]]:
     n = figures["sizes"]["messages"]
     sqlite, pg = figures["import"]["sqlite"], figures["import"]["postgresql"]
     rate = lambda seconds: f"{n / seconds:,.0f} msg/s ({seconds:,.1f} s)"  # noqa: E731
+    tenants = figures["sizes"].get("tenants", 1)
+    pg_rate = f"{n * tenants / pg['import_s']:,.0f} msg/s ({pg['import_s']:,.1f} s{f', {tenants} tenants' if tenants > 1 else ''})"
     rows = [
-        ("import: write", rate(sqlite["write_s"]), rate(pg["import_s"])),
+        ("import: write", rate(sqlite["write_s"]), pg_rate),
         ("import: keyword index", rate(sqlite["index_s"]), "none (searchable on commit)"),
-        ("import: write + index", rate(sqlite["total_s"]), rate(pg["import_s"])),
+        ("import: write + index", rate(sqlite["total_s"]), pg_rate),
+        ("tenants add, per tenant", "", f"{pg.get('tenant_add_s', 0) * 1000:,.1f} ms"),
     ]
     rows.append(("statistics refreshed by the writer (table ANALYZEs)", "", f"{pg['analyze_runs']}"))
     rows.append(("size on disk", f"{sqlite['history_mb']:,.0f} MB + side index {sqlite['side_index_mb']:,.0f} MB",
@@ -390,7 +410,8 @@ def main(argv: list[str] | None = None) -> int:
     args.work_dir.mkdir(parents=True, exist_ok=True)
     figures: dict = {"sizes": {"messages": args.messages, "sessions": args.sessions, "chunks": args.chunks, "seed": args.seed,
                                "batch": args.batch, "rounds": args.rounds, "clients": args.clients,
-                               "client_rounds": args.client_rounds, "import_runs": args.import_runs},
+                               "client_rounds": args.client_rounds, "import_runs": args.import_runs,
+                               "tenants": args.tenants},
                      "queries": list(QUERIES), "machine_s": machine_seconds()}
     say(f"0. generating {args.messages:,} messages, {args.sessions:,} sessions, {args.chunks:,} chunks...")
     now_ms = int(time.time() * 1000)
@@ -410,7 +431,7 @@ def main(argv: list[str] | None = None) -> int:
         imports: dict[str, list[dict]] = {"sqlite": [], "postgresql": []}
         for run in range(args.import_runs):
             say(f"1. import, run {run + 1} of {args.import_runs}")
-            imports["postgresql"].append(pg_import(server_url, DATABASES["history"], corpus, args.batch))
+            imports["postgresql"].append(pg_import(server_url, DATABASES["history"], corpus, args.batch, args.tenants))
             imports["sqlite"].append(sqlite_import(db, corpus, args.batch))
         figures["import"] = {kind: median_of(runs) for kind, runs in imports.items() if runs}
         figures["import_runs"] = imports

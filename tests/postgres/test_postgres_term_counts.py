@@ -19,9 +19,10 @@ WORDS = ["ferri", "harbour", "ticket", "island", "storm"]  # as the keyword inde
 
 
 def windows_from_turns(admin: PostgresHistory, tenant: str) -> dict[str, tuple[dict[str, int], int]]:
-    """Every turn's window made again from its session's turns: the stored windows' ground truth."""
+    """Every turn's window made again from its session's turns in the order written: the stored windows'
+    ground truth."""
     rows = admin.rows("SELECT session_id, id, content FROM messages WHERE tenant = %s AND type IN ('USER', 'AI_RESPONSE') "
-                      "ORDER BY session_id, created_at, seq", (tenant,))
+                      "ORDER BY session_id, seq", (tenant,))
     chains: dict[str, list[tuple[str, str]]] = {}
     for session, key, content in rows:
         chains.setdefault(session, []).append((key, content))
@@ -67,7 +68,7 @@ def test_windows_and_counts_follow_appends_replacements_moves_and_cascades_tenan
     theirs.write([NewSession("s1", "Tickets", NOW)], turns("s1", 0, 7, "a ticket for the ferry"), [])
     mine.write([], turns("s1", 30, 3, "one more storm {i}"), [])  # appended: s1-m29's window takes in s1-m30
     mine.write([], [NewMessage("s1-m0", "s1", "USER", "a ticket, no boat", NOW)], [])  # replaced by id
-    mine.write([], [NewMessage("s1-m5", "s1", "USER", "moved to the end, island", NOW + 99)], [])  # moved
+    mine.write([], [NewMessage("s1-m5", "s2", "USER", "moved to s2, island", NOW + 99)], [])  # to another session
     mine.write([], [NewMessage("s1-m9", "s1", "TOOL_RESULT", "ferry output", NOW + 9)], [])  # no longer a turn
     history = PostgresHistory(url, "owner")
     history.run("DELETE FROM sessions WHERE id = 's2'")  # its messages go by cascade
@@ -75,7 +76,7 @@ def test_windows_and_counts_follow_appends_replacements_moves_and_cascades_tenan
     for tenant in ("owner", "other"):
         assert stored_windows(admin, tenant) == windows_from_turns(admin, tenant)
         assert kept(url, tenant) == counted_from_windows(admin, tenant)
-    assert kept(url, "other")["ferri"][0] == 7 and kept(url, "owner")[ROWS][0] == 32  # s2's twelve went with it, s1-m9 is no turn
+    assert kept(url, "other")["ferri"][0] == 7 and kept(url, "owner")[ROWS][0] == 31  # s2 took its twelve and s1-m5 with it; s1-m9 is no turn
 
 
 def test_two_writers_of_one_tenant_at_once_neither_deadlock_nor_lose_a_count(fresh_database):
