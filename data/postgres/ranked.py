@@ -63,9 +63,12 @@ class Question:
                                                                                                  self.average]
 
 
-_MESSAGES = """WITH pool AS ({pool}),
+# The rows scored are looked up by key (the pool's and the literal reading's ids): asked for as "in the
+# pool or among these ids", the planner scans and scores every row of the tenant.
+_MESSAGES = """WITH pool AS MATERIALIZED ({pool}),
     chosen AS (SELECT m.id, m.session_id, m.type, m.content, m.created_at, m.seq, {score} AS score,
-        m.id IN (SELECT id FROM pool) AS pooled FROM messages m WHERE m.id IN (SELECT id FROM pool) OR m.id = ANY(%s)),
+        m.id IN (SELECT id FROM pool) AS pooled FROM (SELECT id FROM pool UNION SELECT unnest(%s::text[])) ids
+        JOIN messages m ON m.tenant = {current} AND m.id = ids.id),
     live AS (SELECT c.*, s.title FROM chosen c JOIN LATERAL (SELECT s.title, s.deleted_at FROM sessions s
         WHERE s.tenant = {current} AND s.id = c.session_id LIMIT 1) s ON true WHERE s.deleted_at IS NULL)
     SELECT id, session_id, title, type, content, created_at, score FROM (
@@ -91,9 +94,10 @@ def ranked_sessions(question: Question, after: int, before: int, within: Within 
         narrowed, extra = narrowed + " AND p.id = ANY(%s)", [sorted(within.sessions)]
     pool, pooled = question.pool("sessions", "title_words", "updated_at", narrowed, [after, before, *extra])
     score, scored = question.score("s.title_tf", "s.title_length")
-    sql = (f"WITH pool AS ({pool}), chosen AS (SELECT s.id, s.title, s.message_count, s.last_message_preview, "
-           f"s.created_at, s.updated_at, {score} AS score, s.id IN (SELECT id FROM pool) AS pooled FROM sessions s "
-           "WHERE (s.id IN (SELECT id FROM pool) OR s.id = ANY(%s)) AND s.deleted_at IS NULL) "
+    sql = (f"WITH pool AS MATERIALIZED ({pool}), chosen AS (SELECT s.id, s.title, s.message_count, s.last_message_preview, "
+           f"s.created_at, s.updated_at, {score} AS score, s.id IN (SELECT id FROM pool) AS pooled "
+           "FROM (SELECT id FROM pool UNION SELECT unnest(%s::text[])) ids "
+           f"JOIN sessions s ON s.tenant = {CURRENT} AND s.id = ids.id WHERE s.deleted_at IS NULL) "
            "SELECT id, title, message_count, last_message_preview, created_at, updated_at, score FROM ("
            "(SELECT * FROM chosen WHERE pooled ORDER BY score DESC, updated_at DESC LIMIT %s) "
            "UNION (SELECT * FROM chosen WHERE id = ANY(%s))) best")
