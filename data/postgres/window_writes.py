@@ -22,7 +22,6 @@ from oneclaw_search.domain.models import SEARCHABLE_MESSAGE_TYPES
 from oneclaw_search.domain.window_bm25 import WindowLayout
 
 TURN_TYPES = [kind.value for kind in SEARCHABLE_MESSAGE_TYPES]
-_LATER = 1 << 62  # rows written now take their sequence numbers after every row already stored
 # Per session: the turns around the stored rows rewritten (between the first and last of them, and
 # `beyond` either side), and its last `beyond` turns when new rows join its end. NULL bounds read nothing.
 _NEAR = """SELECT r.session_id, x.id, x.seq, x.content
@@ -73,9 +72,11 @@ def new_windows(database: pw.Database, written: Sequence[Written], stored: dict[
     near_text = {row[1]: row[3] for rows in near.values() for row in rows}
     found = NewWindows({}, {})
     for session in {*near, *by_session}:
-        before = sorted((row[2], row[1]) for row in near.get(session, []))
+        # (0, seq) for a row stored, (1, order in the write) for a new one: new rows take their sequence
+        # numbers after every row already stored
+        before = sorted(((0, row[2]), row[1]) for row in near.get(session, []))
         after = sorted([place for place in before if place[1] not in rewritten]
-                       + [(stored[row.id].seq if row.id in stored else _LATER + at, row.id)
+                       + [((0, stored[row.id].seq) if row.id in stored else (1, at), row.id)
                           for at, row in enumerate(by_session.get(session, []))])
         chain = [key for _, key in after]
         changed = _changed(chain, [key for _, key in before], rewritten, layout.reach)

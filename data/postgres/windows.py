@@ -15,8 +15,6 @@ from dataclasses import dataclass
 from oneclaw_search.data.text.analyzer import text_terms
 from oneclaw_search.domain.window_bm25 import WindowLayout
 
-POSITIONS_KEPT = 256  # a tsvector keeps at most this many positions of one lexeme
-LAST_POSITION = 16_383  # and none past this one (a later word is placed here)
 # A tsvector holds at most 1 MB: a turn's words past this many characters are found by the literal
 # reading only, and still count in its window (whose counts are its whole text's).
 WORDS_CHARS = 200_000
@@ -39,12 +37,11 @@ def own_words(text: str) -> OwnWords:
 
 
 def tsvector_literal(terms: Sequence[str]) -> str:
-    """Terms in order as PostgreSQL's tsvector input reads them, each with its positions."""
+    """Terms in order as PostgreSQL's tsvector input reads them, each with its positions (the server
+    keeps a lexeme's first 256 and places any past 16,383 there)."""
     places: dict[str, list[int]] = {}
     for at, term in enumerate(terms, start=1):
-        kept = places.setdefault(term, [])
-        if len(kept) < POSITIONS_KEPT and (not kept or kept[-1] < LAST_POSITION):
-            kept.append(min(at, LAST_POSITION))
+        places.setdefault(term, []).append(at)
     return " ".join(f"{quoted(term)}:{','.join(map(str, at))}" for term, at in places.items())
 
 
