@@ -5,7 +5,6 @@ the statistics refresh writers may ask for.
 from __future__ import annotations
 
 from oneclaw_search.data.postgres.database import TENANT_SETTING
-from oneclaw_search.domain.window_bm25 import K1, B
 
 CURRENT = f"current_setting('{TENANT_SETTING}', true)"  # NULL when unset: no row matches, nothing is written
 
@@ -87,12 +86,3 @@ NORM_FUNCTION = """CREATE OR REPLACE FUNCTION oneclaw_search_norm(length integer
     CASE WHEN length < 32 THEN length
          ELSE 24 + (((length - 24) >> (length(ltrim((length - 24)::bit(32)::text, '0')) - 4))
                     << (length(ltrim((length - 24)::bit(32)::text, '0')) - 4)) END"""
-# BM25 over a stored window (its term counts and length) for the query's terms and their idfs, at
-# the tenant's average window length: the ranking model's score, as tantivy computes it on SQLite.
-BM25_FUNCTION = f"""CREATE OR REPLACE FUNCTION oneclaw_search_bm25(counts jsonb, length integer, terms text[],
-        idfs float8[], average float8) RETURNS float8
-    LANGUAGE sql IMMUTABLE PARALLEL SAFE RETURN (
-    SELECT coalesce(sum(q.idf * f.tf * {K1 + 1} / (f.tf + CASE WHEN average > 0
-               THEN {K1} * ({1 - B} + {B} * oneclaw_search_norm(length) / average) ELSE {K1} END)), 0)
-    FROM unnest(terms, idfs) q(term, idf) CROSS JOIN LATERAL (SELECT (counts ->> q.term)::float8 AS tf) f
-    WHERE f.tf > 0)"""

@@ -39,11 +39,11 @@ def storable_text(value: str) -> str:
     return value
 
 
-def titled(row: dict[str, object]) -> dict[str, object]:
-    """A session row with its title's words: a session is ranked by its title."""
+def titled(row: dict[str, object], mark: str) -> dict[str, object]:
+    """A session row with its title's words (lexemes marked as the tenant's): a session is ranked by its title."""
     words = own_words(storable_text(str(row["title"])))
     window = title_window(words)
-    return {**row, "title_words": words.tsvector, "title_tf": window.counts, "title_length": window.length}
+    return {**row, "title_words": words.tsvector(mark), "title_tf": window.counts, "title_length": window.length}
 
 
 def windowed(message: NewMessage) -> tuple[Written, dict[str, object]]:
@@ -53,9 +53,9 @@ def windowed(message: NewMessage) -> tuple[Written, dict[str, object]]:
     return Written(message.id, message.session_id, words), row
 
 
-def with_window(written: Written, row: dict[str, object], window: WindowCounts | None) -> dict[str, object]:
+def with_window(written: Written, row: dict[str, object], window: WindowCounts | None, mark: str) -> dict[str, object]:
     turn = written.words is not None and window is not None
-    return {**row, "words": written.words.tsvector if written.words is not None else None,
+    return {**row, "words": written.words.tsvector(mark) if written.words is not None else None,
             "window_tf": window.counts if turn and window else None, "window_length": window.length if turn and window else None}
 
 

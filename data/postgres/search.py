@@ -13,6 +13,7 @@ from oneclaw_search.data.postgres.daos import PostgresMessageDao, PostgresSessio
 from oneclaw_search.data.postgres.database import PostgresHistory
 from oneclaw_search.data.postgres.ranked import Question, ranked_messages, ranked_sessions
 from oneclaw_search.data.postgres.term_counts import MESSAGES, SESSIONS, collection
+from oneclaw_search.data.postgres.windows import tenant_mark
 from oneclaw_search.data.text.keywords import clause_terms, clauses
 from oneclaw_search.domain.clock import Deadline
 from oneclaw_search.domain.history_query import HistoryQuery
@@ -34,7 +35,7 @@ def _question(history: PostgresHistory, kind: str, query: HistoryQuery,
     if not found:
         return None, Collection(0, 0.0, {})
     weights = collection(history, kind, terms, deadline)
-    return Question(query, found, terms, weights), weights
+    return Question(query, found, terms, weights, tenant_mark(history.tenant)), weights
 
 
 def _coverage(score: float, weights: Collection) -> float:

@@ -36,6 +36,9 @@ _NEAR = """SELECT r.session_id, x.id, x.seq, x.content
         AND m.type = ANY(%s) ORDER BY m.seq DESC LIMIT %s)) x"""
 
 
+Near = tuple[str, str, int, str]  # a stored turn near a written one: session, id, seq, content
+
+
 @dataclass(frozen=True, slots=True)
 class Written:
     """A message as written now: where it stands, and (for a turn) its own words."""
@@ -99,7 +102,7 @@ def _changed(chain: list[str], was: list[str], rewritten: set[str], reach: int) 
 
 
 def _near(database: pw.Database, written: Sequence[Written], stored: dict[str, Stored], beyond: int,
-          ) -> dict[str, list[tuple[object, ...]]]:
+          ) -> dict[str, list[Near]]:
     """The stored turns near where each written row stands now and stood before, by session."""
     spans: dict[str, tuple[int | None, int | None]] = {}
     appended: set[str] = set()
@@ -118,7 +121,7 @@ def _near(database: pw.Database, written: Sequence[Written], stored: dict[str, S
     rows = execute(database, _NEAR, (sessions, [spans[s][0] for s in sessions], [spans[s][1] for s in sessions],
                                      [s in appended for s in sessions], TURN_TYPES, beyond, TURN_TYPES, TURN_TYPES, beyond,
                                      TURN_TYPES, beyond)).fetchall()
-    found: dict[str, list[tuple[object, ...]]] = {}
-    for row in rows:
-        found.setdefault(row[0], []).append(row)
+    found: dict[str, list[Near]] = {}
+    for session, key, seq, content in rows:
+        found.setdefault(session, []).append((session, key, seq, content))
     return found

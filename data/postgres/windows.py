@@ -3,10 +3,12 @@ turn's own words once, and the writer stores its window (its own counts and its 
 ranking model's layout weighs them) as term counts and a length, for BM25 computed in SQL.
 
 A turn's own words also go in as a tsvector with positions, so the server's GIN index answers "holds
-this keyword" (a phrase of a typed identifier's parts included) as tantivy's words field does.
+this keyword" (a phrase of a typed identifier's parts included) as tantivy's words field does; its
+lexemes carry the tenant's mark.
 """
 from __future__ import annotations
 
+import hashlib
 import json
 from collections import Counter
 from collections.abc import Sequence
@@ -20,20 +22,34 @@ from oneclaw_search.domain.window_bm25 import WindowLayout
 WORDS_CHARS = 200_000
 
 
+def tenant_mark(tenant: str) -> str:
+    """What every lexeme of a tenant's tsvectors starts with: the GIN indexes hold all tenants' rows, and
+    a posting list of one tenant's words costs a search nothing for the others' (two tenants sharing a
+    mark only share postings; the tenant's policy still decides every row)."""
+    return hashlib.blake2b(tenant.encode(), digest_size=2).hexdigest() + ":"
+
+
 @dataclass(frozen=True, slots=True)
 class OwnWords:
-    """A text's terms as the keyword index counts them, and its first WORDS_CHARS characters' terms
-    as a tsvector literal."""
+    """A text's terms as the keyword index counts them (its window is made from the counts)."""
 
+    text: str
+    terms: list[str]
     counts: Counter[str]
-    length: int
-    tsvector: str
+
+    @property
+    def length(self) -> int:
+        return len(self.terms)
+
+    def tsvector(self, mark: str) -> str:
+        """Its first WORDS_CHARS characters' terms as a tsvector literal, each lexeme marked as its tenant's."""
+        shown = self.terms if len(self.text) <= WORDS_CHARS else text_terms(self.text[:WORDS_CHARS])
+        return tsvector_literal([mark + term for term in shown])
 
 
 def own_words(text: str) -> OwnWords:
     terms = text_terms(text)
-    shown = terms if len(text) <= WORDS_CHARS else text_terms(text[:WORDS_CHARS])
-    return OwnWords(Counter(terms), len(terms), tsvector_literal(shown))
+    return OwnWords(text, terms, Counter(terms))
 
 
 def tsvector_literal(terms: Sequence[str]) -> str:

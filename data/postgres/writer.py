@@ -27,6 +27,7 @@ from oneclaw_search.data.postgres.message_rows import (
     with_window,
 )
 from oneclaw_search.data.postgres.window_writes import new_windows
+from oneclaw_search.data.postgres.windows import tenant_mark
 from oneclaw_search.domain.errors import HistoryUnavailable
 from oneclaw_search.domain.models import SEARCHABLE_MESSAGE_TYPES, MemoryChunk
 from oneclaw_search.domain.ports import Embedder
@@ -46,6 +47,7 @@ class PostgresHistoryWriter:
     def __init__(self, history: PostgresHistory, embedder: Embedder | None, layout: WindowLayout = DEFAULT_WINDOW) -> None:
         self._history = history
         self._layout = layout
+        self._mark = tenant_mark(history.tenant)
         self._embedder = embedder  # memory chunks' vectors; messages are ranked by words (docs/how-search-works.md)
         self._unanalyzed = 0  # rows this writer has written since it last refreshed the statistics
         self._stale_after: float | None = None  # how many that may be before a refresh, as last read
@@ -56,14 +58,15 @@ class PostgresHistoryWriter:
         already there (left as they are with `keep_existing`)."""
         latest = {message.id: message for message in messages}  # an id twice: the last row wins
         with self._history.connected() as database, database.atomic():
-            _upsert(database, "sessions", ["id"], [titled(session_row(session)) for session in sessions])
+            _upsert(database, "sessions", ["id"], [titled(session_row(session), self._mark) for session in sessions])
             _upsert(database, "oneclaw_search_origins", ["session_id"],
                     [origin_row(session) for session in sessions if session.origin is not None])
             stored = stored_messages(database, list(latest))
             written = [latest[key] for key in latest if not (keep_existing and key in stored)]
             rows = [windowed(message) for message in written]
             windows = new_windows(database, [row for row, _ in rows], stored, self._layout)
-            copy_messages(database, [with_window(row, values, windows.written.get(row.id)) for row, values in rows])
+            copy_messages(database, [with_window(row, values, windows.written.get(row.id), self._mark)
+                                     for row, values in rows])
             store_windows(database, windows.neighbours)
             if chunks:
                 self._adopt_vector_space(database)

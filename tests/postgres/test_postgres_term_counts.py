@@ -76,7 +76,8 @@ def test_windows_and_counts_follow_appends_replacements_moves_and_cascades_tenan
     for tenant in ("owner", "other"):
         assert stored_windows(admin, tenant) == windows_from_turns(admin, tenant)
         assert kept(url, tenant) == counted_from_windows(admin, tenant)
-    assert kept(url, "other")["ferri"][0] == 7 and kept(url, "owner")[ROWS][0] == 31  # s2 took its twelve and s1-m5 with it; s1-m9 is no turn
+    # s2 took its twelve and s1-m5 with it; s1-m9 is no turn
+    assert kept(url, "other")["ferri"][0] == 7 and kept(url, "owner")[ROWS][0] == 31
 
 
 def test_two_writers_of_one_tenant_at_once_neither_deadlock_nor_lose_a_count(fresh_database):
