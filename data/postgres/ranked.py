@@ -1,10 +1,9 @@
-"""The keyword question each source asks the server, as one statement (Q-01, Q-02): every row holding
-a query keyword in its own words, scored by BM25 over its stored window in SQL (the ranking model,
-computed as tantivy computes it on SQLite), the best `limit` of them and the literal reading's rows,
-each with only what the reply needs.
+"""The keyword question each source asks the server, as one statement (Q-01, Q-02): the rows holding
+a query keyword in their own words (each keyword's newest, CANDIDATES_PER_RESULT per result), scored
+by BM25 over their stored windows in SQL (the ranking model, computed as tantivy computes it on
+SQLite), the best `limit` of them and the literal reading's rows, each with only what the reply needs.
 
-Each row is scored as the GIN index's bitmap reads it, so the score costs no second visit; only the
-rows the reply keeps are read whole.
+The pool's rows are scored by key after it is read, and only the rows the reply keeps are read whole.
 """
 from __future__ import annotations
 
@@ -20,6 +19,12 @@ from oneclaw_search.domain.history_query import HistoryQuery
 from oneclaw_search.domain.message_filter import Within
 from oneclaw_search.domain.window_bm25 import K1, B, Collection
 
+# Rows scored per result a source keeps, for each keyword: its newest (and as many holding every keyword).
+# A keyword held by no more rows is scored on all of them, as tantivy scores it on SQLite; a commoner
+# one on its newest, since PostgreSQL has no index that yields a word's best rows first, and reading
+# all of a common word's rows costs a heap visit each.
+CANDIDATES_PER_RESULT = 4
+
 
 def tsquery(clause: Sequence[str], mark: str) -> str:
     """A keyword as a tsquery of the tenant's lexemes: its one term, or its terms side by side (a typed
@@ -31,11 +36,16 @@ class Question:
     """What both sources' statements are built from: the keywords, the quoted phrases and the weights."""
 
     def __init__(self, query: HistoryQuery, found: list[Clause], terms: list[str], collection: Collection, mark: str) -> None:
-        self.any_keyword = " | ".join(f"({tsquery(clause, mark)})" for clause in found)
+        self.keywords = [tsquery(clause, mark) for clause in found]
         self.phrases = [(phrase, tsquery(words, mark)) for phrase in query.phrases if (words := analyze(phrase))]
         self.terms = terms
         self.idfs = [collection.idf(term) for term in terms]
         self.average = collection.average_length
+
+    def pooled(self) -> list[str]:
+        """The tsqueries whose newest rows are scored: every keyword, and all of them at once."""
+        every = " & ".join(f"({keyword})" for keyword in self.keywords)
+        return [every, *self.keywords] if len(self.keywords) > 1 else [every]
 
     def scored(self, alias: str, counts: str, length: str) -> tuple[str, str, list[object]]:
         """SQL for a row's score (BM25 over its window, each query term written out so no subquery runs per
@@ -57,9 +67,12 @@ class Question:
 
 
 # A session's deletion hides its messages: their ids, read once per statement (a partial index holds them).
-_MESSAGES = """WITH best AS (SELECT p.id, {score} AS score FROM messages p {lateral}
-        WHERE p.words @@ %s::tsquery{phrases} AND p.created_at BETWEEN %s AND %s AND p.type = ANY(%s){sessions}
-        AND p.session_id <> ALL(ARRAY(SELECT id FROM sessions WHERE deleted_at IS NOT NULL)) ORDER BY score DESC, p.seq DESC LIMIT %s),
+_HIDDEN = "p.session_id <> ALL(ARRAY(SELECT id FROM sessions WHERE deleted_at IS NOT NULL))"
+# The pool is read first and scored after, by key: a common keyword's bitmap reads every row holding
+# it to find its newest, and scoring each there would read its window for rows the pool drops.
+_MESSAGES = """WITH pool AS MATERIALIZED ({pool}),
+    best AS (SELECT p.id, {score} AS score FROM pool JOIN messages p ON p.tenant = {current} AND p.id = pool.id {lateral}
+        ORDER BY score DESC, p.seq DESC LIMIT %s),
     literal AS (SELECT p.id, {score} AS score FROM messages p {lateral} WHERE p.tenant = {current} AND p.id = ANY(%s))
     SELECT m.id, m.session_id, s.title, m.type, m.content, m.created_at, c.score
     FROM (SELECT * FROM best UNION SELECT * FROM literal) c JOIN messages m ON m.tenant = {current} AND m.id = c.id
@@ -74,13 +87,18 @@ def ranked_messages(question: Question, after: int, before: int, within: Within 
         sessions, narrowed = " AND p.session_id = ANY(%s)", [sorted(within.sessions)]
     score, lateral, read = question.scored("p", "window_tf", "window_length")
     phrases, held = question.phrase_conditions("p", "messages")
-    sql = _MESSAGES.format(score=score, lateral=lateral, phrases=phrases, sessions=sessions, current=CURRENT)
-    return sql, [*read, question.any_keyword, *held, after, before, types, *narrowed, limit, *read, literal]
+    part = (f"(SELECT p.id FROM messages p WHERE p.words @@ %s::tsquery{phrases} "
+            f"AND p.created_at BETWEEN %s AND %s AND p.type = ANY(%s){sessions} AND {_HIDDEN} "
+            f"ORDER BY p.created_at DESC LIMIT {int(limit * CANDIDATES_PER_RESULT)})")
+    keywords = question.pooled()
+    pooled = [value for keyword in keywords for value in (keyword, *held, after, before, types, *narrowed)]
+    sql = _MESSAGES.format(pool=" UNION ".join([part] * len(keywords)), score=score, lateral=lateral, current=CURRENT)
+    return sql, [*pooled, *read, limit, *read, literal]
 
 
-_SESSIONS = """WITH best AS (SELECT p.id, {score} AS score, p.updated_at FROM sessions p {lateral}
-        WHERE p.title_words @@ %s::tsquery{phrases} AND p.updated_at BETWEEN %s AND %s AND p.deleted_at IS NULL{sessions}
-        ORDER BY score DESC, p.updated_at DESC LIMIT %s),
+_SESSIONS = """WITH pool AS MATERIALIZED ({pool}),
+    best AS (SELECT p.id, {score} AS score, p.updated_at FROM pool JOIN sessions p ON p.tenant = {current} AND p.id = pool.id
+        {lateral} ORDER BY score DESC, p.updated_at DESC LIMIT %s),
     literal AS (SELECT p.id, {score} AS score, p.updated_at FROM sessions p {lateral}
         WHERE p.tenant = {current} AND p.id = ANY(%s))
     SELECT s.id, s.title, s.message_count, s.last_message_preview, s.created_at, s.updated_at, c.score
@@ -94,5 +112,10 @@ def ranked_sessions(question: Question, after: int, before: int, within: Within 
         sessions, narrowed = " AND p.id = ANY(%s)", [sorted(within.sessions)]
     score, lateral, read = question.scored("p", "title_tf", "title_length")
     phrases, held = question.phrase_conditions("p", "sessions")
-    sql = _SESSIONS.format(score=score, lateral=lateral, phrases=phrases, sessions=sessions, current=CURRENT)
-    return sql, [*read, question.any_keyword, *held, after, before, *narrowed, limit, *read, literal]
+    part = (f"(SELECT p.id FROM sessions p WHERE p.title_words @@ %s::tsquery"
+            f"{phrases} AND p.updated_at BETWEEN %s AND %s AND p.deleted_at IS NULL{sessions} "
+            f"ORDER BY p.updated_at DESC LIMIT {int(limit * CANDIDATES_PER_RESULT)})")
+    keywords = question.pooled()
+    pooled = [value for keyword in keywords for value in (keyword, *held, after, before, *narrowed)]
+    sql = _SESSIONS.format(pool=" UNION ".join([part] * len(keywords)), score=score, lateral=lateral, current=CURRENT)
+    return sql, [*pooled, *read, limit, *read, literal]
