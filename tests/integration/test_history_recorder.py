@@ -12,6 +12,7 @@ from builders import ms
 from fakes import FixedClock
 from freezegun import freeze_time
 from oneclaw_ddl import create_oneclaw_database
+from threads import run_at_once
 
 from oneclaw_search.data.history.database import HistoryDatabase
 from oneclaw_search.data.history.history_recorder import HistoryRecorder
@@ -102,11 +103,8 @@ def test_threads_record_while_another_searches_and_no_turn_is_lost(tmp_path):
     failures, done = [], threading.Event()
 
     def write(worker):
-        try:
-            for n in range(25):
-                recorder.record(f"s{worker}", "user", f"worker {worker} note {n} about kiwis")
-        except Exception as failure:  # noqa: BLE001 - collected and asserted below
-            failures.append(failure)
+        for n in range(25):
+            recorder.record(f"s{worker}", "user", f"worker {worker} note {n} about kiwis")
 
     def read():
         while not done.is_set():
@@ -116,11 +114,7 @@ def test_threads_record_while_another_searches_and_no_turn_is_lost(tmp_path):
                 failures.append(failure)
     reader = threading.Thread(target=read)
     reader.start()
-    writers = [threading.Thread(target=write, args=(worker,)) for worker in range(4)]
-    for thread in writers:
-        thread.start()
-    for thread in writers:
-        thread.join()
+    failures += run_at_once(write, [(worker,) for worker in range(4)])
     done.set()
     reader.join()
     assert failures == [] and len(message_ids(db)) == 101

@@ -4,7 +4,8 @@ session's cascade, two writers at once, and a schema made before windows were st
 from __future__ import annotations
 
 import json
-import threading
+
+from threads import run_at_once
 
 from oneclaw_search.data.history.new_rows import NewMessage, NewSession
 from oneclaw_search.data.postgres.database import PostgresHistory
@@ -84,22 +85,13 @@ def test_two_writers_of_one_tenant_at_once_neither_deadlock_nor_lose_a_count(fre
     url, admin = fresh_database
     PostgresHistoryWriter(PostgresHistory(url, "owner"), None).write(
         [NewSession(f"s{n}", "Trips", NOW) for n in range(2)], [], [])
-    failures: list[BaseException] = []
 
     def writer(n: int) -> None:
-        try:
-            out = PostgresHistoryWriter(PostgresHistory(url, "owner"), None)
-            for batch in range(5):
-                out.write([], turns(f"s{n}", batch * 40, 40, "storm island harbour ticket ferry {i}"), [])
-        except BaseException as error:  # noqa: BLE001 - reported below
-            failures.append(error)
+        out = PostgresHistoryWriter(PostgresHistory(url, "owner"), None)
+        for batch in range(5):
+            out.write([], turns(f"s{n}", batch * 40, 40, "storm island harbour ticket ferry {i}"), [])
 
-    threads = [threading.Thread(target=writer, args=(n,)) for n in range(2)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert failures == []
+    assert run_at_once(writer, [(0,), (1,)]) == []
     assert stored_windows(admin, "owner") == windows_from_turns(admin, "owner")
     assert {word: held for word, (held, _) in kept(url, "owner").items()} == {**{word: 400 for word in WORDS}, ROWS: 400}
     assert kept(url, "owner") == counted_from_windows(admin, "owner")

@@ -12,6 +12,8 @@ import sys
 import threading
 import time
 
+from threads import run_at_once
+
 from oneclaw_search.data.history.history_recorder import HistoryRecorder
 from oneclaw_search.data.text.analyzer import analyzer_in_use, text_terms
 from oneclaw_search.data.text.term_counts import TermCounter
@@ -142,21 +144,10 @@ def test_threads_creating_histories_at_once_each_get_all_their_own_tables(tmp_pa
 
     line = json.dumps({"kind": "session", "id": "s1", "title": "Kiwi harvest", "created_at": 1772359200000})
     failures: list[str] = []
-
-    def create(number: int) -> None:
-        try:
-            import_bundle(tmp_path / f"h{number}.db", [line])
-        except Exception as failure:  # noqa: BLE001 - gathered, then asserted on
-            failures.append(repr(failure))
-
     for _ in range(5):  # with the models bound process-wide, every round races
         for path in tmp_path.glob("h*.db*"):
             path.unlink()
-        threads = [threading.Thread(target=create, args=(number,)) for number in range(3)]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
+        failures += run_at_once(lambda number: import_bundle(tmp_path / f"h{number}.db", [line]), [(n,) for n in range(3)])
     assert failures == []
     for number in range(3):
         found = create_injector(tmp_path / f"h{number}.db", embedder=None).get(ToolExecutionEngine).execute_tool(
