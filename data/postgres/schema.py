@@ -123,7 +123,7 @@ def security() -> list[str]:
 
 # Moves whenever ensure_schema would change an existing schema: a schema marked with it is left as it
 # is, so adding a tenant to a current schema costs no DDL.
-SCHEMA_VERSION = "oneclaw-search schema 3: stored windows in the order written, deleted sessions indexed"
+SCHEMA_VERSION = "oneclaw-search schema 4: stored windows in the order written, own words counted"
 _MARK = "SELECT obj_description(to_regclass('oneclaw_tenants'), 'pg_class')"
 
 

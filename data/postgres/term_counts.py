@@ -1,7 +1,7 @@
 """The statistics BM25 needs of a tenant's windows, kept by the server as rows change (the Collection
 of domain/window_bm25.py): how many windows hold each term, and under the empty word (no term is
 empty) how many windows there are and their total length. Messages' windows are kind 'm', sessions'
-titles kind 's'.
+titles kind 's'; turns' own words kind 'w' (how common a word is, for the literal reading's plan).
 
 Statement triggers with transition tables add the terms of new windows and take away those of old
 ones (an update does both), whoever writes: our writer, a host's own statements, a cascade from a
@@ -15,16 +15,23 @@ import peewee as pw
 
 from oneclaw_search.data.postgres.database import PostgresHistory, execute
 from oneclaw_search.data.postgres.functions import CURRENT
+from oneclaw_search.data.postgres.windows import tenant_mark
 from oneclaw_search.domain.clock import Deadline
 from oneclaw_search.domain.window_bm25 import Collection
 
 TABLE = "oneclaw_search_window_terms"
 OLD_TABLE = "oneclaw_search_terms"  # an earlier schema's counts of english lexemes: dropped
 ROWS = ""  # no term is empty: under this word, every window counts once and adds its length
-MESSAGES, SESSIONS = "m", "s"
-_KINDS = {MESSAGES: ("messages", "window_tf", "window_length"), SESSIONS: ("sessions", "title_tf", "title_length")}
-_TERMS = """SELECT k.word, {sign} AS change, 0::bigint AS length FROM {rows} r, jsonb_object_keys(r.{counts}) k(word)
-    UNION ALL SELECT '{total}', {sign}, {sign} * r.{length} FROM {rows} r WHERE r.{counts} IS NOT NULL"""
+MESSAGES, SESSIONS, TURNS = "m", "s", "w"  # message windows, session titles, turns' own words
+_MARKED = len(tenant_mark(""))  # a tsvector lexeme's tenant mark, before the term
+# Each kind: its table, the terms of a row `r` (as a lateral yielding `word`), the column present on
+# every row counted, and the row's length.
+_KINDS = {MESSAGES: ("messages", "jsonb_object_keys(r.window_tf)", "window_tf", "r.window_length"),
+          SESSIONS: ("sessions", "jsonb_object_keys(r.title_tf)", "title_tf", "r.title_length"),
+          TURNS: ("messages", f"LATERAL (SELECT substr(x, {_MARKED + 1}) FROM unnest(tsvector_to_array(r.words)) x)",
+                  "words", "0")}
+_TERMS = """SELECT k.word, {sign} AS change, 0::bigint AS length FROM {rows} r, {terms} k(word)
+    UNION ALL SELECT '{total}', {sign}, {sign} * {length} FROM {rows} r WHERE r.{present} IS NOT NULL"""
 # Words in one order, so writers of one tenant take their rows' locks alike and never deadlock.
 _APPLY = f"""INSERT INTO {TABLE} (kind, word, held_by, length) SELECT '{{kind}}', word, sum(change), sum(length)
     FROM ({{changes}}) c GROUP BY word HAVING sum(change) <> 0 OR sum(length) <> 0 ORDER BY word
@@ -33,25 +40,28 @@ _APPLY = f"""INSERT INTO {TABLE} (kind, word, held_by, length) SELECT '{{kind}}'
 
 
 def _apply(kind: str, *parts: tuple[str, str]) -> str:
-    _, counts, length = _KINDS[kind]
+    _, terms, present, length = _KINDS[kind]
     return _APPLY.format(kind=kind, changes=" UNION ALL ".join(
-        _TERMS.format(sign=sign, rows=rows, counts=counts, length=length, total=ROWS) for sign, rows in parts))
+        _TERMS.format(sign=sign, rows=rows, terms=terms, present=present, length=length, total=ROWS) for sign, rows in parts))
 
 
-def _function(kind: str) -> str:
+def _function(table: str) -> str:
     """A statement with no tenant set (an admin's cascade from removing a tenant) changes nothing here:
     that tenant's counts go with it."""
-    table = _KINDS[kind][0]
+    kinds = [kind for kind, (owner, *_) in _KINDS.items() if owner == table]
+
+    def each(*parts: tuple[str, str]) -> str:
+        return "; ".join(_apply(kind, *parts) for kind in kinds)
     return f"""CREATE OR REPLACE FUNCTION oneclaw_search_count_{table}() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN
         IF coalesce({CURRENT}, '') = '' THEN
             RETURN NULL;
         ELSIF TG_OP = 'INSERT' THEN
-            {_apply(kind, ("1", "added"))};
+            {each(("1", "added"))};
         ELSIF TG_OP = 'DELETE' THEN
-            {_apply(kind, ("-1", "removed"))};
+            {each(("-1", "removed"))};
         ELSE
-            {_apply(kind, ("1", "added"), ("-1", "removed"))};
+            {each(("1", "added"), ("-1", "removed"))};
         END IF;
         RETURN NULL;
     END $$"""
@@ -77,8 +87,8 @@ def create_counts(database: pw.Database, tenant_column: str) -> None:
         execute(database, statement)
     execute(database, f"CREATE TABLE IF NOT EXISTS {TABLE} ({tenant_column}, kind text NOT NULL, word text NOT NULL, "
                       "held_by bigint NOT NULL, length bigint NOT NULL DEFAULT 0, PRIMARY KEY (tenant, kind, word))")
-    for kind, (table, _, _) in _KINDS.items():
-        execute(database, _function(kind))
+    for table in dict.fromkeys(table for table, *_ in _KINDS.values()):
+        execute(database, _function(table))
         for trigger in _triggers(table):
             execute(database, trigger)
 
@@ -99,6 +109,13 @@ def collection(history: PostgresHistory, kind: str, terms: Sequence[str], deadli
 
 
 def message_counts(history: PostgresHistory, words: Sequence[str], deadline: Deadline | None = None) -> dict[str, int]:
-    """How many of the tenant's message windows hold each word (ROWS: how many windows there are):
-    the literal reading's estimate of how common a word is."""
-    return {word: held for word, (held, _) in counted(history, MESSAGES, words, deadline).items()}
+    """How many of the tenant's turns hold each word in their own words (ROWS: how many turns there
+    are): the literal reading's and the typo fallback's estimate of how common a word is."""
+    return {word: held for word, (held, _) in counted(history, TURNS, words, deadline).items()}
+
+
+def known(history: PostgresHistory, terms: Sequence[str]) -> dict[str, int]:
+    """How many turns and session titles hold each term: how common a spelling is, for the typo fallback."""
+    rows = history.rows(f"SELECT word, sum(held_by) FROM {TABLE} WHERE kind = ANY(%s) AND word = ANY(%s) GROUP BY word",
+                        ([TURNS, SESSIONS], list(terms)))
+    return {word: int(held) for word, held in rows}

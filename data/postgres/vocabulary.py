@@ -1,8 +1,8 @@
 """PostgresVocabulary: how many messages and sessions hold a term, and which words lie one edit
 away, read from the server (the Vocabulary port, for the typo fallback).
 
-Known terms come from the window counts the server keeps (term_counts.py: how many message windows
-and session titles hold each); close spellings from pg_trgm's word
+Known terms come from the counts the server keeps (term_counts.py: how many turns and session titles
+hold each); close spellings from pg_trgm's word
 similarity, the words themselves read from a few of the rows it matches.
 """
 from __future__ import annotations
@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from oneclaw_search.data.postgres.database import PostgresHistory, execute
-from oneclaw_search.data.postgres.term_counts import MESSAGES, SESSIONS, counted
+from oneclaw_search.data.postgres.term_counts import known
 from oneclaw_search.data.text.analyzer import stem
 from oneclaw_search.domain.spelling import one_edit_away
 from oneclaw_search.domain.text import tokens
@@ -32,9 +32,8 @@ class PostgresVocabulary:
         return stem(word)  # Snowball English, as the server's 'english' configuration stems
 
     def frequencies(self, terms: Sequence[str]) -> dict[str, int]:
-        messages = counted(self._history, MESSAGES, terms)
-        sessions = counted(self._history, SESSIONS, terms)
-        return {term: messages.get(term, (0, 0))[0] + sessions.get(term, (0, 0))[0] for term in terms}
+        found = known(self._history, terms)
+        return {term: found.get(term, 0) for term in terms}
 
     def frequency(self, term: str) -> int:
         return self.frequencies([term])[term]

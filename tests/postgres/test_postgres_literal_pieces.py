@@ -56,7 +56,7 @@ def test_a_phrase_read_through_its_rarest_word_finds_what_the_whole_phrase_finds
 def test_a_word_commoner_than_its_count_said_leaves_the_phrase_to_the_index(fresh_database, mocker):
     url, _ = fresh_database
     history = history_of(url)
-    mocker.patch.object(literal_reading, "PIECE_ROWS", 20)  # 'ferry' is counted 48 times: not rare enough
+    mocker.patch.object(literal_reading, "PIECE_ROWS", 20)  # 'ferry' is counted 42 times: not rare enough
     assert literal_plan(history, "ferry schedule", 50, None) == LiteralPlan(order=THROUGH_INDEX)  # a phrase
     mocker.patch.object(daos, "literal_plan", return_value=LiteralPlan(piece="schedul"))  # held by 103 rows, past 20
     whole = mocker.spy(history, "rows")
@@ -86,12 +86,11 @@ def test_a_stop_word_or_a_word_never_counted_is_not_taken_for_a_rare_one(fresh_d
 
 
 def test_a_word_is_read_back_along_time_when_common_and_through_the_index_when_rare(fresh_database, mocker):
-    """held² against limit · rows · ALONG_TIME_SHARE: 'ferry' is held by 48 of 103 message windows (42
-    turns, and six beside them)."""
+    """held² against limit · rows · ALONG_TIME_SHARE: 'ferry' is held by 42 of 103 messages."""
     url, _ = fresh_database
     history = history_of(url)
-    assert literal_plan(history, "ferry", 50, None) == LiteralPlan(order=ALONG_TIME, rows_back=192)  # 48² > 50 · 103 / 4
-    assert literal_plan(history, "ferry", 100, None) == LiteralPlan(order=THROUGH_INDEX)  # 48² < 100 · 103 / 4
+    assert literal_plan(history, "ferry", 50, None) == LiteralPlan(order=ALONG_TIME, rows_back=168)  # 42² > 50 · 103 / 4
+    assert literal_plan(history, "ferry", 100, None) == LiteralPlan(order=THROUGH_INDEX)  # 42² < 100 · 103 / 4
     assert literal_plan(history, "fe", 50, None) == LiteralPlan(order=ALONG_TIME)  # no trigram to look up
     assert literal_plan(history, "zzqx", 50, None) == LiteralPlan()  # no count: the planner's choice
     assert literal_plan(history, "ferry", 50, None, some_sessions=True) == LiteralPlan()  # counts of all sessions
@@ -103,9 +102,9 @@ def test_a_word_is_read_back_along_time_when_common_and_through_the_index_when_r
         found = [hit.id for hit in PostgresMessageDao(history).search_content("FERRY", limit=limit)]
         asked = [call.args[0] for call in statements.call_args_list]
         assert found == expected and len(found) == min(limit, 43)  # the ferryboat too, as a part of a word
-        # back along time, at most 48 / ALONG_TIME_SHARE rows, for the smaller page; the larger one
+        # back along time, at most 42 / ALONG_TIME_SHARE rows, for the smaller page; the larger one
         # through the index
-        assert any("LIMIT 192) m" in sql for sql in asked) == (order == ALONG_TIME)
+        assert any("LIMIT 168) m" in sql for sql in asked) == (order == ALONG_TIME)
         assert any("m.created_at + 0" in sql for sql in asked) == (order == THROUGH_INDEX)
     expected = read_whole_free(history, "scheduler", 5)
     statements.reset_mock()

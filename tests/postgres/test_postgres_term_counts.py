@@ -10,7 +10,7 @@ from threads import run_at_once
 from oneclaw_search.data.history.new_rows import NewMessage, NewSession
 from oneclaw_search.data.postgres.database import PostgresHistory
 from oneclaw_search.data.postgres.schema import add_tenant, ensure_schema
-from oneclaw_search.data.postgres.term_counts import MESSAGES, ROWS, TABLE, counted
+from oneclaw_search.data.postgres.term_counts import MESSAGES, ROWS, TABLE, TURNS, counted
 from oneclaw_search.data.postgres.windows import own_words, window_of
 from oneclaw_search.data.postgres.writer import PostgresHistoryWriter
 from oneclaw_search.domain.window_bm25 import DEFAULT_WINDOW
@@ -56,6 +56,19 @@ def counted_from_windows(admin: PostgresHistory, tenant: str) -> dict[str, tuple
     return {word: value for word, value in found.items() if value != (0, 0)}
 
 
+def own_counts(url: str, admin: PostgresHistory, tenant: str) -> tuple[dict[str, int], dict[str, int]]:
+    """The turns' own-word counts kept, and made again from the turns' texts."""
+    texts = [content for (content,) in admin.rows("SELECT content FROM messages WHERE tenant = %s AND words IS NOT NULL",
+                                                  (tenant,))]
+    truth = {word: sum(1 for text in texts if word in own_words(text).counts) for word in WORDS}
+    truth = {**{word: held for word, held in truth.items() if held}, ROWS: len(texts)}
+    history = PostgresHistory(url, tenant)
+    try:
+        return {word: held for word, (held, _) in counted(history, TURNS, WORDS).items() if held}, truth
+    finally:
+        history.close()
+
+
 def turns(session: str, start: int, count: int, text: str) -> list[NewMessage]:
     return [NewMessage(f"{session}-m{start + i}", session, "USER", text.format(i=i), NOW + start + i) for i in range(count)]
 
@@ -77,6 +90,8 @@ def test_windows_and_counts_follow_appends_replacements_moves_and_cascades_tenan
     for tenant in ("owner", "other"):
         assert stored_windows(admin, tenant) == windows_from_turns(admin, tenant)
         assert kept(url, tenant) == counted_from_windows(admin, tenant)
+        kept_own, own_truth = own_counts(url, admin, tenant)
+        assert kept_own == own_truth
     # s2 took its twelve and s1-m5 with it; s1-m9 is no turn
     assert kept(url, "other")["ferri"][0] == 7 and kept(url, "owner")[ROWS][0] == 31
 
@@ -101,10 +116,11 @@ def test_a_schema_made_before_windows_were_stored_gets_them_from_the_rows_alread
     url, admin = fresh_database
     PostgresHistoryWriter(PostgresHistory(url, "owner"), None).write(
         [NewSession("s1", "Ferry", NOW)], turns("s1", 0, 9, "the ferry {i} and its ticket"), [])
-    admin.run("ALTER TABLE messages DROP COLUMN window_tf")  # as a schema of an earlier version stood
+    admin.run("ALTER TABLE messages DROP COLUMN window_tf, DROP COLUMN words")  # as a schema of an earlier version stood
     admin.run(f"DROP TABLE {TABLE}")
     admin.run("COMMENT ON TABLE oneclaw_tenants IS NULL")
     ensure_schema(admin)
     assert stored_windows(admin, "owner") == windows_from_turns(admin, "owner")
     assert {word: held for word, (held, _) in kept(url, "owner").items()} == {"ferri": 9, "ticket": 9, ROWS: 9}
     assert kept(url, "owner") == counted_from_windows(admin, "owner")
+    assert own_counts(url, admin, "owner")[0] == {"ferri": 9, "ticket": 9, ROWS: 9}
