@@ -1,27 +1,12 @@
-"""The SQL functions and triggers of the PostgreSQL schema (schema.py creates them): the words the
-keyword search indexes, the literal reading's folding and pattern, the memory cache's counter, and
-the statistics refresh writers may ask for.
+"""The SQL functions and triggers of the PostgreSQL schema (schema.py creates them): the literal
+reading's folding and pattern, a window's length as a search engine keeps it, the memory cache's
+counter, and the statistics refresh writers may ask for.
 """
 from __future__ import annotations
 
 from oneclaw_search.data.postgres.database import TENANT_SETTING
 
 CURRENT = f"current_setting('{TENANT_SETTING}', true)"  # NULL when unset: no row matches, nothing is written
-
-# The words the keyword search indexes and queries: accents dropped (NFKD, then no combining marks:
-# the server may lack unaccent) and camelCase identifiers also split into their parts, so
-# getUserName is found as typed and by "user name". Immutable, so a generated column can use them;
-# a query goes through them too. Each step runs only on text that needs it: most text is ASCII.
-PLAIN_FUNCTION = """CREATE OR REPLACE FUNCTION oneclaw_search_plain(value text) RETURNS text
-    LANGUAGE sql IMMUTABLE PARALLEL SAFE RETURN
-    CASE WHEN value ~ '[^[:ascii:]]' THEN regexp_replace(normalize(value, NFKD), '[\\u0300-\\u036f]', '', 'g')
-         ELSE value END"""
-CAMEL = "'([[:lower:][:digit:]])([[:upper:]])', '\\1 \\2', 'g'"
-WORDS_FUNCTION = f"""CREATE OR REPLACE FUNCTION oneclaw_search_words(value text) RETURNS text
-    LANGUAGE sql IMMUTABLE PARALLEL SAFE RETURN
-    CASE WHEN value ~ '[[:lower:][:digit:]][[:upper:]]'
-         THEN oneclaw_search_plain(value) || ' ' || regexp_replace(oneclaw_search_plain(value), {CAMEL})
-         ELSE oneclaw_search_plain(value) END"""
 
 # The literal reading's caseless form, computed alike for a row and a query so one trigram index
 # serves both: compatibility forms composed (a decomposed 'école' is 'école', 'ﬁ' is 'fi'), the

@@ -1,6 +1,7 @@
-"""The PostgreSQL schema: OneClaw's tables and columns with a tenant column on each, the generated
-tsvector and trigram indexes search runs on, row-level security by tenant, and the tenant list
-(the SQL functions and triggers they use are in functions.py and term_counts.py).
+"""The PostgreSQL schema: OneClaw's tables and columns with a tenant column on each, the columns the
+writer stores each turn's words and window in, the GIN and trigram indexes search runs on,
+row-level security by tenant, and the tenant list (the SQL functions and triggers they use are in
+functions.py and term_counts.py).
 
 Every statement is idempotent: `ensure_schema` runs on an empty database or an up-to-date one alike.
 """
