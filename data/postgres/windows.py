@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from oneclaw_search.data.text.analyzer import text_terms
-from oneclaw_search.domain.window_bm25 import WindowLayout
+from oneclaw_search.domain.window_bm25 import Bag, Window, WindowLayout
 
 # A tsvector holds at most 1 MB: a turn's words past this many characters are found by the literal
 # reading only, and still count in its window (whose counts are its whole text's).
@@ -40,6 +40,10 @@ class OwnWords:
     @property
     def length(self) -> int:
         return len(self.terms)
+
+    @property
+    def bag(self) -> Bag:
+        return Bag(self.counts, len(self.terms))
 
     def tsvector(self, mark: str) -> str:
         """Its first WORDS_CHARS characters' terms as a tsvector literal, each lexeme marked as its tenant's."""
@@ -74,17 +78,18 @@ class WindowCounts:
 
 
 def window_of(chain: Sequence[OwnWords], at: int, layout: WindowLayout) -> WindowCounts:
-    """The window of `chain[at]` (a session's turns in the order written): its own words `layout.own`
-    times, and each neighbour's as often as its distance says."""
-    weighed = [(layout.own, chain[at])]
-    weighed += [(times, chain[at - 1 - step]) for step, times in enumerate(layout.before) if at - 1 - step >= 0]
-    weighed += [(times, chain[at + 1 + step]) for step, times in enumerate(layout.after) if at + 1 + step < len(chain)]
-    counts: Counter[str] = Counter()
-    for times, words in weighed:
-        for term, count in words.counts.items():
-            counts[term] += times * count
+    """The window of `chain[at]` (a session's turns in the order written), weighed as the ranking
+    model's Window weighs it."""
+    before = tuple(chain[place].bag for place in range(at - 1, max(at - 1 - len(layout.before), -1), -1))
+    after = tuple(chain[place].bag for place in range(at + 1, min(at + 1 + len(layout.after), len(chain))))
+    weighed = Window(chain[at].bag, before, after).weighed(layout)
+    times, own = weighed[0]
+    counts = {term: times * count for term, count in own.counts.items()}
+    for times, bag in weighed[1:]:
+        for term, count in bag.counts.items():
+            counts[term] = counts.get(term, 0) + times * count
     return WindowCounts(json.dumps(counts, ensure_ascii=False, separators=(",", ":")),
-                        sum(times * words.length for times, words in weighed))
+                        sum(times * bag.length for times, bag in weighed))
 
 
 def title_window(words: OwnWords) -> WindowCounts:
