@@ -26,11 +26,21 @@ FOLD_FUNCTION = """CREATE OR REPLACE FUNCTION oneclaw_search_fold(value text) RE
         END IF;
         RETURN lower(value);
     END $$"""
-# '%query%' over the folded query, its own `%`, `_` and `\` matching only themselves (ESCAPE '\');
-# each % doubled for the driver, which reads a lone one as a placeholder.
-LIKE_FUNCTION = """CREATE OR REPLACE FUNCTION oneclaw_search_like(query text) RETURNS text
-    LANGUAGE sql IMMUTABLE PARALLEL SAFE RETURN
-    '%%' || replace(replace(replace(oneclaw_search_fold(query), '\\', '\\\\'), '%%', '\\%%'), '_', '\\_') || '%%'"""
+# A row's folded text behind its tenant's mark (eight hex digits of a hash of the name, and a space), as
+# the trigram indexes hold it: a pattern that starts with the mark makes pg_trgm intersect the needle's
+# postings with the mark's, so a search visits its own tenant's rows only, however many others share
+# the index. PL/pgSQL, kept whole, for the LEAKPROOF mark row-level security needs (schema.py). The
+# fold is named with its schema: ANALYZE and index builds run with only pg_catalog on the search path.
+MARKED_FUNCTION = """CREATE OR REPLACE FUNCTION oneclaw_search_marked(tenant text, value text) RETURNS text
+    LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE COST 1000 AS $$
+    BEGIN
+        RETURN left(md5(tenant), 8) || ' ' || {schema}.oneclaw_search_fold(value);
+    END $$"""
+# The current tenant's mark, then '%query%' over the folded query, its own `%`, `_` and `\` matching
+# only themselves (ESCAPE '\'); each % doubled for the driver, which reads a lone one as a placeholder.
+LIKE_FUNCTION = f"""CREATE OR REPLACE FUNCTION oneclaw_search_like(query text) RETURNS text
+    LANGUAGE sql STABLE PARALLEL SAFE RETURN left(md5({CURRENT}), 8) || ' '
+    || '%%' || replace(replace(replace(oneclaw_search_fold(query), '\\', '\\\\'), '%%', '\\%%'), '_', '\\_') || '%%'"""
 
 # The memory cache's key: a per-tenant counter every statement that changes memory_index moves, in
 # its own transaction, whoever runs it; reading it is one index lookup where counting the rows was
@@ -54,8 +64,8 @@ MEMORY_TRIGGER = ("CREATE OR REPLACE TRIGGER memory_index_changed AFTER INSERT O
 # every search would otherwise read through one by one. A tenant role may not ANALYZE a table it does
 # not own, so the schema's owner lends it these statements over these tables only. SKIP_LOCKED: one
 # refresh at a time is enough.
-GIN_INDEXES = ("messages_words", "messages_fold_trgm", "sessions_title_words", "sessions_title_fold_trgm",
-               "sessions_preview_fold_trgm")
+GIN_INDEXES = ("messages_words", "messages_marked_trgm", "sessions_title_words", "sessions_title_marked_trgm",
+               "sessions_preview_marked_trgm")
 ANALYZE_FUNCTION = f"""CREATE OR REPLACE FUNCTION oneclaw_search_analyze() RETURNS void
     LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_temp AS $$
     BEGIN

@@ -39,8 +39,10 @@ _RECENT = """SELECT {columns} FROM (SELECT m.tenant, m.id, m.session_id, m.type,
 
 
 def folded_like(column: str) -> str:
-    """SQL: `column` holds the query (the next parameter) as the literal reading reads it."""
-    return f"oneclaw_search_fold({column}) LIKE oneclaw_search_like(%s) ESCAPE '\\'"
+    """SQL: `column` (`alias.name`) holds the query (the next parameter) as the literal reading reads
+    it, in the form the tenant-marked trigram indexes hold."""
+    alias = column.split(".")[0]
+    return f"oneclaw_search_marked({alias}.tenant, {column}) LIKE oneclaw_search_like(%s) ESCAPE '\\'"
 
 
 def first_admitted(page: Callable[[int, int], Rows], admits: Callable[[tuple[Any, ...]], bool], limit: int) -> Rows:

@@ -15,6 +15,7 @@ from oneclaw_search.data.postgres.functions import (
     CURRENT,
     FOLD_FUNCTION,
     LIKE_FUNCTION,
+    MARKED_FUNCTION,
     MEMORY_CHANGED_FUNCTION,
     MEMORY_TRIGGER,
     NORM_FUNCTION,
@@ -60,11 +61,16 @@ INDEXES = [
     # a session's turns in the order written: the writer reads the ones beside those it writes
     "CREATE INDEX IF NOT EXISTS index_messages_session_seq ON messages (tenant, session_id, seq)",
     "CREATE INDEX IF NOT EXISTS messages_words ON messages USING gin (words)",
-    "CREATE INDEX IF NOT EXISTS messages_fold_trgm ON messages USING gin (oneclaw_search_fold(content) gin_trgm_ops)",
+    "CREATE INDEX IF NOT EXISTS messages_marked_trgm ON messages USING gin (oneclaw_search_marked(tenant, content) gin_trgm_ops)",
     "CREATE INDEX IF NOT EXISTS sessions_title_words ON sessions USING gin (title_words)",
-    "CREATE INDEX IF NOT EXISTS sessions_title_fold_trgm ON sessions USING gin (oneclaw_search_fold(title) gin_trgm_ops)",
-    "CREATE INDEX IF NOT EXISTS sessions_preview_fold_trgm ON sessions USING gin "
-    "(oneclaw_search_fold(last_message_preview) gin_trgm_ops)",
+    "CREATE INDEX IF NOT EXISTS sessions_title_marked_trgm ON sessions USING gin "
+    "(oneclaw_search_marked(tenant, title) gin_trgm_ops)",
+    "CREATE INDEX IF NOT EXISTS sessions_preview_marked_trgm ON sessions USING gin "
+    "(oneclaw_search_marked(tenant, last_message_preview) gin_trgm_ops)",
+    # the trigram indexes over every tenant's folded text alike, which schemas before the marked ones made
+    "DROP INDEX IF EXISTS messages_fold_trgm",
+    "DROP INDEX IF EXISTS sessions_title_fold_trgm",
+    "DROP INDEX IF EXISTS sessions_preview_fold_trgm",
     # the trigram indexes over the unfolded text that schemas before the folded ones made
     "DROP INDEX IF EXISTS messages_content_trgm",
     "DROP INDEX IF EXISTS sessions_title_trgm",
@@ -89,7 +95,7 @@ TENANT_TABLES = ("sessions", "messages", "memory_index", "oneclaw_search_origins
 # returns a boolean computed from its two arguments and raises only on a malformed pattern or query,
 # whatever the row holds, so the mark is true of them; only a superuser may set it.
 SEARCH_FUNCTIONS = ("ts_match_vq(tsvector, tsquery)", "textlike(text, text)", "word_similarity_op(text, text)",
-                    "oneclaw_search_fold(text)")
+                    "oneclaw_search_fold(text)", "oneclaw_search_marked(text, text)")
 _LEAKY = "SELECT count(*) FROM pg_proc WHERE oid = ANY(%s::regprocedure[]) AND NOT proleakproof"
 
 
@@ -124,7 +130,7 @@ def security() -> list[str]:
 
 # Moves whenever ensure_schema would change an existing schema: a schema marked with it is left as it
 # is, so adding a tenant to a current schema costs no DDL.
-SCHEMA_VERSION = "oneclaw-search schema 4: stored windows in the order written, own words counted"
+SCHEMA_VERSION = "oneclaw-search schema 5: stored windows, own words counted, trigram indexes by tenant"
 _MARK = "SELECT obj_description(to_regclass('oneclaw_tenants'), 'pg_class')"
 
 
@@ -139,8 +145,9 @@ def ensure_schema(admin: PostgresHistory) -> None:
         execute(database, "CREATE EXTENSION IF NOT EXISTS pg_trgm")
         older = execute(database, "SELECT to_regclass('messages') IS NOT NULL AND NOT EXISTS (SELECT 1 FROM pg_attribute "
                                   "WHERE attrelid = to_regclass('messages') AND attname = 'window_tf')").fetchall() == [(True,)]
-        for statement in [FOLD_FUNCTION, LIKE_FUNCTION, NORM_FUNCTION, *TABLES, *RETIRED, *WINDOW_COLUMNS,
-                          *INDEXES]:
+        schema = execute(database, "SELECT quote_ident(current_schema())").fetchall()[0][0]
+        functions = [FOLD_FUNCTION, MARKED_FUNCTION.format(schema=schema), LIKE_FUNCTION, NORM_FUNCTION]
+        for statement in [*functions, *TABLES, *RETIRED, *WINDOW_COLUMNS, *INDEXES]:
             execute(database, statement)
         create_counts(database, TENANT_COLUMN)
         for statement in [MEMORY_CHANGED_FUNCTION, MEMORY_TRIGGER, ANALYZE_FUNCTION, *security()]:

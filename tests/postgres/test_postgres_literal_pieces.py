@@ -13,6 +13,7 @@ from oneclaw_search.data.postgres.literal_reading import (
     ALONG_TIME,
     THROUGH_INDEX,
     LiteralPlan,
+    folded_like,
     literal_plan,
     pieces,
     words_of,
@@ -116,8 +117,8 @@ def test_a_word_is_read_back_along_time_when_common_and_through_the_index_when_r
 
 def read_whole_free(history: PostgresHistory, query: str, limit: int) -> list[str]:
     """The needle through the plain statement, the planner choosing: the rows any reading must give."""
-    rows = history.rows("SELECT m.id FROM messages m WHERE oneclaw_search_fold(m.content) LIKE oneclaw_search_like(%s) "
-                        "ESCAPE '\\' ORDER BY m.created_at DESC, m.id LIMIT %s", (query, limit))
+    rows = history.rows(f"SELECT m.id FROM messages m WHERE {folded_like('m.content')} ORDER BY m.created_at DESC, m.id LIMIT %s",
+                        (query, limit))
     return [row[0] for row in rows]
 
 
