@@ -26,6 +26,11 @@ from oneclaw_search.domain.window_bm25 import K1, B, Collection
 CANDIDATES_PER_RESULT = 4
 
 
+def identifier(term: str) -> str:
+    """A term as a quoted SQL column name (a window's count of it, read by jsonb_to_record)."""
+    return '"' + term.replace('"', '""') + '"'
+
+
 def tsquery(clause: Sequence[str], mark: str) -> str:
     """A keyword as a tsquery of the tenant's lexemes: its one term, or its terms side by side (a typed
     identifier, a path)."""
@@ -49,13 +54,16 @@ class Question:
 
     def scored(self, alias: str, counts: str, length: str) -> tuple[str, str, list[object]]:
         """SQL for a row's score (BM25 over its window, each query term written out so no subquery runs per
-        row) and the lateral it reads from, and their parameters in the order they stand in
-        `SELECT score FROM table lateral`."""
+        row) and the laterals it reads from, and their parameters in the order they stand in
+        `SELECT score FROM table laterals`. The window's counts of all the terms are read in one pass,
+        jsonb_to_record's columns named by the terms (the analyzer drops tokens over 40 bytes, so every
+        term fits a column name), where one `->>` per term parsed the window once each."""
         norm = f"{K1} * ({1 - B} + {B} * oneclaw_search_norm({alias}.{length}) / %s::float8)" if self.average > 0 else f"{K1}"
-        frequencies = ", ".join(f"({alias}.{counts} ->> %s)::float8 AS t{at}" for at in range(len(self.terms)))
-        lateral = f"CROSS JOIN LATERAL (SELECT {norm} AS n, {frequencies}) w"
-        score = " + ".join(f"coalesce(%s * w.t{at} * {K1 + 1} / (w.t{at} + w.n), 0)" for at in range(len(self.terms)))
-        return score, lateral, [*self.idfs, *([self.average] if self.average > 0 else []), *self.terms]
+        columns = ", ".join(f"{identifier(term)} float8" for term in self.terms)
+        lateral = f"CROSS JOIN LATERAL (SELECT {norm} AS n) w LEFT JOIN LATERAL jsonb_to_record({alias}.{counts}) AS f({columns}) ON true"
+        score = " + ".join(f"coalesce(%s * f.{identifier(term)} * {K1 + 1} / (f.{identifier(term)} + w.n), 0)"
+                           for term in self.terms)
+        return score, lateral, [*self.idfs, *([self.average] if self.average > 0 else [])]
 
     def phrase_conditions(self, alias: str, table: str) -> tuple[str, list[object]]:
         """Every quoted phrase held: as words of a message, as written in a session's title or preview."""
