@@ -13,6 +13,7 @@ import json
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from oneclaw_search.data.text.analyzer import text_terms
 from oneclaw_search.domain.window_bm25 import Bag, Window, WindowLayout
@@ -48,7 +49,7 @@ class OwnWords:
     def tsvector(self, mark: str) -> str:
         """Its first WORDS_CHARS characters' terms as a tsvector literal, each lexeme marked as its tenant's."""
         shown = self.terms if len(self.text) <= WORDS_CHARS else text_terms(self.text[:WORDS_CHARS])
-        return tsvector_literal([mark + term for term in shown])
+        return tsvector_literal(shown, mark)
 
 
 def own_words(text: str) -> OwnWords:
@@ -56,13 +57,19 @@ def own_words(text: str) -> OwnWords:
     return OwnWords(text, terms, Counter(terms))
 
 
-def tsvector_literal(terms: Sequence[str]) -> str:
-    """Terms in order as PostgreSQL's tsvector input reads them, each with its positions (the server
-    keeps a lexeme's first 256 and places any past 16,383 there)."""
+def tsvector_literal(terms: Sequence[str], mark: str) -> str:
+    """Terms in order as PostgreSQL's tsvector input reads them, each behind `mark` and with its
+    positions (the server keeps a lexeme's first 256 and places any past 16,383 there)."""
     places: dict[str, list[int]] = {}
     for at, term in enumerate(terms, start=1):
         places.setdefault(term, []).append(at)
-    return " ".join(f"{quoted(term)}:{','.join(map(str, at))}" for term, at in places.items())
+    return " ".join(f"{_lexeme(mark, term)}:{','.join(map(str, at))}" for term, at in places.items())
+
+
+@lru_cache(maxsize=65_536)
+def _lexeme(mark: str, term: str) -> str:
+    """A marked term quoted, once per term: a history's terms repeat from row to row."""
+    return quoted(mark + term)
 
 
 def quoted(term: str) -> str:
