@@ -14,6 +14,7 @@ from oneclaw_search.data.postgres.functions import MEMORY_VERSION
 from oneclaw_search.data.postgres.literal_reading import (
     ALONG_TIME,
     THROUGH_INDEX,
+    WALK_TIME,
     along_time,
     first_admitted,
     folded_like,
@@ -76,7 +77,7 @@ class PostgresMessageDao:
         no scan of every row), or as the planner picks."""
         narrowed, params = message_conditions(within)
         newest = "m.created_at + 0" if order == THROUGH_INDEX else "m.created_at"
-        without = ("enable_seqscan", "enable_bitmapscan") if order == ALONG_TIME else ()
+        without = WALK_TIME if order == ALONG_TIME else ()
         sql = (f"SELECT {MESSAGE_COLUMNS} FROM messages m JOIN sessions s ON s.tenant = m.tenant AND s.id = m.session_id "
                f"WHERE {folded_like('m.content')} AND m.created_at BETWEEN %s AND %s{narrowed} "
                f"ORDER BY {newest} DESC, m.id LIMIT %s OFFSET %s")
