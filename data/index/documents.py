@@ -18,7 +18,7 @@ import tantivy
 
 from oneclaw_search.data.history.raw_sql import execute_sql
 from oneclaw_search.data.index import schema as f
-from oneclaw_search.data.text.analyzer import indexed_text
+from oneclaw_search.data.text.analyzer import indexed_text, text_terms
 from oneclaw_search.domain.models import SEARCHABLE_MESSAGE_TYPES
 from oneclaw_search.domain.text import fold
 from oneclaw_search.domain.window_bm25 import WindowLayout
@@ -72,6 +72,19 @@ _indexed = lru_cache(maxsize=1024)(indexed_text)
 _fingerprint = lru_cache(maxsize=1024)(fingerprint)
 
 
+@lru_cache(maxsize=1024)
+def _term_count(text: str) -> int:
+    return len(text_terms(text))
+
+
+def window_length(windowed: WindowedRow, layout: WindowLayout) -> int:
+    """The window field's length in terms, as tantivy counts it: kept with the document, as the live
+    documents' statistics are read from it (live_statistics.py)."""
+    texts = [(layout.own, windowed.row.content), *zip(layout.before, (text for _, text in windowed.before), strict=False),
+             *zip(layout.after, (text for _, text in windowed.after), strict=False)]
+    return sum(times * _term_count(text) for times, text in texts)
+
+
 def window_fingerprint(windowed: WindowedRow) -> int:
     """Changes whenever a neighbour's text does, or a neighbour comes or goes."""
     prints = [_fingerprint(text) for _, text in windowed.before] + [0] + [_fingerprint(text) for _, text in windowed.after]
@@ -103,6 +116,8 @@ def message_document(windowed: WindowedRow, layout: WindowLayout) -> tantivy.Doc
     doc.add_text(f.LITERAL, fold(row.content))
     doc.add_text(f.SESSION, row.session_id)
     doc.add_text(f.ROLE, row.type)
+    doc.add_text(f.EVERY, f.EVERY_TERM)
+    doc.add_unsigned(f.LENGTH, window_length(windowed, layout))
     return doc
 
 
@@ -116,6 +131,8 @@ def session_document(row: SessionRow) -> tantivy.Document:
     doc.add_text(f.SESSION, row.id)
     doc.add_text(f.LITERAL, fold(row.title or ""))
     doc.add_text(f.LITERAL, fold(row.preview or ""))
+    doc.add_text(f.EVERY, f.EVERY_TERM)
+    doc.add_unsigned(f.LENGTH, _term_count(row.title or ""))
     return doc
 
 

@@ -27,9 +27,9 @@ from oneclaw_search.data.index.documents import (
     session_fingerprint,
     window_fingerprint,
 )
-from oneclaw_search.data.index.keyword_index import KeywordIndex, unsigned_values
+from oneclaw_search.data.index.keyword_index import KeywordIndex
 from oneclaw_search.data.index.message_writes import MessageWrites
-from oneclaw_search.data.index.schema import FINGERPRINT, NEXT, PREVIOUS, ROWID, WINDOW_FINGERPRINT, IndexKind
+from oneclaw_search.data.index.schema import FINGERPRINT, NEXT, PREVIOUS, ROWID, WINDOW_FINGERPRINT, IndexKind, unsigned_values
 from oneclaw_search.data.index.side_index import SideIndex
 from oneclaw_search.data.index.windows import around, beyond, windows_of, with_windows
 
@@ -93,12 +93,13 @@ class Reconciler:
         with self._side.peewee.atomic("IMMEDIATE"):
             self._side.set_meta(s__state="/".join(map(str, state)))
 
-    def deleted_messages(self, read: int) -> None:
+    def deleted_messages(self, read: int) -> int:
         """Rows gone since the last look (or never indexed) are compared a rowid range at a time; the
-        turns whose windows held a row gone are written again."""
+        turns whose windows held a row gone are written again. How many rows the history held up to
+        `read` before the comparison: what the index holds, whatever is deleted meanwhile."""
         count = rows_up_to(self._history, read)
         if str(count) == self._side.meta("m.count", "0"):
-            return
+            return count
         for low in range(0, read + 1, RANGE_ROWS):
             high = min(low + RANGE_ROWS - 1, read)
             live = {row.rowid: row for row in self._message_rows("rowid BETWEEN ? AND ?", (low, high))}
@@ -112,6 +113,7 @@ class Reconciler:
                                *around(self._history, missing, reach)}, read)
         with self._side.peewee.atomic("IMMEDIATE"):
             self._side.set_meta(m__count=count)
+        return count
 
     def edited_messages(self, read: int) -> None:
         """The newest messages, the next few older ones in turn, and those a search found changed,

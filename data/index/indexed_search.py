@@ -49,7 +49,7 @@ class _OnTheIndex:
                 limit: int, within: Within | None, hidden: list[str]) -> Ranked:
         """tantivy's best rows and its statistics; none while the index cannot be read."""
         if not state.usable:
-            return Ranked({}, {}, Collection(0, 0.0, dict.fromkeys(terms.terms, 0)))
+            return Ranked({}, {}, lambda: Collection(0, 0.0, dict.fromkeys(terms.terms, 0)))
         return ranked_rowids(self._lookup.keyword, kind, query, window, limit, within, hidden)
 
     def _scoring(self, kind: IndexKind, ranked: Ranked, rows: list[tuple[int, str]], unread: Unread, state: IndexState,
@@ -60,18 +60,16 @@ class _OnTheIndex:
         unread_rows = set(unread.rowids)
         indexed_up_to = state.read if kind is MESSAGES else NO_ROWID_ABOVE
         asked = [rowid for rowid, _ in rows if rowid not in scores and rowid not in unread_rows and rowid <= indexed_up_to]
-        averages = ranked.averages
         if asked and state.usable:
             more = ranked_rowids(self._lookup.keyword, kind, query, (0, 0), len(asked), among=asked)
             scores.update(more.scores)
             prints.update(more.fingerprints)
-            averages = ranked.averages if ranked.scores else more.averages
         # Rows read directly (the index may not hold them, or their neighbours, as they are now) and rows
         # edited since they were indexed are scored here, on the history as it is.
         stale = self._stale(kind, rows, prints) | unread_rows
         engine = {rowid: score for rowid, score in scores.items() if rowid not in stale}
         layout = self._layout(kind)
-        return Scoring(engine, lambda: unread.joined(ranked.collection, averages()[0], layout), layout)
+        return Scoring(engine, lambda: unread.joined(found := ranked.collection(), found.average_length, layout), layout)
 
     def _layout(self, kind: IndexKind) -> WindowLayout:
         """What a row of this kind is ranked on: a message on its window, a session on its own text."""

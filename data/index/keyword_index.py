@@ -10,15 +10,15 @@ import os
 import shutil
 import threading
 from pathlib import Path
-from typing import cast
 
 import tantivy
 
+from oneclaw_search.data.index.live_statistics import LiveStatistics
 from oneclaw_search.data.index.schema import MESSAGES, ROWID, SESSIONS, IndexKind
 from oneclaw_search.data.text.analyzer import register
 from oneclaw_search.domain.window_bm25 import DEFAULT_WINDOW, WindowLayout
 
-FORMAT = "tantivy-7"  # bump whenever fields or analyzers change: older folders are built anew
+FORMAT = "tantivy-8"  # bump whenever fields or analyzers change: older folders are built anew
 _FORMAT_FILE = "FORMAT"
 WRITER_HEAP = 256_000_000
 WRITER_THREADS = 2
@@ -36,6 +36,7 @@ class KeywordIndex:
         self._format = f"{FORMAT} window {layout.token}"
         self._lock = threading.Lock()
         self._indexes: dict[str, tantivy.Index] = {}
+        self.live = LiveStatistics()
 
     def open(self, kind: IndexKind) -> tantivy.Index:
         with self._lock:
@@ -98,12 +99,6 @@ class KeywordIndex:
 
 
 KINDS = (MESSAGES, SESSIONS)
-
-
-def unsigned_values(searcher: tantivy.Searcher, field: str, addresses: list[tantivy.DocAddress]) -> list[int]:
-    """An unsigned fast field's values (rowids, fingerprints) at `addresses`, in order: the stubs
-    give every fast field's values one type, whichever kind of field it is."""
-    return cast(list[int], searcher.fast_field_values(field, addresses))
 
 
 def _write_whole(path: Path, text: str) -> None:

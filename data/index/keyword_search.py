@@ -7,15 +7,15 @@ index narrows a search but never invents a hit.
 """
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from functools import partial
 
 import tantivy
 
-from oneclaw_search.data.index.keyword_index import KeywordIndex, unsigned_values
-from oneclaw_search.data.index.schema import AT, FINGERPRINT, MESSAGES, ROLE, ROWID, SESSION, IndexKind
+from oneclaw_search.data.index.keyword_index import KeywordIndex
+from oneclaw_search.data.index.live_statistics import bound, rescored
+from oneclaw_search.data.index.schema import AT, FINGERPRINT, MESSAGES, ROLE, ROWID, SESSION, IndexKind, unsigned_values
 from oneclaw_search.data.text.analyzer import analyze
 from oneclaw_search.data.text.keywords import Clause, clause_terms, clauses
 from oneclaw_search.domain.history_query import HistoryQuery
@@ -66,14 +66,13 @@ def narrowed_to(kind: IndexKind, within: Within | None) -> list[Subquery]:
 @dataclass(frozen=True)
 class Ranked:
     """What one ranked question to the index found: each row's score (BM25 over its ranked field, the
-    window of a message or the title of a session: the ranking model as the engine computes it) and the
-    fingerprint of the text it was written with; the ranked field's statistics for the query's terms;
-    and, read only when asked for, the average lengths the model needs for rows it scores itself."""
+    window of a message or the title of a session: the ranking model as the engine computes it, over the
+    live documents' statistics) and the fingerprint of the text it was written with; and those
+    statistics for the query's terms, for rows the model scores itself."""
 
     scores: dict[int, float]
     fingerprints: dict[int, int]
-    collection: Collection
-    averages: Callable[[], tuple[float, float]] = lambda: (0.0, 0.0)  # (ranked field, own words)
+    collection: Callable[[], Collection]
 
 
 def ranked_rowids(keyword: KeywordIndex, kind: IndexKind, query: HistoryQuery, window: tuple[int, int], limit: int,
@@ -84,36 +83,47 @@ def ranked_rowids(keyword: KeywordIndex, kind: IndexKind, query: HistoryQuery, w
     found = clauses(query.raw)
     searcher = keyword.searcher(kind)
     terms = clause_terms(found)
-    holding = {term: searcher.doc_freq(kind.ranked, term) for term in terms}
-    collection = Collection(searcher.num_docs, 0.0, holding)
+    counts = keyword.live.counts(searcher, kind, terms)
     if (not found and among is None) or limit <= 0 or searcher.num_docs == 0:
-        return Ranked({}, {}, collection)
+        return Ranked({}, {}, partial(counts.collection, terms))
     own = tantivy.Query.boolean_query([(tantivy.Occur.Should, words_match(kind, clause)) for clause in found])
     scored = [(tantivy.Occur.Should, tantivy.Query.term_query(kind.schema, kind.ranked, term, index_option="freq"))
               for term in terms]
+    exact = partial(rescored, searcher, kind, terms, counts=counts)
     if among is not None:
         chosen = tantivy.Query.term_set_query(kind.schema, ROWID, list(among))
         question = tantivy.Query.boolean_query([(tantivy.Occur.Must, tantivy.Query.boost_query(chosen, 0.0)),
                                                 (tantivy.Occur.Should, tantivy.Query.boost_query(own, 0.0)), *scored])
-        hits = searcher.search(question, max(len(among), 1), count=False).hits
+        hits = exact(searcher.search(question, max(len(among), 1), count=False).hits)
     else:
         phrases = [(tantivy.Occur.Must, tantivy.Query.boost_query(_anywhere(kind, words), 0.0))
                    for phrase in query.phrases if (words := analyze(phrase))]
         hidden_rows = [(tantivy.Occur.MustNot, tantivy.Query.term_set_query(kind.schema, SESSION, list(hidden)))] if hidden else []
         question = tantivy.Query.boolean_query([(tantivy.Occur.Must, tantivy.Query.boost_query(own, 0.0)), *scored, *phrases,
                                                 *window_clauses(kind, *window), *narrowed_to(kind, within), *hidden_rows])
-        hits = _best(searcher, question, limit)
+        hits = _best(searcher, question, limit, exact, bound(counts, terms))
     addresses = [address for _, address in hits]
     rowids = unsigned_values(searcher, ROWID, addresses)
     scores = {rowid: score for rowid, (score, _) in zip(rowids, hits, strict=True)}
     fingerprints = dict(zip(rowids, unsigned_values(searcher, FINGERPRINT, addresses), strict=True))
-    return Ranked(scores, fingerprints, collection, lambda: _averages(question, searcher, addresses))
+    return Ranked(scores, fingerprints, partial(counts.collection, terms))
 
 
-def _best(searcher: tantivy.Searcher, question: tantivy.Query, limit: int) -> list[tuple[float, tantivy.DocAddress]]:
-    """The best `limit` rows with their scores; among rows tied at the cut, the newest. One search reads
-    as far past the cut as ties are looked for: searching again on a tie cost more than reading further at once."""
-    hits = searcher.search(question, limit * TIED_READS, count=False).hits
+Hits = list[tuple[float, tantivy.DocAddress]]
+
+
+def _best(searcher: tantivy.Searcher, question: tantivy.Query, limit: int, exact: Callable[[Hits], Hits], ceiling: float) -> Hits:
+    """The best `limit` rows with their scores over the live statistics; among rows tied at the cut, the
+    newest. The engine's order is read as far past the cut as ties are looked for (searching again on a
+    tie cost more than reading further at once), and further while a row past what was read could still
+    score above the cut once held to the live statistics (`ceiling`: the most its score can rise)."""
+    wanted = limit * TIED_READS
+    while True:
+        read = searcher.search(question, wanted, count=False).hits
+        hits = sorted(exact(read), key=lambda hit: -hit[0])
+        if len(read) < wanted or ceiling <= 1.0 or (len(hits) >= limit and hits[limit - 1][0] > ceiling * read[-1][0]):
+            break
+        wanted *= 2
     if len(hits) <= limit or hits[limit - 1][0] != hits[limit][0]:
         return hits[:limit]
     cut = hits[limit - 1][0]
@@ -122,27 +132,3 @@ def _best(searcher: tantivy.Searcher, question: tantivy.Query, limit: int) -> li
     newest = sorted(zip(unsigned_values(searcher, ROWID, [address for _, address in tied]), range(len(tied)), strict=True),
                     reverse=True)
     return above + [tied[at] for _, at in newest[:limit - len(above)]]
-
-
-def _averages(question: tantivy.Query, searcher: tantivy.Searcher, addresses: list[tantivy.DocAddress]) -> tuple[float, float]:
-    """The ranked field's and the own words' average lengths in terms, as tantivy's BM25 reads them: its
-    explanation of a hit is the one place the bindings show them (the own words' under the clause
-    weighed 0)."""
-    if not addresses:
-        return 0.0, 0.0
-    found: dict[bool, float] = {}
-    _found_averages(json.loads(question.explain(searcher, addresses[0]).to_json()), False, found)
-    ranked = found.get(False, 0.0)
-    return ranked, found.get(True, ranked)
-
-
-def _found_averages(node: Any, own: bool, found: dict[bool, float]) -> None:
-    if isinstance(node, dict):
-        description = str(node.get("description", ""))
-        if description.startswith("avgdl"):
-            found.setdefault(own, float(node["value"]))
-            return
-        own = own or description.startswith("Boost x0")
-        node = node.get("details", [])
-    for child in node if isinstance(node, list) else []:
-        _found_averages(child, own, found)

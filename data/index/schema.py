@@ -11,6 +11,7 @@ windows change when it goes), and the time a search window filters on.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import cast
 
 import tantivy
 
@@ -19,6 +20,9 @@ from oneclaw_search.data.text.analyzer import GRAMS, WORDS
 ROWID, AT, FINGERPRINT, SESSION, ROLE = "rowid", "at", "fp", "session", "role"
 BODY, TITLE, PREVIEW, LITERAL = "body", "title", "preview", "grams"
 WINDOW, WINDOW_FINGERPRINT, PREVIOUS, NEXT = "window", "wfp", "prev", "next"
+# Every document holds EVERY_TERM once in EVERY (how many documents tantivy counts, dead ones included,
+# is that term's document frequency) and the length in terms of its ranked field in LENGTH.
+EVERY, EVERY_TERM, LENGTH = "every", "1", "len"
 
 
 @dataclass(frozen=True)
@@ -39,6 +43,8 @@ def _common(builder: tantivy.SchemaBuilder) -> tantivy.SchemaBuilder:
     builder.add_unsigned_field(FINGERPRINT, fast=True)
     builder.add_text_field(LITERAL, tokenizer_name=GRAMS, index_option="basic")
     builder.add_text_field(SESSION, tokenizer_name="raw", index_option="basic")
+    builder.add_text_field(EVERY, tokenizer_name="raw", index_option="basic")
+    builder.add_unsigned_field(LENGTH, fast=True)
     return builder
 
 
@@ -58,6 +64,12 @@ def _sessions() -> IndexKind:
     # A preview is matched by the literal reading (the spec's LIKE tests it), never ranked by its words.
     builder.add_text_field(PREVIEW, tokenizer_name=WORDS, index_option="position")
     return IndexKind("sessions", builder.build(), TITLE, (TITLE, PREVIEW), TITLE)
+
+
+def unsigned_values(searcher: tantivy.Searcher, field: str, addresses: list[tantivy.DocAddress]) -> list[int]:
+    """An unsigned fast field's values (rowids, fingerprints, lengths) at `addresses`, in order: the
+    stubs give every fast field's values one type, whichever kind of field it is."""
+    return cast(list[int], searcher.fast_field_values(field, addresses))
 
 
 MESSAGES = _messages()

@@ -17,7 +17,7 @@ import tantivy
 
 from oneclaw_search.data.history.database import HistoryDatabase
 from oneclaw_search.data.history.raw_sql import execute_sql
-from oneclaw_search.data.index.documents import MESSAGE_COLUMNS, SEARCHABLE_TYPES, MessageRow, rows_up_to
+from oneclaw_search.data.index.documents import MESSAGE_COLUMNS, SEARCHABLE_TYPES, MessageRow
 from oneclaw_search.data.index.edits import Reconciler
 from oneclaw_search.data.index.keyword_index import KeywordIndex
 from oneclaw_search.data.index.message_writes import MessageWrites
@@ -97,8 +97,8 @@ class IndexSync:
         with self._history.connected() as history:
             Reconciler(history, self._keyword, self.side, SESSIONS).sessions()
             messages = Reconciler(history, self._keyword, self.side, MESSAGES)
-            messages.deleted_messages(self.read_up_to())
-            if not self._append_messages(history, stop, progress):
+            counted = messages.deleted_messages(self.read_up_to())
+            if not self._append_messages(history, counted, stop, progress):
                 return False
             messages.edited_messages(self.read_up_to())
         with self.side.peewee.atomic("IMMEDIATE"):
@@ -119,7 +119,11 @@ class IndexSync:
             self.side.set_meta(h__verified=token)
         return edited
 
-    def _append_messages(self, history: pw.Database, stop: Callable[[], bool], progress: Progress | None) -> bool:
+    def _append_messages(self, history: pw.Database, counted: int, stop: Callable[[], bool], progress: Progress | None) -> bool:
+        """Index the rows above the one read last. `counted`: the history's rows up to it when this
+        catch-up compared them; each commit notes that count and the rows read since, not a count taken
+        then, so a row deleted below meanwhile (which the index still holds) leaves the next look's
+        count short and is found."""
         start = done = self.read_up_to()
         top = _newest(history)
         if done >= top:
@@ -139,22 +143,21 @@ class IndexSync:
                 break
             turns = [MessageRow(*row) for row in rows if row[3] in SEARCHABLE_TYPES]
             writes.add(with_windows(history, turns, writes.layout.reach), done)
-            done, pending = rows[-1][0], pending + len(rows)
+            done, pending, counted = rows[-1][0], pending + len(rows), counted + len(rows)
             if pending >= COMMIT_ROWS:
-                self._commit(history, writer, done)
+                self._commit(writer, done, counted)
                 pending = 0
             if progress is not None:
                 progress(KEYWORDS, done, top)
-        self._commit(history, writer, done)
+        self._commit(writer, done, counted)
         writer.wait_merging_threads()
         return finished
 
-    def _commit(self, history: pw.Database, writer: tantivy.IndexWriter, done: int) -> None:
-        """Commit, then note how far the history was read and how many rows it then had up to there."""
+    def _commit(self, writer: tantivy.IndexWriter, done: int, counted: int) -> None:
+        """Commit, then note how far the history was read and how many of its rows up to there the index took in."""
         writer.commit()
-        count = rows_up_to(history, done)
         with self.side.peewee.atomic("IMMEDIATE"):
-            self.side.set_meta(m__read=done, m__count=count)
+            self.side.set_meta(m__read=done, m__count=counted)
 
 
 def _newest(history: pw.Database) -> int:

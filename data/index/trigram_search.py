@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import tantivy
 
-from oneclaw_search.data.index.keyword_index import KeywordIndex, unsigned_values
+from oneclaw_search.data.index.keyword_index import KeywordIndex
 from oneclaw_search.data.index.keyword_search import narrowed_to, window_clauses, words_match
-from oneclaw_search.data.index.schema import AT, LITERAL, ROWID, IndexKind
+from oneclaw_search.data.index.schema import AT, LITERAL, ROWID, IndexKind, unsigned_values
 from oneclaw_search.data.text.analyzer import TRIGRAM, analyze
 from oneclaw_search.domain.message_filter import Within
 from oneclaw_search.domain.search_terms import is_cjk

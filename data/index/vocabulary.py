@@ -18,9 +18,9 @@ import tantivy
 from oneclaw_search.data.history.message_dao import PeeweeMessageDao
 from oneclaw_search.data.history.session_dao import PeeweeSessionDao
 from oneclaw_search.data.index.index_state import IndexState
-from oneclaw_search.data.index.keyword_index import unsigned_values
+from oneclaw_search.data.index.live_statistics import alive_holding
 from oneclaw_search.data.index.lookup import KeywordLookup
-from oneclaw_search.data.index.schema import MESSAGES, ROWID, SESSIONS, IndexKind
+from oneclaw_search.data.index.schema import MESSAGES, ROWID, SESSIONS, IndexKind, unsigned_values
 from oneclaw_search.data.index.unindexed_rows import NO_ROWID_ABOVE
 from oneclaw_search.data.text.analyzer import stem, text_terms
 from oneclaw_search.domain.spelling import one_edit_away
@@ -54,7 +54,7 @@ class KeywordVocabulary:
         for kind in (MESSAGES, SESSIONS):
             searcher = self._lookup.keyword.searcher(kind)
             for term in totals:
-                totals[term] += searcher.doc_freq(kind.words, term)
+                totals[term] += alive_holding(searcher, kind, kind.words, term)
         held = self._unread()[1]
         return {term: count + held[term] for term, count in totals.items()}
 

@@ -33,14 +33,18 @@ def default_repo() -> Path | None:
     return None
 
 
-def labels() -> dict:
-    return json.loads(LABELS.read_text(encoding="utf-8"))
+SECOND = Path(__file__).with_name("recall_coding_b.json")  # another writer's queries over the same transcripts
 
 
-def coding_set(repo: Path, folder: Path, per_fold: int | None = None) -> RecallSet:
-    """The transcripts the labels name, imported into one history in `folder`, and the labelled queries
-    (the first `per_fold` of each fold), their gold turns mapped to the imported message ids."""
-    labelled = labels()
+def labels(path: Path = LABELS) -> dict:
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def coding_set(repo: Path, folder: Path, per_fold: int | None = None, labels_file: Path = LABELS, name: str = "coding") -> RecallSet:
+    """The transcripts the labels in `labels_file` name, imported into one history in `folder`, and the
+    labelled queries (the first `per_fold` of each fold), their gold turns mapped to the imported
+    message ids; folds and the set are named after `name`."""
+    labelled = labels(labels_file)
     source = folder / "claude-code"
     for path in labelled["transcripts"]:
         target = source / path
@@ -50,9 +54,11 @@ def coding_set(repo: Path, folder: Path, per_fold: int | None = None) -> RecallS
     def fill(writer: HistoryWrites) -> None:
         ClaudeCodeImporter(writer).import_path(source)
 
-    path = folder / "coding.db"
-    newest = sqlite_history(path, fill)
+    path = folder / "coding.db"  # one history for every set of queries over these transcripts
+    if not path.exists():
+        sqlite_history(path, fill)
     with sqlite3.connect(path) as connection:
+        newest = int(connection.execute("SELECT max(created_at) FROM messages").fetchone()[0])
         turns = connection.execute("SELECT id FROM messages WHERE type IN ('USER', 'AI_RESPONSE')").fetchall()
     ids = {row_id.rsplit(":", 1)[-1]: row_id for (row_id,) in turns}  # a transcript's row ids are uuids
     taken: dict[str, int] = {}
@@ -60,9 +66,9 @@ def coding_set(repo: Path, folder: Path, per_fold: int | None = None) -> RecallS
     for item in labelled["queries"]:
         taken[item["fold"]] = taken.get(item["fold"], 0) + 1
         if per_fold is None or taken[item["fold"]] <= per_fold:
-            queries.append(Query(item["id"], f"coding:{item['fold']}", "coding", item["keyword_query"], item["question"],
+            queries.append(Query(item["id"], f"{name}:{item['fold']}", "coding", item["keyword_query"], item["question"],
                                  [ids[turn.split("#", 1)[1]] for turn in item["gold"]]))
-    return RecallSet("coding", [History("coding", path, PinnedClock(newest + DAY_MS), fill)], queries)
+    return RecallSet(name, [History("coding", path, PinnedClock(newest + DAY_MS), fill)], queries)
 
 
 def _show(repo: Path, commit: str, path: str) -> bytes:

@@ -1,0 +1,118 @@
+"""The keyword index ranks over the statistics a fresh build of the history has (Q-11): documents
+replaced or deleted and not yet merged away are left out of BM25's counts and lengths, and a row
+deleted while a catch-up runs is found by the next one. Real SQLite files and tantivy indexes.
+"""
+import shutil
+import sqlite3
+from contextlib import closing
+
+import pytest
+from builders import ms, new_message, new_session
+from fakes import FixedClock
+from oneclaw_ddl import create_oneclaw_database
+from replay_writes import append, delete
+
+from oneclaw_search.data.history.database import HistoryDatabase
+from oneclaw_search.data.history.history_writer import HistoryWriter
+from oneclaw_search.data.history.schema import open_writable
+from oneclaw_search.data.index.edits import indexed
+from oneclaw_search.data.index.keyword_search import ranked_rowids
+from oneclaw_search.data.index.message_writes import MessageWrites
+from oneclaw_search.data.index.schema import EVERY, EVERY_TERM, MESSAGES
+from oneclaw_search.data.text.analyzer import stem
+from oneclaw_search.di import create_injector
+from oneclaw_search.di.index_module import IndexParts
+from oneclaw_search.domain.history_query import HistoryQuery
+
+CLOCK = FixedClock(ms("2026-03-01T12:00"))
+WORDS = ["harbour", "ferry", "lantern", "kettle", "violin", "market", "bridge", "garden"]
+
+
+def turns(count, start=0):
+    return [new_message(f"m{n}", f"s{n % 2}", " ".join(WORDS[(n * k) % 8] for k in range(1, 2 + n % 5)),
+                        f"2026-02-20T{9 + n // 60:02d}:{n % 60:02d}", "USER" if n % 2 == 0 else "AI_RESPONSE")
+            for n in range(start, start + count)]
+
+
+def parts(path):
+    return create_injector(path, clock=CLOCK, time_zone="UTC", embedder=None).get(IndexParts)
+
+
+def write(path, messages):
+    database = open_writable(path)
+    HistoryWriter(database, None).write([], messages, [])
+    database.close()
+
+
+def sql(path, statement, params=()):
+    with closing(sqlite3.connect(path)) as connection, connection:
+        connection.execute(statement, params)
+
+
+def rewritten(path, index_parts, rowids):
+    """These rows' documents written again as they are, in a commit of their own."""
+    keyword = index_parts.lookup.keyword
+    writer = keyword.writer(MESSAGES)
+    with create_injector(path, clock=CLOCK, time_zone="UTC").get(HistoryDatabase).connected() as history:
+        MessageWrites(history, writer, keyword.layout).rewrite(rowids)
+    writer.commit()
+    writer.wait_merging_threads()
+
+
+def scores(index_parts, query):
+    keyword = index_parts.lookup.keyword
+    keyword.refresh()
+    return ranked_rowids(keyword, MESSAGES, HistoryQuery.parse(query, stem), (0, 2**62), 20).scores
+
+
+@pytest.fixture
+def chat(history):
+    return history([new_session("s0", "Boats", "2026-02-20T09:00"), new_session("s1", "Music", "2026-02-20T09:00")], turns(200))
+
+
+@pytest.mark.spec("Q-11")
+def test_documents_replaced_and_deleted_leave_no_trace_in_the_scores(chat, tmp_path):
+    index = parts(chat)
+    index.lookup.sync.catch_up()
+    for n in (3, 8, 13):
+        sql(chat, "UPDATE messages SET content = ? WHERE id = ?", (f"kettle harbour kettle {n}", f"m{n}"))
+    sql(chat, "DELETE FROM messages WHERE id IN ('m5', 'm21')")
+    write(chat, turns(6, start=200))
+    index.lookup.sync.catch_up()
+    index.lookup.sync.verify()
+    for _ in range(3):  # a commit may have tantivy merge every small segment, dropping the dead: the next leaves some
+        rewritten(chat, index, [1, 2, 40, 41, 120])
+        searcher = index.lookup.keyword.searcher(MESSAGES, fresh=True)
+        if searcher.doc_freq(EVERY, EVERY_TERM) > searcher.num_docs:
+            break
+    assert searcher.doc_freq(EVERY, EVERY_TERM) > searcher.num_docs  # tantivy counts dead documents
+    copy = tmp_path / "fresh.db"
+    shutil.copyfile(chat, copy)
+    fresh = parts(copy)
+    fresh.lookup.sync.catch_up()
+    for query in ("kettle harbour", "violin", "lantern market bridge", "garden ferry"):
+        assert scores(index, query) == pytest.approx(scores(fresh, query), rel=1e-5)
+
+
+@pytest.mark.spec("Q-11")
+def test_a_row_deleted_while_a_catch_up_appends_is_found_by_the_next(tmp_path, monkeypatch):
+    path = tmp_path / "app.db"  # written as the app writes, so another writer may commit while the index reads it
+    create_oneclaw_database(path)
+    sessions = {"s0": "Boats", "s1": "Music"}
+    append(path, turns(200), sessions)
+    index = parts(path)
+    index.lookup.sync.catch_up()
+    append(path, turns(5, start=200), sessions)
+    add = MessageWrites.add
+
+    def deleting_meanwhile(self, rows, indexed_up_to):
+        delete(path, "m7")
+        return add(self, rows, indexed_up_to)
+
+    monkeypatch.setattr(MessageWrites, "add", deleting_meanwhile)
+    index.lookup.sync.catch_up()
+    monkeypatch.undo()
+    index.lookup.sync.catch_up()
+    with closing(sqlite3.connect(path)) as connection:
+        live = {rowid for (rowid,) in connection.execute("SELECT rowid FROM messages")}
+    assert set(indexed(index.lookup.keyword, MESSAGES, 0, 2**62)) == live
