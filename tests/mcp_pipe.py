@@ -3,7 +3,7 @@ with a buggy encoder would: for the hostile-input tests and tests/benchmarks/pro
 from __future__ import annotations
 
 import json
-import select
+import selectors
 import subprocess
 import sys
 from pathlib import Path
@@ -38,7 +38,7 @@ class McpPipe:
     def next(self, wait: float) -> Any:
         """The next line read as JSON, or None when none comes within `wait` seconds."""
         assert self.process.stdout is not None
-        if wait <= 0 or not select.select([self.process.stdout], [], [], wait)[0]:
+        if wait <= 0 or not _readable(self.process.stdout, wait):
             return None
         return json.loads(self.process.stdout.readline())
 
@@ -48,7 +48,7 @@ class McpPipe:
         return answer
 
     def quiet(self, wait: float = 1.0) -> bool:
-        return not select.select([self.process.stdout], [], [], wait)[0]
+        return not _readable(self.process.stdout, wait)
 
     def peak_kib(self) -> int:
         status = Path(f"/proc/{self.process.pid}/status").read_text()
@@ -59,3 +59,11 @@ class McpPipe:
         assert self.process.stdin is not None
         self.process.stdin.close()
         return self.process.wait(wait)
+
+
+def _readable(stream: Any, wait: float) -> bool:
+    """Whether `stream` has something to read within `wait` seconds (poll-based: a test process holding
+    a thousand files open is past what select() can watch)."""
+    with selectors.DefaultSelector() as selector:
+        selector.register(stream, selectors.EVENT_READ)
+        return bool(selector.select(wait))
