@@ -26,7 +26,6 @@ from oneclaw_search.domain.search_settings import SearchSettings
 from oneclaw_search.domain.search_terms import unchanged as unstemmed
 from oneclaw_search.domain.search_window import SearchWindow, search_window
 from oneclaw_search.domain.session_reading import SessionReader
-from oneclaw_search.domain.session_turns import best_turns_in_time
 from oneclaw_search.domain.source_searches import SourceHits, memory_results, message_results, session_results
 from oneclaw_search.domain.spelling import respell
 
@@ -99,11 +98,6 @@ class SearchHistoryUseCase:
         bounds = search_window(request, self._clock.now_ms(), self._zone, 0)
         within = (bounds.after, bounds.message_before) if dated else None
         results = with_context(outcome.results, self._turns, request.context, self._clean, within, request.replies)
-        if (self._ranking.session_turns and request.replies and narrowed is None and SearchSource.MESSAGES in request.scope.sources
-                and SearchSource.MESSAGES not in outcome.unfinished_sources):
-            query = HistoryQuery.parse(outcome.corrected_query or request.query, self._stem)
-            window = search_window(request, self._clock.now_ms(), self._zone, self._recent_buffer_ms)
-            results = best_turns_in_time(results, self._messages, query, window, self._ranking, self._clean, deadline)
         return replace(outcome, results=tuple(results))
 
     def _search_once(self, request: SearchRequest, text: str, deadline: Deadline, narrowed: Narrowing | None) -> SearchOutcome:

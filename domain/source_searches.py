@@ -79,10 +79,11 @@ def memory_results(found: Sequence[MemorySearchResult], query: str, zone: tzinfo
     return hits
 
 
-def ranked(found: Sequence[S], ranking: RankingSettings, limit: int) -> list[tuple[S, float]]:
-    """The best `limit` hits among a source's candidates, by the ranking model (0: no hit), with their
-    scores; among equals the newer first, so the cut never depends on the order candidates came in."""
-    scored = [(item, score) for item in found if (score := relevance(item.evidence, ranking)) > 0]
+def ranked(found: Sequence[S], ranking: RankingSettings, limit: int, session: bool = False) -> list[tuple[S, float]]:
+    """The best `limit` hits among a source's candidates, by the ranking model (0: no hit; `session`:
+    sessions' rule), with their scores; among equals the newer first, so the cut never depends on the
+    order candidates came in."""
+    scored = [(item, score) for item in found if (score := relevance(item.evidence, ranking, session)) > 0]
     scored.sort(key=lambda pair: (-pair[1], -pair[0].hit.at_ms, pair[0].hit.id))
     return scored[:limit]
 
@@ -125,7 +126,7 @@ def session_results(found: Sequence[ScoredSession], query: str, zone: tzinfo, ra
                     clean: Clean = unchanged) -> SourceHits:
     needles = highlight_needles(query)
     hits = SourceHits([], clean=clean)
-    for item, score in ranked(found, ranking, limit):
+    for item, score in ranked(found, ranking, limit, session=True):
         hit, evidence = item.hit, item.evidence
         day = local_date(hit.updated_at, zone).isoformat()
         hits.drafts.append(UnifiedSearchResult(

@@ -1,18 +1,19 @@
-"""Raw features read straight from text: how often a text holds the whole query as whole words, a
-text's terms counted against the query's, and evidence for rows a scan reads whole (the spec's LIKE
-scan without an index, the filtered search over tool rows), whose BM25 statistics come from the rows
-themselves (P-17, Q-01).
+"""Raw features read straight from text: whether a text holds the whole query or a quoted phrase as
+written and how often as whole words, a text's terms counted against the query's, and evidence for rows a scan reads whole (the
+spec's LIKE scan without an index, the filtered search over tool rows), whose BM25 statistics come
+from the rows themselves (P-17, Q-01).
 """
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 
 from oneclaw_search.domain.history_query import HistoryQuery
 from oneclaw_search.domain.relevance import Evidence, phrase_weight
 from oneclaw_search.domain.search_terms import index_terms
 from oneclaw_search.domain.text import fold
-from oneclaw_search.domain.window_bm25 import DEFAULT_WINDOW, Bag, Collection, Window, WindowLayout, window_coverage
+from oneclaw_search.domain.window_bm25 import DEFAULT_WINDOW, Bag, Collection, Statistics, Window, WindowLayout, coverage
 
 _WORD_CHAR = re.compile(r"\w")
 
@@ -33,28 +34,25 @@ def _edge(text: str, outside: int, inside: int) -> bool:
     return not 0 <= outside < len(text) or not _WORD_CHAR.match(text[outside]) or not _WORD_CHAR.match(text[inside])
 
 
-def literal_and_phrase(query: HistoryQuery, text: str) -> tuple[bool, int]:
-    """Whether `text` holds the whole query as written (the spec's LIKE test), and how often as whole words."""
-    folded = fold(text)
-    literal = query.literal in folded
-    return literal, whole_word_occurrences(folded, query.literal) if literal else 0
-
-
 def evidence(query: HistoryQuery, texts: Sequence[str], coverages: Sequence[float], holds: Sequence[bool],
              owns: Sequence[str] | None = None) -> list[Evidence]:
     """The rows' evidence from their texts (`owns`: the text a row's own words are counted in, when not
     the text the whole query is looked for in) and the coverages a backend measured: whether each holds
-    the whole query as written, the weight of its whole-word occurrences over its length in words, and
-    whether it holds the phrases the query quotes."""
+    the whole query as written, the weight of its whole-word occurrences over its length in words, every
+    phrase the query quotes, and every query term in its own words."""
     own_texts = texts if owns is None else owns
     words = [len(text.split()) for text in own_texts]
     average = sum(words) / len(words) if words else 0.0
+    wanted = set(query.all_terms)
     found = []
-    for text, coverage, held, length in zip(texts, coverages, holds, words, strict=True):
-        literal, occurrences = literal_and_phrase(query, text)
+    for text, own, measured, held, length in zip(texts, own_texts, coverages, holds, words, strict=True):
+        folded = fold(text)
+        literal = query.literal in folded
+        occurrences = whole_word_occurrences(folded, query.literal) if literal else 0
         # Whole words, as the index finds a quoted phrase: a substring ("log" in "catalog") earns nothing.
-        quoted = bool(query.phrases) and all(whole_word_occurrences(fold(text), phrase) for phrase in query.phrases)
-        found.append(Evidence(coverage, held, literal, phrase_weight(occurrences, length, average), quoted))
+        quoted = bool(query.phrases) and all(whole_word_occurrences(folded, phrase) for phrase in query.phrases)
+        every = bool(wanted) and wanted.issubset(index_terms(own, query.stem))
+        found.append(Evidence(measured, held, literal, phrase_weight(occurrences, length, average), quoted, every))
     return found
 
 
@@ -64,12 +62,11 @@ def bag_of(terms: Sequence[str], wanted: Iterable[str]) -> Bag:
     return Bag({term: terms.count(term) for term in set(wanted).intersection(terms)}, len(terms))
 
 
-def collection_of(windows: Sequence[Window], wanted: Sequence[str], layout: WindowLayout) -> Collection:
-    """BM25's statistics over these rows' windows alone."""
-    rows = len(windows)
-    lengths = [sum(times * bag.length for times, bag in window.weighed(layout)) for window in windows]
-    holding = {term: sum(1 for window in windows if any(bag.counts.get(term) for _, bag in window.weighed(layout)))
-               for term in wanted}
+def collection_of(bags: Sequence[Sequence[tuple[int, Bag]]], wanted: Sequence[str]) -> Collection:
+    """BM25's statistics over these rows' fields alone (each row's texts, weighed)."""
+    rows = len(bags)
+    lengths = [sum(times * bag.length for times, bag in weighed) for weighed in bags]
+    holding = {term: sum(1 for weighed in bags if any(bag.counts.get(term) for _, bag in weighed)) for term in wanted}
     return Collection(rows, sum(lengths) / rows if rows else 0.0, holding)
 
 
@@ -78,8 +75,8 @@ def scanned_evidence(query: HistoryQuery, texts: Sequence[str], layout: WindowLa
     with its own terms; a row not holding every quoted phrase holds no whole query either."""
     wanted = query.all_terms
     windows = [Window(bag_of(index_terms(text, query.stem), wanted)) for text in texts]
-    collection = collection_of(windows, wanted, layout)
-    found = evidence(query, texts, [window_coverage(window, collection, layout) for window in windows],
+    own = collection_of([[(1, window.own)] for window in windows], wanted) if layout.words_alone else None
+    statistics = Statistics(collection_of([window.weighed(layout) for window in windows], wanted), own)
+    found = evidence(query, texts, [coverage(window, statistics, layout) for window in windows],
                      [window.own.holds_any() for window in windows])
-    return [item if item.literal <= query.admits(text) else Evidence(item.coverage, item.holds_term)
-            for item, text in zip(found, texts, strict=True)]
+    return [item if item.literal <= query.admits(text) else replace(item, literal=False) for item, text in zip(found, texts, strict=True)]

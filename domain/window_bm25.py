@@ -1,6 +1,7 @@
-"""BM25 over a row's window: its own text and the turns beside it in its session, each counted a whole
-number of times (WindowLayout), read as one document so that a search engine indexing that document
-computes the score itself (MRG-1, Q-01). docs/how-search-works.md states it; relevance.py reads it.
+"""BM25 over a row's window (its own text and the turns beside it in its session, each counted a whole
+number of times, read as one document) plus BM25 over the row's own words alone: two scores a search
+engine indexing those fields computes itself (MRG-1, Q-01). docs/how-search-works.md states it;
+relevance.py reads it.
 """
 from __future__ import annotations
 
@@ -47,11 +48,14 @@ NO_TEXT = Bag({}, 0)
 class WindowLayout:
     """How often a turn's window holds each text: its own, then the turns before and after it in its
     session, nearest first (a turn beside it counts `before[0]` times, the one before that
-    `before[1]`). Whole counts, since an engine indexes the window as that many copies of each text."""
+    `before[1]`). Whole counts, since an engine indexes the window as that many copies of each text.
+    `words_alone`: the row's own words are also scored on their own, beside the window, so a long
+    turn pays for its length as bare BM25 makes it pay, whatever its neighbours."""
 
-    own: int = 4
+    own: int = 1
     before: tuple[int, ...] = (1,)
     after: tuple[int, ...] = (1,)
+    words_alone: bool = True
 
     @property
     def reach(self) -> int:
@@ -59,18 +63,20 @@ class WindowLayout:
         return max(len(self.before), len(self.after))
 
     def describe(self) -> str:
-        return f"own {self.own}, before {'/'.join(map(str, self.before)) or 0}, after {'/'.join(map(str, self.after)) or 0}"
+        sides = f"own {self.own}, before {'/'.join(map(str, self.before)) or 0}, after {'/'.join(map(str, self.after)) or 0}"
+        return sides + (", own words alone too" if self.words_alone else "")
 
     @property
     def token(self) -> str:
-        """The layout as one word, "4-1-1" (own, before, after; several turns on a side '.'-joined,
-        nearest first): what an index built with it is marked with, and a build process is told."""
+        """The window as one word, "1-1-1" (own, before, after; several turns on a side '.'-joined,
+        nearest first): what an index built with it is marked with, and a build process is told. The own
+        words are indexed whatever the layout, so scoring them alone does not change the index."""
         return "-".join([str(self.own), ".".join(map(str, self.before)) or "0", ".".join(map(str, self.after)) or "0"])
 
     @classmethod
-    def from_token(cls, token: str) -> WindowLayout:
+    def from_token(cls, token: str, words_alone: bool = True) -> WindowLayout:
         own, before, after = token.split("-")
-        return cls(int(own), _side(before), _side(after))
+        return cls(int(own), _side(before), _side(after), words_alone)
 
 
 def _side(text: str) -> tuple[int, ...]:
@@ -78,7 +84,7 @@ def _side(text: str) -> tuple[int, ...]:
 
 
 DEFAULT_WINDOW = WindowLayout()
-TITLE_ONLY = WindowLayout(1, (), ())  # a session is ranked by its own text alone, counted once
+TITLE_ONLY = WindowLayout(1, (), (), words_alone=False)  # a session is ranked by its own text alone, counted once
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,14 +127,36 @@ class Collection:
 NOTHING_KNOWN = Collection(0, 0.0, {})
 
 
-def window_coverage(window: Window, collection: Collection, layout: WindowLayout) -> float:
-    """BM25 over the row's window read as one document (Robertson, Zaragoza and Taylor's simple BM25F
-    with whole weights), exactly as an engine indexing that document scores it, over the ideal: each
-    text's counts and length taken its layout's number of times and summed, then saturated once, so a
-    long turn beside a short row dilutes it as much as it lends it words."""
-    if collection.ideal <= 0 or not window.own.length:
+@dataclass(frozen=True)
+class Statistics:
+    """What a source's rows are scored with: its windows' statistics and, where a row's own words are
+    scored alone too, theirs."""
+
+    window: Collection
+    own: Collection | None = None
+
+    @property
+    def ideal(self) -> float:
+        """What a row holding each term once, at average length in both fields, scores: the scale coverage is read on."""
+        return self.window.ideal + (self.own.ideal if self.own is not None else 0.0)
+
+
+def coverage(window: Window, statistics: Statistics, layout: WindowLayout) -> float:
+    """The row's score over the ideal: BM25 over its window read as one document (Robertson, Zaragoza and
+    Taylor's simple BM25F with whole weights: each text's counts and length taken its layout's number of
+    times and summed, then saturated once, so a long turn beside a short row dilutes it as much as it
+    lends it words), plus, with `words_alone`, BM25 over its own words, exactly as an engine indexing
+    those two fields scores them."""
+    ideal = statistics.ideal
+    if ideal <= 0 or not window.own.length:
         return 0.0
-    weighed = window.weighed(layout)
+    total = _bm25(window.weighed(layout), statistics.window)
+    if layout.words_alone and statistics.own is not None:
+        total += _bm25([(1, window.own)], statistics.own)
+    return total / ideal
+
+
+def _bm25(weighed: list[tuple[int, Bag]], collection: Collection) -> float:
     length = stored_length(sum(times * bag.length for times, bag in weighed))
     average = collection.average_length
     norm = K1 * (1 - B + B * length / average) if average > 0 else K1
@@ -137,4 +165,4 @@ def window_coverage(window: Window, collection: Collection, layout: WindowLayout
         frequency = sum(times * bag.counts.get(term, 0) for times, bag in weighed)
         if frequency > 0:
             total += idf * frequency * (K1 + 1) / (frequency + norm)
-    return total / collection.ideal
+    return total

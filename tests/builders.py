@@ -1,6 +1,8 @@
 """Builders for test rows and SQLite history files written through the real data layer."""
 from __future__ import annotations
 
+import sqlite3
+from contextlib import closing
 from datetime import datetime, tzinfo
 from pathlib import Path
 from zoneinfo import ZoneInfo
@@ -44,6 +46,19 @@ def write_history(path: Path, sessions=(), messages=(), chunks=(), embedder=None
     finally:
         database.close()
     return path
+
+
+def add_messages(path: Path, messages) -> None:
+    """Append messages to a history this package wrote, through its own writer."""
+    database = open_writable(path)
+    HistoryWriter(database, None).write([], list(messages), [])
+    database.close()
+
+
+def run_sql(path: Path, statement: str, params=()) -> None:
+    """One statement against the history file in a transaction of its own, as another writer would."""
+    with closing(sqlite3.connect(path)) as connection, connection:
+        connection.execute(statement, params)
 
 
 def message_hit(id: str, content: str, at: str, *, session_id: str = "s1", title: str | None = "Chat",

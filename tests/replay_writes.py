@@ -1,15 +1,14 @@
 """Replays a history's writes the way the OneClaw app makes them, in raw SQL (a turn appended with its
 session's count, preview and time, a turn edited in place, a turn deleted), with searches in between
-that keep the side index caught up, then asks the tool the same questions of that history and of a
-fresh build of the same file (Q-11: one reply however the history was written).
-
-Shared by tests/integration/test_replay_matches_fresh_build.py and tests/benchmarks/bench_replay.py.
+that keep the side index caught up; then `oneclaw-search index`, and a fresh build of a copy of the
+final file to ask the same questions of (reply_differences.py; Q-11: one reply however the history
+was written). Shared by tests/integration/test_replay_matches_fresh_build.py and
+tests/benchmarks/bench_replay.py.
 """
 from __future__ import annotations
 
 import contextlib
 import io
-import json
 import random
 import shutil
 import sqlite3
@@ -140,47 +139,3 @@ def _live_ids(path: Path) -> list[str]:
 def _content(path: Path, message_id: str) -> str:
     with closing(sqlite3.connect(path)) as connection:
         return str(connection.execute("SELECT content FROM messages WHERE id = ?", (message_id,)).fetchone()[0])
-
-
-@dataclass
-class Difference:
-    """How the replies to one query differ between a replayed history and its fresh build."""
-
-    query: str
-    order: bool  # the same rows, in another order
-    rows: bool  # other rows
-    worst_score_gap: float  # the largest relative difference of a row's raw score, over rows both hold
-
-
-def replies(path: Path, index: Path, queries: Sequence[str], clock: PinnedClock, **settings: object) -> list[dict]:
-    searching = engine(path, index, clock, **settings)
-    found = []
-    for query in queries:
-        reply = searching.execute_tool("search_history", {"query": query, "max_results": 10, "format": "json"})
-        found.append(json.loads(reply.result) if reply.is_success else {"error": reply.error_message})
-    return found
-
-
-def differences(queries: Sequence[str], ours: Sequence[dict], fresh: Sequence[dict]) -> list[Difference]:
-    """Every query whose whole reply differs beyond a score's rounding."""
-    found = []
-    for query, mine, theirs in zip(queries, ours, fresh, strict=True):
-        a, b = mine.get("results", []), theirs.get("results", [])
-        ids_a, ids_b = [r["id"] for r in a], [r["id"] for r in b]
-        raw_b = {r["id"]: r["score_parts"]["raw"] for r in b}
-        gaps = [abs(r["score_parts"]["raw"] - raw_b[r["id"]]) / max(abs(raw_b[r["id"]]), 1e-300)
-                for r in a if r["id"] in raw_b]
-        same_rest = _without_scores(mine) == _without_scores(theirs)
-        difference = Difference(query, ids_a != ids_b and set(ids_a) == set(ids_b), set(ids_a) != set(ids_b), max(gaps, default=0.0))
-        if difference.order or difference.rows or difference.worst_score_gap > 1e-3 or not same_rest:
-            found.append(difference)
-    return found
-
-
-def _without_scores(reply: object) -> object:
-    """A reply with its scores and timings left out, to compare everything else exactly."""
-    if isinstance(reply, dict):
-        return {key: _without_scores(value) for key, value in reply.items() if key not in ("score", "score_parts", "ms")}
-    if isinstance(reply, list):
-        return [_without_scores(value) for value in reply]
-    return reply

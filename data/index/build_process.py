@@ -1,4 +1,4 @@
-"""The background build's own process: `python -m oneclaw_search.data.index.build_process HISTORY SIDE --window=4-1-1`.
+"""The background build's own process: `python -m oneclaw_search.data.index.build_process HISTORY SIDE --window=1-1-1`.
 
 So that no search waits for a build (Q-11), it opens the history read-only, catches the keyword
 index up to it, and exits; SIGTERM, or the end of the process that started it, stops it after the

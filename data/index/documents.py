@@ -118,6 +118,7 @@ def message_document(windowed: WindowedRow, layout: WindowLayout) -> tantivy.Doc
     doc.add_text(f.ROLE, row.type)
     doc.add_text(f.EVERY, f.EVERY_TERM)
     doc.add_unsigned(f.LENGTH, window_length(windowed, layout))
+    doc.add_unsigned(f.OWN_LENGTH, _term_count(row.content))
     return doc
 
 

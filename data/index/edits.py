@@ -155,8 +155,7 @@ class Reconciler:
             return
         writer = self._keyword.writer(self._kind)
         MessageWrites(self._history, writer, self._keyword.layout).rewrite(rowids, read)
-        writer.commit()
-        writer.wait_merging_threads()
+        self._keyword.commit(self._kind, writer)
 
     def _message_rows(self, condition: str, params: tuple[object, ...]) -> list[MessageRow]:
         sql = f"SELECT {MESSAGE_COLUMNS} FROM messages WHERE {IS_SEARCHABLE} AND {condition}"
@@ -172,6 +171,5 @@ class Reconciler:
             writer.delete_documents_by_query(tantivy.Query.term_set_query(self._kind.schema, ROWID, list(rowids)))
         for document in documents:
             writer.add_document(document)
-        writer.commit()
-        writer.wait_merging_threads()
+        self._keyword.commit(self._kind, writer)
 

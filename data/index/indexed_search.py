@@ -27,7 +27,7 @@ from oneclaw_search.domain.history_query import HistoryQuery
 from oneclaw_search.domain.literal_search import session_text
 from oneclaw_search.domain.message_filter import Within
 from oneclaw_search.domain.models import ScoredMessage, ScoredSession
-from oneclaw_search.domain.window_bm25 import TITLE_ONLY, Collection, WindowLayout
+from oneclaw_search.domain.window_bm25 import TITLE_ONLY, Collection, Statistics, WindowLayout
 
 Window = tuple[int, int]  # created after, before
 INDEXED_RETRIEVERS = ("keyword (BM25F, tantivy)", "phrase (trigram candidates)")
@@ -49,7 +49,8 @@ class _OnTheIndex:
                 limit: int, within: Within | None, hidden: list[str]) -> Ranked:
         """tantivy's best rows and its statistics; none while the index cannot be read."""
         if not state.usable:
-            return Ranked({}, {}, lambda: Collection(0, 0.0, dict.fromkeys(terms.terms, 0)))
+            nothing = Collection(0, 0.0, dict.fromkeys(terms.terms, 0))
+            return Ranked({}, {}, lambda: Statistics(nothing, nothing))
         return ranked_rowids(self._lookup.keyword, kind, query, window, limit, within, hidden)
 
     def _scoring(self, kind: IndexKind, ranked: Ranked, rows: list[tuple[int, str]], unread: Unread, state: IndexState,
@@ -69,7 +70,7 @@ class _OnTheIndex:
         stale = self._stale(kind, rows, prints) | unread_rows
         engine = {rowid: score for rowid, score in scores.items() if rowid not in stale}
         layout = self._layout(kind)
-        return Scoring(engine, lambda: unread.joined(found := ranked.collection(), found.average_length, layout), layout)
+        return Scoring(engine, lambda: unread.joined(ranked.statistics(), layout), layout)
 
     def _layout(self, kind: IndexKind) -> WindowLayout:
         """What a row of this kind is ranked on: a message on its window, a session on its own text."""

@@ -13,12 +13,12 @@ from pathlib import Path
 
 import tantivy
 
-from oneclaw_search.data.index.live_statistics import LiveStatistics
+from oneclaw_search.data.index.live_counts import LiveStatistics
 from oneclaw_search.data.index.schema import MESSAGES, ROWID, SESSIONS, IndexKind
 from oneclaw_search.data.text.analyzer import register
 from oneclaw_search.domain.window_bm25 import DEFAULT_WINDOW, WindowLayout
 
-FORMAT = "tantivy-8"  # bump whenever fields or analyzers change: older folders are built anew
+FORMAT = "tantivy-9"  # bump whenever fields or analyzers change: older folders are built anew
 _FORMAT_FILE = "FORMAT"
 WRITER_HEAP = 256_000_000
 WRITER_THREADS = 2
@@ -36,7 +36,7 @@ class KeywordIndex:
         self._format = f"{FORMAT} window {layout.token}"
         self._lock = threading.Lock()
         self._indexes: dict[str, tantivy.Index] = {}
-        self.live = LiveStatistics()
+        self.live = LiveStatistics(folder)
 
     def open(self, kind: IndexKind) -> tantivy.Index:
         with self._lock:
@@ -80,6 +80,14 @@ class KeywordIndex:
                 raise WriterBusy(str(error)) from error
             raise
 
+    def commit(self, kind: IndexKind, writer: tantivy.IndexWriter, last: bool = True) -> None:
+        """Commit `writer`'s changes (the `last` of its commits: its merges awaited and the writer let go),
+        then note the live documents' totals as the index now shows them (live_counts.py)."""
+        writer.commit()
+        if last:
+            writer.wait_merging_threads()
+        self.live.note(self.searcher(kind, fresh=True), kind)
+
     def drop_above(self, kind: IndexKind, rowid: int) -> None:
         """Delete the documents past `rowid`: what a build committed but had not yet noted as read
         when it was killed, so resuming from the note adds nothing twice."""
@@ -88,8 +96,7 @@ class KeywordIndex:
             return  # the usual case: nothing to take back, and no writer to open
         writer = self.writer(kind)
         writer.delete_documents_by_query(above)
-        writer.commit()
-        writer.wait_merging_threads()
+        self.commit(kind, writer)
 
     def drop(self) -> None:
         """Forget every index (another history, or a broken folder): the next open starts afresh."""

@@ -1,6 +1,6 @@
 """Questions put to the keyword index: a keyword search's best rows, ranked by the ranking model as
-tantivy computes it (BM25 over each message's window, each session's title), with the statistics the
-model needs for rows it scores itself (Q-01, Q-02).
+tantivy computes it (BM25 over each message's window and its own words, each session's title), with
+the statistics the model needs for rows it scores itself (Q-01, Q-02).
 
 Answers are history rowids; callers re-read those rows from the history and re-check them, so the
 index narrows a search but never invents a hit.
@@ -14,14 +14,14 @@ from functools import partial
 import tantivy
 
 from oneclaw_search.data.index.keyword_index import KeywordIndex
-from oneclaw_search.data.index.live_statistics import bound, rescored
+from oneclaw_search.data.index.live_scores import bound, rescored, statistics
 from oneclaw_search.data.index.schema import AT, FINGERPRINT, MESSAGES, ROLE, ROWID, SESSION, IndexKind, unsigned_values
 from oneclaw_search.data.text.analyzer import analyze
 from oneclaw_search.data.text.keywords import Clause, clause_terms, clauses
 from oneclaw_search.domain.history_query import HistoryQuery
 from oneclaw_search.domain.message_filter import Within
 from oneclaw_search.domain.ports import NO_UPPER_BOUND
-from oneclaw_search.domain.window_bm25 import Collection
+from oneclaw_search.domain.window_bm25 import Statistics
 
 # How far past the cut a search looks when rows tie there: the rows tantivy would cut among equals
 # depend on how a build laid out its segments, so the newest of them are kept instead, the same on
@@ -65,14 +65,14 @@ def narrowed_to(kind: IndexKind, within: Within | None) -> list[Subquery]:
 
 @dataclass(frozen=True)
 class Ranked:
-    """What one ranked question to the index found: each row's score (BM25 over its ranked field, the
-    window of a message or the title of a session: the ranking model as the engine computes it, over the
-    live documents' statistics) and the fingerprint of the text it was written with; and those
-    statistics for the query's terms, for rows the model scores itself."""
+    """What one ranked question to the index found: each row's score (the ranking model as the engine
+    computes it: BM25 over a message's window and own words, or a session's title, over the live
+    documents' statistics) and the fingerprint of the text it was written with; and those statistics
+    for the query's terms, for rows the model scores itself."""
 
     scores: dict[int, float]
     fingerprints: dict[int, int]
-    collection: Callable[[], Collection]
+    statistics: Callable[[], Statistics]
 
 
 def ranked_rowids(keyword: KeywordIndex, kind: IndexKind, query: HistoryQuery, window: tuple[int, int], limit: int,
@@ -83,13 +83,13 @@ def ranked_rowids(keyword: KeywordIndex, kind: IndexKind, query: HistoryQuery, w
     found = clauses(query.raw)
     searcher = keyword.searcher(kind)
     terms = clause_terms(found)
-    counts = keyword.live.counts(searcher, kind, terms)
+    fields = keyword.live.counts(searcher, kind, terms, keyword.layout.words_alone)
     if (not found and among is None) or limit <= 0 or searcher.num_docs == 0:
-        return Ranked({}, {}, partial(counts.collection, terms))
+        return Ranked({}, {}, partial(statistics, fields, terms))
     own = tantivy.Query.boolean_query([(tantivy.Occur.Should, words_match(kind, clause)) for clause in found])
-    scored = [(tantivy.Occur.Should, tantivy.Query.term_query(kind.schema, kind.ranked, term, index_option="freq"))
-              for term in terms]
-    exact = partial(rescored, searcher, kind, terms, counts=counts)
+    scored = [(tantivy.Occur.Should, tantivy.Query.term_query(kind.schema, counts.field, term, index_option="freq"))
+              for counts in fields for term in terms]
+    exact = partial(rescored, searcher, kind, terms, fields=fields)
     if among is not None:
         chosen = tantivy.Query.term_set_query(kind.schema, ROWID, list(among))
         question = tantivy.Query.boolean_query([(tantivy.Occur.Must, tantivy.Query.boost_query(chosen, 0.0)),
@@ -101,18 +101,19 @@ def ranked_rowids(keyword: KeywordIndex, kind: IndexKind, query: HistoryQuery, w
         hidden_rows = [(tantivy.Occur.MustNot, tantivy.Query.term_set_query(kind.schema, SESSION, list(hidden)))] if hidden else []
         question = tantivy.Query.boolean_query([(tantivy.Occur.Must, tantivy.Query.boost_query(own, 0.0)), *scored, *phrases,
                                                 *window_clauses(kind, *window), *narrowed_to(kind, within), *hidden_rows])
-        hits = _best(searcher, question, limit, exact, bound(counts, terms))
+        hits = _best(searcher, question, limit, exact, partial(bound, searcher, kind, fields, terms))
     addresses = [address for _, address in hits]
     rowids = unsigned_values(searcher, ROWID, addresses)
     scores = {rowid: score for rowid, (score, _) in zip(rowids, hits, strict=True)}
     fingerprints = dict(zip(rowids, unsigned_values(searcher, FINGERPRINT, addresses), strict=True))
-    return Ranked(scores, fingerprints, partial(counts.collection, terms))
+    return Ranked(scores, fingerprints, partial(statistics, fields, terms))
 
 
 Hits = list[tuple[float, tantivy.DocAddress]]
 
 
-def _best(searcher: tantivy.Searcher, question: tantivy.Query, limit: int, exact: Callable[[Hits], Hits], ceiling: float) -> Hits:
+def _best(searcher: tantivy.Searcher, question: tantivy.Query, limit: int, exact: Callable[[Hits], Hits],
+          ceiling: Callable[[], float]) -> Hits:
     """The best `limit` rows with their scores over the live statistics; among rows tied at the cut, the
     newest. The engine's order is read as far past the cut as ties are looked for (searching again on a
     tie cost more than reading further at once), and further while a row past what was read could still
@@ -121,7 +122,7 @@ def _best(searcher: tantivy.Searcher, question: tantivy.Query, limit: int, exact
     while True:
         read = searcher.search(question, wanted, count=False).hits
         hits = sorted(exact(read), key=lambda hit: -hit[0])
-        if len(read) < wanted or ceiling <= 1.0 or (len(hits) >= limit and hits[limit - 1][0] > ceiling * read[-1][0]):
+        if len(read) < wanted or (most := ceiling()) <= 1.0 or (len(hits) >= limit and hits[limit - 1][0] > most * read[-1][0]):
             break
         wanted *= 2
     if len(hits) <= limit or hits[limit - 1][0] != hits[limit][0]:

@@ -21,8 +21,9 @@ ROWID, AT, FINGERPRINT, SESSION, ROLE = "rowid", "at", "fp", "session", "role"
 BODY, TITLE, PREVIEW, LITERAL = "body", "title", "preview", "grams"
 WINDOW, WINDOW_FINGERPRINT, PREVIOUS, NEXT = "window", "wfp", "prev", "next"
 # Every document holds EVERY_TERM once in EVERY (how many documents tantivy counts, dead ones included,
-# is that term's document frequency) and the length in terms of its ranked field in LENGTH.
-EVERY, EVERY_TERM, LENGTH = "every", "1", "len"
+# is that term's document frequency), and the length in terms of each field it is scored on: its
+# ranked field in LENGTH, a message's own words in OWN_LENGTH.
+EVERY, EVERY_TERM, LENGTH, OWN_LENGTH = "every", "1", "len", "olen"
 
 
 @dataclass(frozen=True)
@@ -35,6 +36,11 @@ class IndexKind:
     words: str
     literal_words: tuple[str, ...]
     ranked: str  # the field BM25 ranks rows by: a message's window, a session's title
+    alone: str | None = None  # a field scored beside it when the model scores a row's own words alone
+
+    def scored(self, words_alone: bool) -> tuple[tuple[str, str], ...]:
+        """The fields a row is scored on, each with the fast field holding its length."""
+        return ((self.ranked, LENGTH),) + (((self.alone, OWN_LENGTH),) if words_alone and self.alone else ())
 
 
 def _common(builder: tantivy.SchemaBuilder) -> tantivy.SchemaBuilder:
@@ -53,9 +59,9 @@ def _messages() -> IndexKind:
     builder.add_text_field(BODY, tokenizer_name=WORDS, index_option="position")
     builder.add_text_field(WINDOW, tokenizer_name=WORDS, index_option="freq")
     builder.add_text_field(ROLE, tokenizer_name="raw", index_option="basic")
-    for name in (WINDOW_FINGERPRINT, PREVIOUS, NEXT):
+    for name in (WINDOW_FINGERPRINT, PREVIOUS, NEXT, OWN_LENGTH):
         builder.add_unsigned_field(name, fast=True)
-    return IndexKind("messages", builder.build(), BODY, (BODY,), WINDOW)
+    return IndexKind("messages", builder.build(), BODY, (BODY,), WINDOW, BODY)
 
 
 def _sessions() -> IndexKind:

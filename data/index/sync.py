@@ -149,13 +149,12 @@ class IndexSync:
                 pending = 0
             if progress is not None:
                 progress(KEYWORDS, done, top)
-        self._commit(writer, done, counted)
-        writer.wait_merging_threads()
+        self._commit(writer, done, counted, last=True)
         return finished
 
-    def _commit(self, writer: tantivy.IndexWriter, done: int, counted: int) -> None:
+    def _commit(self, writer: tantivy.IndexWriter, done: int, counted: int, last: bool = False) -> None:
         """Commit, then note how far the history was read and how many of its rows up to there the index took in."""
-        writer.commit()
+        self._keyword.commit(MESSAGES, writer, last)
         with self.side.peewee.atomic("IMMEDIATE"):
             self.side.set_meta(m__read=done, m__count=counted)
 

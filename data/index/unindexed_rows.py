@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 
 from oneclaw_search.data.text.keywords import QueryTerms
 from oneclaw_search.domain.clock import Deadline, SystemClock
-from oneclaw_search.domain.window_bm25 import NO_TEXT, Collection, WindowLayout
+from oneclaw_search.domain.window_bm25 import NO_TEXT, Collection, Statistics, WindowLayout
 
 PAGE_ROWS = 2_000  # rows read at a time: the clock is looked at between pages
 NO_ROWID_ABOVE = (1 << 63) - 1  # SQLite's largest rowid
@@ -58,10 +58,14 @@ class Unread:
             number += 1
         return self
 
-    def joined(self, found: Collection, window_average: float, layout: WindowLayout) -> Collection:
-        """The index's window statistics with these rows in them. A row read here counts as a window of
-        its own words taken as often as a whole window's texts: the turns beside it are not read."""
+    def joined(self, found: Statistics, layout: WindowLayout) -> Statistics:
+        """The index's statistics with these rows in them. A row read here counts as a window of its own
+        words taken as often as a whole window's texts: the turns beside it are not read."""
         weight = layout.own + sum(layout.before) + sum(layout.after)
-        average = window_average or (weight * sum(self.lengths) / len(self.lengths) if self.lengths else 0.0)
+        window = self._joined(found.window, weight)
+        return Statistics(window, self._joined(found.own, 1) if found.own is not None else None)
+
+    def _joined(self, found: Collection, weight: int) -> Collection:
+        average = found.average_length or (weight * sum(self.lengths) / len(self.lengths) if self.lengths else 0.0)
         holding = {term: found.holding.get(term, 0) + self.holding[term] for term in found.holding}
         return Collection(found.rows + self.rows, average, holding)

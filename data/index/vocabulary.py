@@ -18,7 +18,7 @@ import tantivy
 from oneclaw_search.data.history.message_dao import PeeweeMessageDao
 from oneclaw_search.data.history.session_dao import PeeweeSessionDao
 from oneclaw_search.data.index.index_state import IndexState
-from oneclaw_search.data.index.live_statistics import alive_holding
+from oneclaw_search.data.index.live_counts import alive_holding
 from oneclaw_search.data.index.lookup import KeywordLookup
 from oneclaw_search.data.index.schema import MESSAGES, ROWID, SESSIONS, IndexKind, unsigned_values
 from oneclaw_search.data.index.unindexed_rows import NO_ROWID_ABOVE

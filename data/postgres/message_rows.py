@@ -19,7 +19,7 @@ from oneclaw_search.data.postgres.windows import WindowCounts, own_words, title_
 
 _INCOMING = "oneclaw_search_incoming"
 MESSAGE_COLUMNS = ["id", "session_id", "type", "content", "created_at", "tool_name", "tool_input", "tool_output",
-                   "words", "window_tf", "window_length"]
+                   "words", "window_tf", "window_length", "own_tf", "own_length"]
 
 
 def storable(value: object) -> object:
@@ -54,9 +54,14 @@ def windowed(message: NewMessage) -> tuple[Written, dict[str, object]]:
 
 
 def with_window(written: Written, row: dict[str, object], window: WindowCounts | None, mark: str) -> dict[str, object]:
-    turn = written.words is not None and window is not None
-    return {**row, "words": written.words.tsvector(mark) if written.words is not None else None,
-            "window_tf": window.counts if turn and window else None, "window_length": window.length if turn and window else None}
+    """A turn's row with its words, window and own words' counts (a tool row has none)."""
+    words = written.words
+    if words is None or window is None:
+        return {**row, "words": words.tsvector(mark) if words is not None else None, "window_tf": None, "window_length": None,
+                "own_tf": None, "own_length": None}
+    own = title_window(words)
+    return {**row, "words": words.tsvector(mark), "window_tf": window.counts, "window_length": window.length,
+            "own_tf": own.counts, "own_length": own.length}
 
 
 def stored_messages(database: pw.Database, ids: list[str]) -> dict[str, Stored]:

@@ -24,6 +24,7 @@ from oneclaw_search.domain.window_bm25 import K1, B, Collection
 # one on its newest, since PostgreSQL has no index that yields a word's best rows first, and reading
 # all of a common word's rows costs a heap visit each.
 CANDIDATES_PER_RESULT = 4
+Field = tuple[str, str, Collection]  # a scored field: its counts column, its length column, its statistics
 
 
 def identifier(term: str) -> str:
@@ -38,32 +39,38 @@ def tsquery(clause: Sequence[str], mark: str) -> str:
 
 
 class Question:
-    """What both sources' statements are built from: the keywords, the quoted phrases and the weights."""
+    """What both sources' statements are built from: the keywords, the quoted phrases, and each scored
+    field's weights (a message's window and its own words; a session's title)."""
 
-    def __init__(self, query: HistoryQuery, found: list[Clause], terms: list[str], collection: Collection, mark: str) -> None:
+    def __init__(self, query: HistoryQuery, found: list[Clause], terms: list[str], fields: Sequence[Field], mark: str) -> None:
         self.keywords = [tsquery(clause, mark) for clause in found]
         self.phrases = [(phrase, tsquery(words, mark)) for phrase in query.phrases if (words := analyze(phrase))]
         self.terms = terms
-        self.idfs = [collection.idf(term) for term in terms]
-        self.average = collection.average_length
+        self.fields = fields
 
     def pooled(self) -> list[str]:
         """The tsqueries whose newest rows are scored: every keyword, and all of them at once."""
         every = " & ".join(f"({keyword})" for keyword in self.keywords)
         return [every, *self.keywords] if len(self.keywords) > 1 else [every]
 
-    def scored(self, alias: str, counts: str, length: str) -> tuple[str, str, list[object]]:
-        """SQL for a row's score (BM25 over its window, each query term written out so no subquery runs per
-        row) and the laterals it reads from, and their parameters in the order they stand in
-        `SELECT score FROM table laterals`. The window's counts of all the terms are read in one pass,
+    def scored(self, alias: str) -> tuple[str, str, list[object]]:
+        """SQL for a row's score (BM25 over each scored field, each query term written out so no subquery
+        runs per row) and the laterals it reads from, and their parameters in the order they stand in
+        `SELECT score FROM table laterals`. A field's counts of all the terms are read in one pass,
         jsonb_to_record's columns named by the terms (the analyzer drops tokens over 40 bytes, so every
-        term fits a column name), where one `->>` per term parsed the window once each."""
-        norm = f"{K1} * ({1 - B} + {B} * oneclaw_search_norm({alias}.{length}) / %s::float8)" if self.average > 0 else f"{K1}"
+        term fits a column name), where one `->>` per term parsed the field once each."""
         columns = ", ".join(f"{identifier(term)} float8" for term in self.terms)
-        lateral = f"CROSS JOIN LATERAL (SELECT {norm} AS n) w LEFT JOIN LATERAL jsonb_to_record({alias}.{counts}) AS f({columns}) ON true"
-        score = " + ".join(f"coalesce(%s * f.{identifier(term)} * {K1 + 1} / (f.{identifier(term)} + w.n), 0)"
-                           for term in self.terms)
-        return score, lateral, [*self.idfs, *([self.average] if self.average > 0 else [])]
+        scores, laterals, weights, averages = [], [], list[object](), list[object]()
+        for at, (counts, length, collection) in enumerate(self.fields):
+            average = collection.average_length
+            norm = f"{K1} * ({1 - B} + {B} * oneclaw_search_norm({alias}.{length}) / %s::float8)" if average > 0 else f"{K1}"
+            laterals.append(f"CROSS JOIN LATERAL (SELECT {norm} AS n) w{at} "
+                            f"LEFT JOIN LATERAL jsonb_to_record({alias}.{counts}) AS f{at}({columns}) ON true")
+            scores += [f"coalesce(%s * f{at}.{identifier(term)} * {K1 + 1} / (f{at}.{identifier(term)} + w{at}.n), 0)"
+                       for term in self.terms]
+            weights += [collection.idf(term) for term in self.terms]
+            averages += [average] if average > 0 else []
+        return " + ".join(scores), " ".join(laterals), [*weights, *averages]
 
     def phrase_conditions(self, alias: str, table: str) -> tuple[str, list[object]]:
         """Every quoted phrase held: as words of a message, as written in a session's title or preview."""
@@ -93,7 +100,7 @@ def ranked_messages(question: Question, after: int, before: int, within: Within 
     sessions, narrowed = "", list[object]()
     if within is not None and within.sessions is not None:
         sessions, narrowed = " AND p.session_id = ANY(%s)", [sorted(within.sessions)]
-    score, lateral, read = question.scored("p", "window_tf", "window_length")
+    score, lateral, read = question.scored("p")
     phrases, held = question.phrase_conditions("p", "messages")
     part = (f"(SELECT p.id FROM messages p WHERE p.words @@ %s::tsquery{phrases} "
             f"AND p.created_at BETWEEN %s AND %s AND p.type = ANY(%s){sessions} AND {_HIDDEN} "
@@ -118,7 +125,7 @@ def ranked_sessions(question: Question, after: int, before: int, within: Within 
     sessions, narrowed = "", list[object]()
     if within is not None and within.sessions is not None:
         sessions, narrowed = " AND p.id = ANY(%s)", [sorted(within.sessions)]
-    score, lateral, read = question.scored("p", "title_tf", "title_length")
+    score, lateral, read = question.scored("p")
     phrases, held = question.phrase_conditions("p", "sessions")
     part = (f"(SELECT p.id FROM sessions p WHERE p.title_words @@ %s::tsquery"
             f"{phrases} AND p.updated_at BETWEEN %s AND %s AND p.deleted_at IS NULL{sessions} "

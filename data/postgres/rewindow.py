@@ -1,6 +1,6 @@
-"""Windows for rows stored before the server kept them: a schema made by an earlier version gets
-every tenant's turn windows and session title words when ensure_schema brings it up to date. The
-count triggers stand by then, so the statistics follow the windows as they are stored.
+"""Windows for rows stored by an earlier version: a schema made by one gets every tenant's turn windows,
+own words and session title words, as this version lays them out, when ensure_schema brings it up to
+date. The count triggers stand by then, so the statistics follow the windows as they are stored.
 """
 from __future__ import annotations
 
@@ -32,8 +32,12 @@ def _store_tenant(database: pw.Database, mark: str) -> None:
         chains.setdefault(session, []).append((key, content))
     for chain in chains.values():
         owns = [own_words(content) for _, content in chain]
-        execute(database, "UPDATE messages m SET words = w.words::tsvector FROM unnest(%s::text[], %s::text[]) w(id, words) "
-                          f"WHERE m.tenant = {CURRENT} AND m.id = w.id", ([key for key, _ in chain], [own.tsvector(mark) for own in owns]))
+        alone = [title_window(own) for own in owns]
+        execute(database, "UPDATE messages m SET words = w.words::tsvector, own_tf = w.counts, own_length = w.length "
+                          "FROM unnest(%s::text[], %s::text[], %s::jsonb[], %s::integer[]) w(id, words, counts, length) "
+                          f"WHERE m.tenant = {CURRENT} AND m.id = w.id",
+                ([key for key, _ in chain], [own.tsvector(mark) for own in owns], [own.counts for own in alone],
+                 [own.length for own in alone]))
         store_windows(database, {key: window_of(owns, at, DEFAULT_WINDOW) for at, (key, _) in enumerate(chain)})
     for key, title in execute(database, f"SELECT id, title FROM sessions WHERE tenant = {CURRENT}").fetchall():
         words = own_words(title)

@@ -40,7 +40,7 @@ TABLES = [
         tool_input text, tool_output text, tool_status text, tool_duration_ms bigint, token_count_input bigint,
         token_count_output bigint, model_id text, provider_id text, created_at bigint NOT NULL, citations text,
         seq bigserial NOT NULL,
-        words tsvector, window_tf jsonb, window_length integer,
+        words tsvector, window_tf jsonb, window_length integer, own_tf jsonb, own_length integer,
         PRIMARY KEY (tenant, id),
         FOREIGN KEY (tenant, session_id) REFERENCES sessions (tenant, id) ON DELETE CASCADE)""",
     f"""CREATE TABLE IF NOT EXISTS memory_index ({TENANT_COLUMN}, id text NOT NULL, source_type text NOT NULL,
@@ -84,6 +84,8 @@ RETIRED = ["DROP FUNCTION IF EXISTS oneclaw_search_bm25(jsonb, integer, text[], 
 WINDOW_COLUMNS = ["ALTER TABLE messages ADD COLUMN IF NOT EXISTS words tsvector",
                   "ALTER TABLE messages ADD COLUMN IF NOT EXISTS window_tf jsonb",
                   "ALTER TABLE messages ADD COLUMN IF NOT EXISTS window_length integer",
+                  "ALTER TABLE messages ADD COLUMN IF NOT EXISTS own_tf jsonb",
+                  "ALTER TABLE messages ADD COLUMN IF NOT EXISTS own_length integer",
                   "ALTER TABLE sessions ADD COLUMN IF NOT EXISTS title_words tsvector",
                   "ALTER TABLE sessions ADD COLUMN IF NOT EXISTS title_tf jsonb",
                   "ALTER TABLE sessions ADD COLUMN IF NOT EXISTS title_length integer"]
@@ -130,21 +132,21 @@ def security() -> list[str]:
 
 # Moves whenever ensure_schema would change an existing schema: a schema marked with it is left as it
 # is, so adding a tenant to a current schema costs no DDL.
-SCHEMA_VERSION = "oneclaw-search schema 5: stored windows, own words counted, trigram indexes by tenant"
+SCHEMA_VERSION = "oneclaw-search schema 6: windows 1-1-1 and own words stored, own words counted, trigram indexes by tenant"
 _MARK = "SELECT obj_description(to_regclass('oneclaw_tenants'), 'pg_class')"
 
 
 def ensure_schema(admin: PostgresHistory) -> None:
     """Create whatever is missing, and bring a schema made by an earlier version up to date (its rows'
-    windows stored, its counts made from them)."""
+    windows and own words stored as this version lays them out, its counts made from them)."""
     superuser = admin.rows("SELECT rolsuper FROM pg_roles WHERE rolname = current_user") == [(True,)]
     if admin.rows(_MARK) == [(SCHEMA_VERSION,)] and (not superuser or search_functions_marked(admin)):
         return
     with admin.connected() as database, database.atomic():
         execute(database, "SELECT pg_advisory_xact_lock(hashtext('oneclaw_search_schema'))")  # one creator at a time
         execute(database, "CREATE EXTENSION IF NOT EXISTS pg_trgm")
-        older = execute(database, "SELECT to_regclass('messages') IS NOT NULL AND NOT EXISTS (SELECT 1 FROM pg_attribute "
-                                  "WHERE attrelid = to_regclass('messages') AND attname = 'window_tf')").fetchall() == [(True,)]
+        older = execute(database, f"SELECT to_regclass('messages') IS NOT NULL AND ({_MARK}) IS DISTINCT FROM %s",
+                        (SCHEMA_VERSION,)).fetchall() == [(True,)]
         schema = execute(database, "SELECT quote_ident(current_schema())").fetchall()[0][0]
         functions = [FOLD_FUNCTION, MARKED_FUNCTION.format(schema=schema), LIKE_FUNCTION, NORM_FUNCTION]
         for statement in [*functions, *TABLES, *RETIRED, *WINDOW_COLUMNS, *INDEXES]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from oneclaw_search.data.postgres.daos import PostgresMessageDao, PostgresSessionDao
 from oneclaw_search.data.postgres.database import PostgresHistory
 from oneclaw_search.data.postgres.ranked import Question, ranked_messages, ranked_sessions
-from oneclaw_search.data.postgres.term_counts import MESSAGES, SESSIONS, collection
+from oneclaw_search.data.postgres.term_counts import MESSAGES, SESSIONS, TURNS, collection
 from oneclaw_search.data.postgres.windows import tenant_mark
 from oneclaw_search.data.text.keywords import clause_terms, clauses
 from oneclaw_search.domain.clock import Deadline
@@ -21,25 +21,32 @@ from oneclaw_search.domain.literal_search import session_text
 from oneclaw_search.domain.message_filter import Within
 from oneclaw_search.domain.models import MessageHit, ScoredMessage, ScoredSession, SessionHit
 from oneclaw_search.domain.text_evidence import evidence
-from oneclaw_search.domain.window_bm25 import Collection
+from oneclaw_search.domain.window_bm25 import NOTHING_KNOWN, Statistics
 
 RETRIEVERS = ("keyword (BM25F over stored windows, PostgreSQL)", "phrase (pg_trgm)")
 
 
-def _question(history: PostgresHistory, kind: str, query: HistoryQuery,
-              deadline: Deadline | None) -> tuple[Question | None, Collection]:
-    """The query's keywords and their weights among the tenant's windows of `kind`; no question
-    when the query has no keyword (its stopwords alone, punctuation)."""
+# What each source's rows are scored on: its counts column, its length column, and the kind of counts kept of it.
+_FIELDS = {MESSAGES: (("window_tf", "window_length", MESSAGES), ("own_tf", "own_length", TURNS)),
+           SESSIONS: (("title_tf", "title_length", SESSIONS),)}
+
+
+def _question(history: PostgresHistory, kind: str, query: HistoryQuery, deadline: Deadline | None,
+              ) -> tuple[Question | None, Statistics]:
+    """The query's keywords and their weights among the tenant's rows of `kind` (a message's window and
+    own words, a session's title); no question when the query has no keyword (its stopwords alone,
+    punctuation)."""
     found = clauses(query.raw)
     terms = clause_terms(found)
     if not found:
-        return None, Collection(0, 0.0, {})
-    weights = collection(history, kind, terms, deadline)
-    return Question(query, found, terms, weights, tenant_mark(history.tenant)), weights
+        return None, Statistics(NOTHING_KNOWN)
+    fields = [(counts, length, collection(history, counted, terms, deadline)) for counts, length, counted in _FIELDS[kind]]
+    known = Statistics(fields[0][2], fields[1][2] if len(fields) > 1 else None)
+    return Question(query, found, terms, fields, tenant_mark(history.tenant)), known
 
 
-def _coverage(score: float, weights: Collection) -> float:
-    return score / weights.ideal if weights.ideal > 0 else 0.0
+def _coverage(score: float, known: Statistics) -> float:
+    return score / known.ideal if known.ideal > 0 else 0.0
 
 
 class PostgresMessageSearch:

@@ -1,7 +1,8 @@
 """The statistics BM25 needs of a tenant's windows, kept by the server as rows change (the Collection
 of domain/window_bm25.py): how many windows hold each term, and under the empty word (no term is
 empty) how many windows there are and their total length. Messages' windows are kind 'm', sessions'
-titles kind 's'; turns' own words kind 'w' (how common a word is, for the literal reading's plan).
+titles kind 's'; turns' own words kind 'w' (scored beside the windows, and how common a word is for
+the literal reading's plan).
 
 Statement triggers with transition tables add the terms of new windows and take away those of old
 ones (an update does both), whoever writes: our writer, a host's own statements, a cascade from a
@@ -29,7 +30,7 @@ _MARKED = len(tenant_mark(""))  # a tsvector lexeme's tenant mark, before the te
 _KINDS = {MESSAGES: ("messages", "jsonb_object_keys(r.window_tf)", "window_tf", "r.window_length"),
           SESSIONS: ("sessions", "jsonb_object_keys(r.title_tf)", "title_tf", "r.title_length"),
           TURNS: ("messages", f"LATERAL (SELECT substr(x, {_MARKED + 1}) FROM unnest(tsvector_to_array(r.words)) x)",
-                  "words", "0")}
+                  "words", "coalesce(r.own_length, 0)")}
 _TERMS = """SELECT k.word, {sign} AS change, 0::bigint AS length FROM {rows} r, {terms} k(word)
     UNION ALL SELECT '{total}', {sign}, {sign} * {length} FROM {rows} r WHERE r.{present} IS NOT NULL"""
 # Words in one order, so writers of one tenant take their rows' locks alike and never deadlock.

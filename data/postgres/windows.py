@@ -100,5 +100,6 @@ def window_of(chain: Sequence[OwnWords], at: int, layout: WindowLayout) -> Windo
 
 
 def title_window(words: OwnWords) -> WindowCounts:
-    """A session is ranked by its title alone, counted once."""
+    """A text's own words counted once: a session's title, which ranks it, and a turn's own words,
+    scored beside its window."""
     return WindowCounts(json.dumps(words.counts, ensure_ascii=False, separators=(",", ":")), words.length)

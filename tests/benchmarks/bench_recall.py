@@ -2,7 +2,8 @@
 LoCoMo's dev conversations and the coding-agent set, with bare tantivy's variants run on the same
 histories as the floor.
 
-    python tests/benchmarks/bench_recall.py                   # both sets (coding where its transcripts are found)
+    python tests/benchmarks/bench_recall.py                   # every development set (coding where its transcripts are found)
+    python tests/benchmarks/bench_recall.py --set blind       # the frozen third set: scored once, at the end
     python tests/benchmarks/bench_recall.py --set locomo --context 0
     python tests/benchmarks/bench_recall.py --smoke           # one LoCoMo conversation, 25 queries
     python tests/benchmarks/bench_recall.py --pg-url URL      # the PostgreSQL backend on that server
@@ -24,9 +25,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bare_tantivy import FLOOR_LABELS, VARIANTS, BareTantivy, best_floor  # noqa: E402
-from coding_set import coding_set, default_repo  # noqa: E402
+from blind_set import blind_set, mirrors, missing  # noqa: E402
+from coding_set import LABELS, SECOND, coding_set, default_repo  # noqa: E402
 from locomo_data import DATASET, locomo_set  # noqa: E402
-from recall_sets import FIELDS, History, RecallSet, ask, shown_turns  # noqa: E402
+from recall_sets import FIELDS, SHOWN_TURNS, History, RecallSet, ask, shown_turns  # noqa: E402
 
 from oneclaw_search.di import create_injector  # noqa: E402
 from oneclaw_search.tools import ToolExecutionEngine  # noqa: E402
@@ -159,7 +161,22 @@ def against_floor(recall_set: RecallSet, records: list[dict], folds: dict[str, d
     pooled_ours = [pooled([r for r in records if r["method"] == OURS and r["field"] == field])[1] for field in FIELDS]
     print(f"{'pooled':<14}{pooled_ours[0]:>9.3f} / {pooled_ours[1]:.3f}{pooled_floor[0]:>9.3f} / {pooled_floor[1]:.3f}"
           f"{pooled_ours[0] - pooled_floor[0]:>+11.3f} / {pooled_ours[1] - pooled_floor[1]:+.3f}")
-    return {"variants": names, "folds": floor, "means": means[1], "pooled": pooled_floor}
+    dropped = [dropped_gold(records, names[kind], FIELDS[kind]) for kind in (0, 1)]
+    print(f"gold turns the floor shows among its first {FLOOR_FIRST} and the tool not among its {SHOWN_TURNS}, of those the "
+          f"floor shows there: {dropped[0][0]} of {dropped[0][1]} / {dropped[1][0]} of {dropped[1][1]}")
+    return {"variants": names, "folds": floor, "means": means[1], "pooled": pooled_floor, "dropped": dropped}
+
+
+FLOOR_FIRST = 7  # how far down the floor's reply a turn it found counts as found
+
+
+def dropped_gold(records: list[dict], floor: str, field: str) -> tuple[int, int]:
+    """What bare BM25 gets right that the tool loses: gold turns among the floor's first FLOOR_FIRST
+    shown turns that the tool's reply does not show, and how many gold turns the floor shows there."""
+    ours = {r["query"]: set(r["shown"]) for r in records if r["method"] == OURS and r["field"] == field}
+    found = [(turn, r["query"]) for r in records if r["method"] == floor and r["field"] == field
+             for turn in set(r["gold"]).intersection(r["shown"][:FLOOR_FIRST])]
+    return sum(turn not in ours[query] for turn, query in found), len(found)
 
 
 def show_misses(records: list[dict], count: int) -> None:
@@ -169,9 +186,23 @@ def show_misses(records: list[dict], count: int) -> None:
         print(f"  [{record['query']}] gold {record['gold']}; got {[r['id'] for r in record['results'][:3]]}")
 
 
+SETS = {"dev": ("locomo", "coding", "coding_b"), "both": ("locomo", "coding"), "locomo": ("locomo",), "coding": ("coding",),
+        "coding_b": ("coding_b",), "blind": ("blind",)}
+
+
+def load_set(name: str, folder: Path, args: argparse.Namespace) -> RecallSet:
+    if name == "locomo":
+        return locomo_set(args.dataset, folder, 1 if args.smoke else None, 25 if args.smoke else None)
+    if name == "blind":
+        return blind_set(folder)
+    labels = SECOND if name == "coding_b" else LABELS
+    return coding_set(args.claude_history, folder, 5 if args.smoke else None, labels, name)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--set", choices=("both", "locomo", "coding"), default="both")
+    parser.add_argument("--set", choices=tuple(SETS), default="dev",
+                        help="dev: every set the model is chosen on; blind: the frozen third set, scored once")
     parser.add_argument("--dataset", type=Path, default=DATASET, help="the LoCoMo dev split's folder")
     parser.add_argument("--claude-history", type=Path, default=default_repo(),
                         help="a clone or bare mirror of randlee/claude-history "
@@ -183,19 +214,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--pg-url", help="search the PostgreSQL backend on this server (a tenant per history)")
     parser.add_argument("--json", type=Path, metavar="FILE", help="also write the figures to FILE")
     args = parser.parse_args(argv)
-    wanted = ("locomo", "coding") if args.set == "both" else (args.set,)
+    wanted = SETS[args.set]
     if "locomo" in wanted and not (args.dataset / "locomo10-dev.json").is_file():
         parser.error(f"no LoCoMo dev split in {args.dataset} (pass --dataset DIR)")
-    if "coding" in wanted and args.claude_history is None:
-        if args.set == "coding":
+    if {"coding", "coding_b"} & set(wanted) and args.claude_history is None:
+        if "locomo" not in wanted:
             parser.error("no clone of randlee/claude-history found (pass --claude-history REPO)")
-        print("coding set left out: no clone of randlee/claude-history found (pass --claude-history REPO)")
+        print("coding sets left out: no clone of randlee/claude-history found (pass --claude-history REPO)")
         wanted = ("locomo",)
+    if "blind" in wanted and (gone := missing()):
+        parser.error(f"no mirror of {', '.join(gone)} in {mirrors()} (set BLIND_MIRRORS)")
     figures = []
     with tempfile.TemporaryDirectory() as folder:
         for name in wanted:
-            recall_set = (locomo_set(args.dataset, Path(folder), 1 if args.smoke else None, 25 if args.smoke else None)
-                          if name == "locomo" else coding_set(args.claude_history, Path(folder), 5 if args.smoke else None))
+            recall_set = load_set(name, Path(folder), args)
             records = run_set(recall_set, args.context, args.pg_url, not args.no_floors)
             figures.append(report(recall_set, records, args.context))
             if args.show_misses:

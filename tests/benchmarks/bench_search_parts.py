@@ -52,7 +52,7 @@ PARTS = (
     ("ranking: sessions", "domain.search_history_use_case", None, "session_results"),
     ("merge, dedup and excerpts", "domain.search_history_use_case", None, "merge"),
     ("the turns shown around hits", "domain.search_history_use_case", None, "with_context"),
-    ("session results' best turns", "domain.search_history_use_case", None, "with_best_turns"),
+    ("messages + sessions: scores held to the live statistics", "data.index.keyword_search", None, "rescored"),
 )
 
 

@@ -1,9 +1,9 @@
 """What bench_cross_validation.py chooses from, and every setting's R@10 on every fold, through the real tool.
 
 A setting is a RankingSettings. Its window layout is written into the index (each layout gets an index
-of its own beside each history) and decides what the sources find, so each layout asks each source each
-question once, its answers kept in memory. The scoring constants (sharpness, min_coverage, session
-turns) only re-rank those answers.
+of its own beside each history) and, with whether a row's own words are scored alone, decides what the
+sources find, so each asks each source each question once, its answers kept in memory. The scoring
+constant (sharpness) only re-ranks those answers.
 """
 from __future__ import annotations
 
@@ -25,12 +25,13 @@ from oneclaw_search.domain.window_bm25 import WindowLayout
 from oneclaw_search.tools import ToolExecutionEngine
 
 L = WindowLayout.from_token
-LAYOUTS = (L("1-0-0"), L("2-0-0"), L("1-1-1"), L("2-1-1"), L("3-1-1"), L("4-1-1"), L("5-1-1"), L("6-1-1"), L("3-2-1"),
-           L("3-1-2"), L("6-2.1-2.1"))
-SCORING: dict[str, tuple] = {"sharpness": (1.0, 12.0, 24.0, 48.0, 96.0), "min_coverage": (0.0, 0.1, 0.2, 0.3, 0.4),
-                             "session_turns": (False, True)}
-SMOKE: tuple = ((L("1-0-0"), L("2-1-1")), {"sharpness": (1.0, 48.0), "min_coverage": (0.1,),
-                                                  "session_turns": (False, True)})
+# What the sources find: each window layout (written into the index) with and without a row's own words
+# scored alone beside it (asked of the index, which holds them either way).
+WINDOWS = ("1-0-0", "1-1-0", "1-1-1", "2-1-1", "4-1-1", "2-2-1")
+LAYOUTS = tuple(L(token, alone) for token in WINDOWS for alone in (False, True))
+# What only re-ranks what the sources found.
+SCORING: dict[str, tuple] = {"sharpness": (1.0, 12.0, 48.0)}
+SMOKE: tuple = ((L("1-0-0", False), L("1-1-1", True)), {"sharpness": (1.0, 48.0)})
 Scores = dict[str, tuple[float, float]]  # fold -> (keyword R@10, question R@10)
 
 
@@ -62,7 +63,7 @@ class Searched:
 
     def recalls(self, setting: RankingSettings) -> dict[str, list[list[float]]]:
         """Per fold, each query's R@10 as a keyword query and as a question."""
-        source = replace(setting, sharpness=1.0, min_coverage=0.0, session_turns=False)
+        source = replace(setting, sharpness=1.0)
         cache = self.caches.setdefault(source, {})
         container = create_injector(self.history.path, clock=self.history.clock, time_zone="UTC", ranking=setting,
                                     index_path=self.index_path(setting.window), modules=[memo_module(cache)])
@@ -96,7 +97,8 @@ def _config_scores(config: RankingSettings) -> dict[RankingSettings, Scores]:
     """Every scoring constant's fold scores for one layout: its sources asked once."""
     started = time.perf_counter()
     found = {setting: fold_scores(_FORKED, setting) for setting in with_scoring(config, _SCORING)}
-    print(f"  window {config.window.token}: {len(found)} settings in {time.perf_counter() - started:.0f} s", file=sys.stderr, flush=True)
+    print(f"  window {config.window.describe()}: {len(found)} settings in {time.perf_counter() - started:.0f} s", file=sys.stderr,
+          flush=True)
     return found
 
 

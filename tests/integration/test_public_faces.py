@@ -51,9 +51,8 @@ def test_a_source_wrapper_sees_each_source_and_its_port_does_the_searching(tmp_p
 
     container = create_injector(path, clock=CLOCK, time_zone="Asia/Tokyo", embedder=None, source_wrapper=Counting)
     found = json.loads(call(container, query="sushi", format="json").result)["results"]
-    # Messages are searched a second time for the best turn of each session result.
     assert set(searched) == {"memory", "messages", "sessions"} and {item["id"] for item in found} >= {"m1", "c1"}
-    assert searched.count("messages") == 1 + any(item["source"] == "session" for item in found)
+    assert searched.count("messages") == 1
 
 
 def test_a_source_wrapper_that_cannot_be_called_is_refused_by_name(tmp_path):

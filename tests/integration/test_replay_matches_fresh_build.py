@@ -9,7 +9,8 @@ Real SQLite files, real tantivy indexes, background builds started by the search
 import random
 
 import pytest
-from replay_writes import Plan, differences, replay, replies
+from replay_writes import Plan, replay
+from reply_differences import differences, replies
 
 from oneclaw_search.data.history.new_rows import NewMessage, NewSession
 from oneclaw_search.domain.clock import PinnedClock

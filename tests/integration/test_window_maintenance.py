@@ -12,11 +12,9 @@ import sqlite3
 from contextlib import closing
 
 import pytest
-from builders import built, new_message, new_session
+from builders import add_messages, built, new_message, new_session, run_sql
 from fakes import FixedClock
 
-from oneclaw_search.data.history.history_writer import HistoryWriter
-from oneclaw_search.data.history.schema import open_writable
 from oneclaw_search.data.index import edits, sync
 from oneclaw_search.data.index.edits import indexed
 from oneclaw_search.data.index.keyword_search import ranked_rowids
@@ -71,15 +69,7 @@ def fresh_build_of(path, tmp_path, ranking=SHIPPED):
     return container
 
 
-def append(path, messages):
-    database = open_writable(path)
-    HistoryWriter(database, None).write([], messages, [])
-    database.close()
-
-
-def sql(path, statement, params=()):
-    with closing(sqlite3.connect(path)) as connection, connection:
-        connection.execute(statement, params)
+append, sql = add_messages, run_sql
 
 
 @pytest.fixture(autouse=True)

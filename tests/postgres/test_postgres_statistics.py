@@ -7,7 +7,7 @@ from oneclaw_search.data.history.new_rows import NewMessage, NewSession
 from oneclaw_search.data.postgres.daos import PostgresMemoryIndexDao
 from oneclaw_search.data.postgres.database import PostgresHistory
 from oneclaw_search.data.postgres.functions import GIN_INDEXES
-from oneclaw_search.data.postgres.term_counts import MESSAGES, collection
+from oneclaw_search.data.postgres.term_counts import MESSAGES, TURNS, collection
 from oneclaw_search.data.postgres.writer import PostgresHistoryWriter
 from oneclaw_search.domain.clock import Deadline, SystemClock
 from oneclaw_search.domain.models import MemoryChunk
@@ -106,6 +106,8 @@ def test_bm25s_rows_and_average_length_count_the_turns_the_keyword_index_holds_n
                  for i, kind in enumerate(["TOOL_CALL", "TOOL_RESULT"] * 5)]
     PostgresHistoryWriter(history, None).write([NewSession("s1", "Ferry times", NOW)], messages(4) + tool_rows, [])
     found = collection(history, MESSAGES, ["ferri"])
-    # "note number N about the ferry": 6 terms, a window its own four times and a neighbour on each side
-    # (the first and last have one): (30 + 36 + 36 + 30) / 4
-    assert (found.rows, found.average_length, found.holding) == (4, 33.0, {"ferri": 4})
+    # "note number N about the ferry": 6 terms, a window itself and a neighbour on each side (the first and
+    # last have one): (12 + 18 + 18 + 12) / 4; its own words alone, 6 each
+    assert (found.rows, found.average_length, found.holding) == (4, 15.0, {"ferri": 4})
+    own = collection(history, TURNS, ["ferri"])
+    assert (own.rows, own.average_length, own.holding) == (4, 6.0, {"ferri": 4})

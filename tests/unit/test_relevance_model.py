@@ -1,6 +1,6 @@
 """The ranking model (domain/relevance.py) on hand-made evidence: BM25 coverage over a row's window
-(the row and the turns beside it as one document, each text a whole number of times), the
-whole-query tier, who is a hit, and P-17's phrase scores read from text.
+(the row and the turns beside it as one document, each text a whole number of times) and over its own
+words alone, the whole-query tier, who is a hit, and P-17's scores of rows a scan reads.
 
 Covers Q-01, Q-02, P-17 and MRG-1.
 """
@@ -17,16 +17,21 @@ from oneclaw_search.domain.window_bm25 import (
     B,
     Bag,
     Collection,
+    Statistics,
     Window,
     WindowLayout,
+    coverage,
     stored_length,
-    window_coverage,
 )
 
 ROWS = Collection(rows=1000, average_length=10.0, holding={"sushi": 10, "shibuya": 100})
-ALONE = WindowLayout(1, (), ())  # each row its own window, once
-PAIRED = WindowLayout(2, (1,), (1,))  # own text twice, each turn beside it once
-PLAIN = RankingSettings(window=ALONE, sharpness=1.0, min_coverage=0.0)
+ALONE = WindowLayout(1, (), (), words_alone=False)  # each row its own window, once
+PAIRED = WindowLayout(2, (1,), (1,), words_alone=False)  # own text twice, each turn beside it once
+PLAIN = RankingSettings(window=ALONE, sharpness=1.0)
+
+
+def window_coverage(window, collection, layout):
+    return coverage(window, Statistics(collection), layout)
 
 
 def cover(own, length=10, *, before=None, after=None, layout=ALONE, collection=ROWS):
@@ -105,8 +110,24 @@ def test_a_long_turn_beside_a_row_dilutes_it_and_lends_less_than_a_short_one_say
 
 
 @pytest.mark.spec("Q-01")
+def test_a_rows_own_words_scored_alone_keep_its_length_costing_whatever_its_neighbours():
+    layout = WindowLayout(1, (1,), (1,))  # the shipped model: the window of three turns, and the own words alone
+    windows, owns = Collection(1000, 60.0, ROWS.holding), Collection(1000, 20.0, ROWS.holding)
+    known = Statistics(windows, owns)
+    prompt = Bag({}, 20)
+    short_answer = Window(Bag({"sushi": 1}, 8), (prompt,), (Bag({}, 10),))
+    long_summary = Window(Bag({"sushi": 2, "shibuya": 1}, 200), (prompt,), ())
+    assert coverage(short_answer, known, layout) > coverage(long_summary, known, layout)
+    window_only = WindowLayout(1, (1,), (1,), words_alone=False)
+    window_part = coverage(short_answer, Statistics(windows), window_only) * windows.ideal
+    own_part = coverage(short_answer, known, layout) * known.ideal - window_part
+    norm = K1 * (1 - B + B * 8 / 20)
+    assert own_part == pytest.approx(idf("sushi") * (K1 + 1) / (1 + norm))  # bare BM25 of the row's own words
+
+
+@pytest.mark.spec("Q-01")
 def test_the_turns_around_a_row_raise_its_rank_but_make_no_hit_of_it():
-    settings = RankingSettings(window=PAIRED, min_coverage=0.0)
+    settings = RankingSettings(window=PAIRED)
     alone = relevance(Evidence(cover({"sushi": 1}, layout=PAIRED), True), settings)
     helped = relevance(Evidence(cover({"sushi": 1}, before={"shibuya": 1}, after={"sushi": 1}, layout=PAIRED), True), settings)
     assert helped > alone > 0
@@ -122,41 +143,47 @@ def test_a_row_holding_the_whole_query_outranks_any_row_that_does_not():
     assert weakest_whole > strongest_other > 0
 
 
-def test_a_row_sharing_only_a_common_word_falls_below_the_floor():
-    common = cover({"shibuya": 1})
-    assert 0 < common < 0.5
-    assert relevance(Evidence(common, True), RankingSettings(min_coverage=0.5)) == 0.0
-    assert relevance(Evidence(common, True), RankingSettings(min_coverage=0.0)) > 0
-    assert relevance(Evidence(0.0, False, literal=True), RankingSettings(min_coverage=0.5)) > 0  # the whole query always counts
+def test_a_message_sharing_only_a_common_word_is_a_hit_ranked_low():
+    common, rare = cover({"shibuya": 1}), cover({"sushi": 1})
+    assert 0 < relevance(Evidence(common, True), RankingSettings()) < relevance(Evidence(rare, True), RankingSettings())
 
 
-def test_a_row_holding_a_quoted_phrase_needs_no_coverage_floor_but_still_a_term_of_its_own():
+@pytest.mark.spec("Q-01")
+def test_a_session_is_a_hit_only_when_its_title_holds_every_term_the_whole_query_or_a_quoted_phrase():
+    settings = RankingSettings()
+    assert relevance(Evidence(0.9, True, holds_all=True), settings, session=True) > 0
+    assert relevance(Evidence(0.9, True), settings, session=True) == 0.0  # a title sharing a word, no more
+    assert relevance(Evidence(0.0, False, literal=True), settings, session=True) > 0
+    assert relevance(Evidence(0.05, False, quoted=True), settings, session=True) > 0
+    assert relevance(Evidence(0.9, True), settings) > 0  # a message sharing a word is a hit
+
+
+def test_quoted_phrases_and_every_term_are_read_from_text():
     query = HistoryQuery.parse('"blue flowerpot" key', stem)
     title, preview = "Spare key", "The key is under the blue flowerpot by the door."
     [held] = scanned_evidence(query, [f"{title} {preview}"])
-    assert held.quoted
-    weak = Evidence(0.05, True, quoted=True)
-    assert relevance(weak, RankingSettings(min_coverage=0.2)) > 0
-    assert relevance(Evidence(0.05, True), RankingSettings(min_coverage=0.2)) == 0.0
-    assert relevance(Evidence(0.05, False, quoted=True), RankingSettings(min_coverage=0.2)) == 0.0
+    assert held.quoted and held.holds_all
     [unquoted] = scanned_evidence(HistoryQuery.parse("blue flowerpot key", stem), [f"{title} {preview}"])
-    assert not unquoted.quoted
+    assert not unquoted.quoted and unquoted.holds_all
+    [partly] = scanned_evidence(HistoryQuery.parse("blue flowerpot doormat", stem), [f"{title} {preview}"])
+    assert not partly.holds_all and partly.holds_term
     [inside_a_word] = scanned_evidence(HistoryQuery.parse('"log" error', stem), ["a catalog error"])
     assert not inside_a_word.quoted  # a quoted phrase counts as whole words, as the index finds it
 
 
 def test_relevance_is_the_tier_plus_evidence_over_its_most_raised_to_the_sharpness():
-    settings = RankingSettings(sharpness=3.0, min_coverage=0.0)
+    settings = RankingSettings(sharpness=3.0)
     most = 2 * (K1 + 1)
     assert relevance(Evidence(1.0, True), settings) == pytest.approx((1.0 / most / 2) ** 3)
     once = phrase_weight(1, 10, 10.0)  # the phrase once at average length: one more term
     assert once == pytest.approx(1.0)
     assert relevance(Evidence(1.0, True, literal=True, phrase=once), settings) == pytest.approx(((1 + 2.0 / most) / 2) ** 3)
+    assert relevance(Evidence(99.0, True), settings) == pytest.approx((1 / 2) ** 3)  # evidence past its most counts as its most
 
 
 def test_a_layout_is_named_by_one_word_and_read_back_from_it():
-    for layout in (PAIRED, ALONE, WindowLayout(4, (2, 1), (1,)), WindowLayout(3, (), (1,))):
-        assert WindowLayout.from_token(layout.token) == layout
+    for layout in (PAIRED, ALONE, WindowLayout(4, (2, 1), (1,), False), WindowLayout(3, (), (1,), False)):
+        assert WindowLayout.from_token(layout.token, words_alone=False) == layout
     assert PAIRED.token == "2-1-1" and ALONE.token == "1-0-0" and WindowLayout(4, (2, 1), (2, 1)).reach == 2
 
 

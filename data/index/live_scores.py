@@ -1,0 +1,128 @@
+"""The engine's scores held to BM25's live statistics (live_counts.py), for rows the keyword index ranked
+(Q-11: one reply however the history was written).
+
+Where tantivy's own statistics are not the live ones (it still counts dead documents, or a merge left
+its average lengths as its one-byte norms round them), the rows it found are scored again: each term's
+frequency in a row is read back from the engine's score for that term alone (score = weight·f/(f + norm),
+with tantivy's weight and norm), and the row is scored over the live counts, in tantivy's single
+precision where it matters. No text is read again.
+"""
+from __future__ import annotations
+
+import json
+import math
+import struct
+from collections.abc import Sequence
+from typing import Any
+
+import tantivy
+
+from oneclaw_search.data.index.live_counts import Counts
+from oneclaw_search.data.index.schema import ROWID, IndexKind, unsigned_values
+from oneclaw_search.domain.window_bm25 import K1, B, Statistics, stored_length
+
+Hit = tuple[float, tantivy.DocAddress]
+_SINGLE_PRECISION = 2.0**-23  # tantivy scores in 32-bit floats
+
+
+def statistics(fields: Sequence[Counts], terms: Sequence[str]) -> Statistics:
+    """The ranking model's statistics for rows scored outside the engine: the ranked field's, and the
+    own words' where they are scored alone too."""
+    return Statistics(fields[0].collection(terms), fields[1].collection(terms) if len(fields) > 1 else None)
+
+
+def exact(searcher: tantivy.Searcher, kind: IndexKind, fields: Sequence[Counts], terms: Sequence[str]) -> bool:
+    """Whether tantivy's own statistics are the live ones: no dead document, and its average lengths
+    the live documents' (to single precision)."""
+    return all(counts.rows == counts.engine_rows and
+               math.isclose(_engine_average(searcher, kind, counts, terms), counts.average, rel_tol=1e-6) for counts in fields)
+
+
+def rescored(searcher: tantivy.Searcher, kind: IndexKind, terms: Sequence[str], hits: Sequence[Hit],
+             fields: Sequence[Counts]) -> list[Hit]:
+    """`hits` (the engine's scores) scored over the live statistics, in the order given."""
+    if not hits or exact(searcher, kind, fields, terms):
+        return list(hits)
+    addresses = [address for _, address in hits]
+    rowids = unsigned_values(searcher, ROWID, addresses)
+    totals = [0.0] * len(hits)
+    for counts in fields:
+        norms = [stored_length(length) for length in unsigned_values(searcher, counts.length_field, addresses)]
+        engine_average = _engine_average(searcher, kind, counts, terms)
+        for term in terms:
+            per_row = _term_scores(searcher, kind, counts.field, term, rowids)
+            engine_weight = _idf(counts.engine_rows, counts.engine_holding[term]) * (K1 + 1)
+            live_weight = _idf(counts.rows, counts.holding[term]) * (K1 + 1)
+            for at, rowid in enumerate(rowids):
+                if (score := per_row.get(rowid, 0.0)) > 0:
+                    frequency = _frequency(score, engine_weight, _norm(norms[at], engine_average))
+                    totals[at] += live_weight * frequency / (frequency + _norm(norms[at], counts.average))
+    return [(total, address) for total, address in zip(totals, addresses, strict=True)]
+
+
+def bound(searcher: tantivy.Searcher, kind: IndexKind, fields: Sequence[Counts], terms: Sequence[str]) -> float:
+    """The most a row's live score can exceed the engine's, over any row: in each field, each term's ratio
+    of idfs times the ratio of average lengths where the live documents are the longer (a shorter
+    average norms a row higher)."""
+    if exact(searcher, kind, fields, terms):
+        return 1.0
+    found = 1.0
+    for counts in fields:
+        ratios = [_idf(counts.rows, counts.holding[t]) / _idf(counts.engine_rows, counts.engine_holding[t]) for t in terms]
+        average = _engine_average(searcher, kind, counts, terms)
+        lengths = counts.average / average if average > 0 else 1.0
+        found = max(found, max(ratios, default=1.0) * max(1.0, lengths))
+    return found
+
+
+def _term_scores(searcher: tantivy.Searcher, kind: IndexKind, field: str, term: str, rowids: list[int]) -> dict[int, float]:
+    among = tantivy.Query.boost_query(tantivy.Query.term_set_query(kind.schema, ROWID, rowids), 0.0)
+    holds = tantivy.Query.term_query(kind.schema, field, term, index_option="freq")
+    query = tantivy.Query.boolean_query([(tantivy.Occur.Must, among), (tantivy.Occur.Must, holds)])
+    hits = searcher.search(query, len(rowids), count=False).hits
+    found = unsigned_values(searcher, ROWID, [address for _, address in hits])
+    return {rowid: score for rowid, (score, _) in zip(found, hits, strict=True)}
+
+
+def _engine_average(searcher: tantivy.Searcher, kind: IndexKind, counts: Counts, terms: Sequence[str]) -> float:
+    """tantivy's average length of the field as its scores use it: its explanation of a term's score is
+    where the bindings show it (0 where no live document holds a term)."""
+    if counts.engine_average is None:
+        query = tantivy.Query.boolean_query([(tantivy.Occur.Should, tantivy.Query.term_query(kind.schema, counts.field, term,
+                                                                                             index_option="freq")) for term in terms])
+        scored = searcher.search(query, 1, count=False).hits if terms else []
+        counts.engine_average = _average_in(json.loads(query.explain(searcher, scored[0][1]).to_json())) if scored else 0.0
+    return counts.engine_average
+
+
+def _average_in(node: Any) -> float:
+    if isinstance(node, dict):
+        if str(node.get("description", "")).startswith("avgdl"):
+            return float(node["value"])
+        node = node.get("details", [])
+    for child in node if isinstance(node, list) else []:
+        if (found := _average_in(child)) > 0:
+            return found
+    return 0.0
+
+
+def _idf(rows: int, holding: int) -> float:
+    """BM25's idf in tantivy's single precision: for a term nearly every document holds, 1 + x rounds
+    away most of x, and a score held to the live statistics must round as the engine's own does."""
+    ratio = _single(_single(rows - holding + 0.5) / _single(holding + 0.5))
+    return _single(math.log(_single(1.0 + ratio)))
+
+
+def _single(value: float) -> float:
+    return float(struct.unpack("f", struct.pack("f", value))[0])
+
+
+def _norm(length: int, average: float) -> float:
+    return K1 * (1 - B + B * length / average) if average > 0 else K1
+
+
+def _frequency(score: float, weight: float, norm: float) -> float:
+    """The term's frequency in the row, read back from the engine's score for it: score = weight · f / (f + norm).
+    A score at the weight itself (a count so high single precision cannot tell it from saturation) reads
+    as the highest count it can tell."""
+    return float(round(score * norm / max(weight - score, weight * _SINGLE_PRECISION)))

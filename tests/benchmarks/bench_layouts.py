@@ -1,0 +1,97 @@
+"""What each window layout of the ranking grid costs to build and keep: the side index built from
+scratch for a synthetic history (synthetic_corpus.py, the scale benchmark's), once per layout, each
+build in a fresh process; build rate in messages a second and the tantivy folder's size against the
+message text. A row's own words are indexed whatever the layout (they answer phrases), so scoring them
+beside the window costs nothing to build.
+
+    python tests/benchmarks/bench_layouts.py                       # 100K messages, every layout, 3 runs each
+    python tests/benchmarks/bench_layouts.py --messages 20000 --runs 1 --layouts 1-1-1,4-1-1
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from cv_grid import WINDOWS  # noqa: E402
+from synthetic_corpus import synthetic_corpus  # noqa: E402
+
+from oneclaw_search.data.history.history_writer import HistoryWriter  # noqa: E402
+from oneclaw_search.data.history.schema import open_writable  # noqa: E402
+
+_BUILD = """
+import json, sys, time
+from oneclaw_search.di import create_injector
+from oneclaw_search.di.index_module import IndexParts
+from oneclaw_search.domain.relevance import RankingSettings
+from oneclaw_search.domain.window_bm25 import WindowLayout
+parts = create_injector(sys.argv[1], index_path=sys.argv[2], embedder=None,
+                        ranking=RankingSettings(window=WindowLayout.from_token(sys.argv[3]))).get(IndexParts)
+started = time.perf_counter()
+assert parts.lookup.sync.catch_up()
+print(json.dumps({"seconds": time.perf_counter() - started}))
+"""
+
+
+def history(folder: Path, messages: int, sessions: int) -> tuple[Path, int]:
+    """A synthetic history of `messages` turns (no memory), and its message text's size in bytes."""
+    path = folder / "history.db"
+    made_sessions, made_messages, _ = synthetic_corpus(messages, sessions, 0, int(time.time() * 1000))
+    database = open_writable(path)
+    HistoryWriter(database, None).write(made_sessions, made_messages, [])
+    database.close()
+    with sqlite3.connect(path) as connection:
+        return path, int(connection.execute("SELECT sum(length(CAST(content AS BLOB))) FROM messages").fetchone()[0])
+
+
+def build_once(path: Path, folder: Path, layout: str) -> tuple[float, int]:
+    """One build from scratch in a fresh process: its seconds, and the tantivy folder's bytes."""
+    index = folder / f"index-{layout}.sqlite"
+    for leftover in folder.glob(f"index-{layout}.*"):
+        shutil.rmtree(leftover) if leftover.is_dir() else leftover.unlink()
+    done = subprocess.run([sys.executable, "-c", _BUILD, str(path), str(index), layout], capture_output=True, text=True, check=True)
+    seconds = json.loads(done.stdout.strip().splitlines()[-1])["seconds"]
+    tantivy = index.with_name(index.name.replace(".sqlite", ".tantivy"))
+    return seconds, sum(file.stat().st_size for file in tantivy.rglob("*") if file.is_file())
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--messages", type=int, default=100_000)
+    parser.add_argument("--sessions", type=int, default=1_000)
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--layouts", help="comma-separated tokens (default: the grid's, cv_grid.WINDOWS)")
+    parser.add_argument("--json", type=Path, metavar="FILE")
+    args = parser.parse_args(argv)
+    layouts = args.layouts.split(",") if args.layouts else list(WINDOWS)
+    rows = {}
+    with tempfile.TemporaryDirectory() as name:
+        folder = Path(name)
+        path, text_bytes = history(folder, args.messages, args.sessions)
+        print(f"{args.messages:,} messages, {text_bytes / 1e6:.1f} MB of message text; median of {args.runs} builds each")
+        print(f"{'layout':<10}{'texts a turn':>14}{'msg/s':>10}{'runs (s)':>26}{'index MB':>10}{'x text':>8}")
+        for layout in layouts:
+            runs = [build_once(path, folder, layout) for _ in range(args.runs)]
+            seconds = statistics.median(run[0] for run in runs)
+            size = statistics.median(run[1] for run in runs)
+            copies = sum(int(part) for side in layout.split("-") for part in side.split("."))
+            rows[layout] = {"rate": args.messages / seconds, "seconds": [run[0] for run in runs], "bytes": size,
+                            "times_text": size / text_bytes}
+            print(f"{layout:<10}{copies:>14}{args.messages / seconds:>10,.0f}{' / '.join(f'{run[0]:.1f}' for run in runs):>26}"
+                  f"{size / 1e6:>10.1f}{size / text_bytes:>8.2f}")
+    if args.json:
+        args.json.write_text(json.dumps({"messages": args.messages, "text_bytes": text_bytes, "layouts": rows}, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
