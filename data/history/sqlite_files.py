@@ -16,6 +16,7 @@ from urllib.parse import quote
 
 import peewee as pw
 
+from oneclaw_search.data.history.held_files import held_descriptor, read_from
 from oneclaw_search.data.history.stranded_wal import is_stranded, settled_copy
 from oneclaw_search.domain.errors import HistoryUnavailable
 
@@ -29,15 +30,11 @@ def lenient_text(value: bytes) -> str:
 
 def change_token(path: Path) -> tuple[object, ...]:
     """Changes whenever a transaction commits: the header's change counter (rollback journal) and
-    the sizes and times of the file and its -wal. A search asks several times, so it uses bare
-    descriptors, far cheaper than Path's open, exists and stat."""
+    the sizes and times of the file and its -wal. Read through the file's held descriptor: cheap
+    for a search that asks several times, and closing none frees no lock SQLite holds."""
     try:
-        handle = os.open(path, os.O_RDONLY | getattr(os, "O_BINARY", 0))  # O_BINARY: Windows only
-        try:
-            os.lseek(handle, 24, os.SEEK_SET)
-            counter, main = os.read(handle, 4), os.fstat(handle)
-        finally:
-            os.close(handle)
+        descriptor = held_descriptor(path)
+        counter, main = read_from(descriptor, 24, 4), os.fstat(descriptor)
         return (counter, _stamp(main), _wal_stamp(path))
     except OSError:
         return (object(),)  # unreadable now: never equal, so callers look again
@@ -62,8 +59,7 @@ def inspect_file(path: str | Path) -> tuple[Path, bool]:
     if not file.is_file():
         raise HistoryUnavailable(f"not a database file: {file}")
     try:
-        with file.open("rb") as handle:
-            header = handle.read(100)
+        header = read_from(held_descriptor(file), 0, 100)
     except OSError as error:
         raise HistoryUnavailable(f"cannot read database {file}: {error.strerror}") from error
     if not header:

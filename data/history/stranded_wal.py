@@ -15,6 +15,7 @@ from contextlib import closing
 from pathlib import Path
 
 from oneclaw_search.data.history.cache_folder import user_cache
+from oneclaw_search.data.history.held_files import copy_to
 
 SETTLED = "history.db"
 
@@ -32,7 +33,7 @@ def settled_copy(file: Path) -> Path:
     if not target.exists():
         work = target.with_name(f"work-{os.getpid()}-{SETTLED}")  # two processes may settle it at once
         work.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(file, work)
+        copy_to(file, work)  # through the held descriptor: closing one would free our connections' locks
         shutil.copyfile(wal, Path(f"{work}-wal"))
         with closing(sqlite3.connect(work)) as connection:
             connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")

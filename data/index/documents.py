@@ -79,7 +79,7 @@ def _term_count(text: str) -> int:
 
 def window_length(windowed: WindowedRow, layout: WindowLayout) -> int:
     """The window field's length in terms, as tantivy counts it: kept with the document, as the live
-    documents' statistics are read from it (live_statistics.py)."""
+    documents' statistics are read from it (live_counts.py)."""
     texts = [(layout.own, windowed.row.content), *zip(layout.before, (text for _, text in windowed.before), strict=False),
              *zip(layout.after, (text for _, text in windowed.after), strict=False)]
     return sum(times * _term_count(text) for times, text in texts)

@@ -89,19 +89,19 @@ def ranked_rowids(keyword: KeywordIndex, kind: IndexKind, query: HistoryQuery, w
     own = tantivy.Query.boolean_query([(tantivy.Occur.Should, words_match(kind, clause)) for clause in found])
     scored = [(tantivy.Occur.Should, tantivy.Query.term_query(kind.schema, counts.field, term, index_option="freq"))
               for counts in fields for term in terms]
-    exact = partial(rescored, searcher, kind, terms, fields=fields)
+    rescore = partial(rescored, searcher, kind, terms, fields=fields)
     if among is not None:
         chosen = tantivy.Query.term_set_query(kind.schema, ROWID, list(among))
         question = tantivy.Query.boolean_query([(tantivy.Occur.Must, tantivy.Query.boost_query(chosen, 0.0)),
                                                 (tantivy.Occur.Should, tantivy.Query.boost_query(own, 0.0)), *scored])
-        hits = exact(searcher.search(question, max(len(among), 1), count=False).hits)
+        hits = rescore(searcher.search(question, max(len(among), 1), count=False).hits)
     else:
         phrases = [(tantivy.Occur.Must, tantivy.Query.boost_query(_anywhere(kind, words), 0.0))
                    for phrase in query.phrases if (words := analyze(phrase))]
         hidden_rows = [(tantivy.Occur.MustNot, tantivy.Query.term_set_query(kind.schema, SESSION, list(hidden)))] if hidden else []
         question = tantivy.Query.boolean_query([(tantivy.Occur.Must, tantivy.Query.boost_query(own, 0.0)), *scored, *phrases,
                                                 *window_clauses(kind, *window), *narrowed_to(kind, within), *hidden_rows])
-        hits = _best(searcher, question, limit, exact, partial(bound, searcher, kind, fields, terms))
+        hits = _best(searcher, question, limit, rescore, partial(bound, searcher, kind, fields, terms))
     addresses = [address for _, address in hits]
     rowids = unsigned_values(searcher, ROWID, addresses)
     scores = {rowid: score for rowid, (score, _) in zip(rowids, hits, strict=True)}
@@ -112,17 +112,20 @@ def ranked_rowids(keyword: KeywordIndex, kind: IndexKind, query: HistoryQuery, w
 Hits = list[tuple[float, tantivy.DocAddress]]
 
 
-def _best(searcher: tantivy.Searcher, question: tantivy.Query, limit: int, exact: Callable[[Hits], Hits],
-          ceiling: Callable[[], float]) -> Hits:
+def _best(searcher: tantivy.Searcher, question: tantivy.Query, limit: int, rescore: Callable[[Hits], Hits],
+          ceiling: Callable[[], float | None]) -> Hits:
     """The best `limit` rows with their scores over the live statistics; among rows tied at the cut, the
     newest. The engine's order is read as far past the cut as ties are looked for (searching again on a
-    tie cost more than reading further at once), and further while a row past what was read could still
-    score above the cut once held to the live statistics (`ceiling`: the most its score can rise)."""
+    tie cost more than reading further at once), and, where its statistics are not the live ones,
+    further while a row past what was read could still score above the cut once held to them
+    (`ceiling`: the most its score can rise, None where the engine's scores are the live ones). A row
+    that could at most equal the cut is not read: among equals, those read are kept, as the engine's
+    own order keeps them."""
     wanted = limit * TIED_READS
     while True:
         read = searcher.search(question, wanted, count=False).hits
-        hits = sorted(exact(read), key=lambda hit: -hit[0])
-        if len(read) < wanted or (most := ceiling()) <= 1.0 or (len(hits) >= limit and hits[limit - 1][0] > most * read[-1][0]):
+        hits = sorted(rescore(read), key=lambda hit: -hit[0])
+        if len(read) < wanted or (most := ceiling()) is None or (len(hits) >= limit and hits[limit - 1][0] >= most * read[-1][0]):
             break
         wanted *= 2
     if len(hits) <= limit or hits[limit - 1][0] != hits[limit][0]:

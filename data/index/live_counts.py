@@ -52,7 +52,7 @@ class LiveStatistics:
     def __init__(self, folder: Path) -> None:
         self._folder = folder
         self._lock = threading.Lock()
-        self._held: dict[tuple[str, str], tuple[object, dict[tuple[str, str], int]]] = {}
+        self._held: dict[str, tuple[object, dict[tuple[str, str], int]]] = {}  # by kind: the noted index's
 
     def note(self, searcher: tantivy.Searcher, kind: IndexKind) -> None:
         """Note the live totals of the index `searcher` shows (the writer's, after a commit)."""
@@ -86,9 +86,9 @@ class LiveStatistics:
         found: dict[tuple[str, str], int] = {}
         if noted is not None:
             with self._lock:
-                kept = self._held.get((kind.name, str(noted["key"])))
+                kept = self._held.get(kind.name)
                 if kept is None or kept[0] != noted["at"]:
-                    kept = self._held[kind.name, str(noted["key"])] = (noted["at"], {})
+                    kept = self._held[kind.name] = (noted["at"], {})
             found = kept[1]
         for field in fields:
             for term in terms:

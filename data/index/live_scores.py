@@ -60,15 +60,17 @@ def rescored(searcher: tantivy.Searcher, kind: IndexKind, terms: Sequence[str], 
     return [(total, address) for total, address in zip(totals, addresses, strict=True)]
 
 
-def bound(searcher: tantivy.Searcher, kind: IndexKind, fields: Sequence[Counts], terms: Sequence[str]) -> float:
-    """The most a row's live score can exceed the engine's, over any row: in each field, each term's ratio
-    of idfs times the ratio of average lengths where the live documents are the longer (a shorter
-    average norms a row higher)."""
+def bound(searcher: tantivy.Searcher, kind: IndexKind, fields: Sequence[Counts], terms: Sequence[str]) -> float | None:
+    """The most a row's live score can exceed the engine's, over any row (None where the engine's scores
+    are the live ones): in each field, each term's ratio of idfs times the ratio of average lengths
+    where the live documents are the longer (a shorter average norms a row higher). A term tantivy's
+    single precision weighs at nothing (one every document holds, in millions) adds nothing to either."""
     if exact(searcher, kind, fields, terms):
-        return 1.0
+        return None
     found = 1.0
     for counts in fields:
-        ratios = [_idf(counts.rows, counts.holding[t]) / _idf(counts.engine_rows, counts.engine_holding[t]) for t in terms]
+        engine = [(term, _idf(counts.engine_rows, counts.engine_holding[term])) for term in terms]
+        ratios = [_idf(counts.rows, counts.holding[term]) / weight for term, weight in engine if weight > 0]
         average = _engine_average(searcher, kind, counts, terms)
         lengths = counts.average / average if average > 0 else 1.0
         found = max(found, max(ratios, default=1.0) * max(1.0, lengths))

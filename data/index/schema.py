@@ -1,12 +1,13 @@
 """The keyword index's two tantivy schemas: one document per live message, one per session (Q-11).
 
 A message document holds its own words (with positions, for phrases and for the rule that a hit holds
-a query term itself), its window (its own words and the turns beside it in its session, each as often
-as the ranking model's layout says, with frequencies but no positions: the field the ranking model's
-BM25 is computed on), the trigrams the literal reading narrows by, the history's rowid (every hit is
-re-read from the history, which holds the text), fingerprints of its own text and of its neighbours'
-(edits are found by comparing them), the rowids of the turns beside it when it was written (whose
-windows change when it goes), and the time a search window filters on.
+a query term itself; scored by BM25 alone too), its window (its own words and the turns beside it in
+its session, each as often as the ranking model's layout says, with frequencies but no positions: the
+field the ranking model's BM25F is computed on), the trigrams the literal reading narrows by, the
+history's rowid (every hit is re-read from the history, which holds the text), fingerprints of its own
+text and of its neighbours' (edits are found by comparing them), the rowids of the turns beside it when
+it was written (whose windows change when it goes), the time a search window filters on, and, for the
+live documents' statistics, a term every document holds and the lengths of the fields it is scored on.
 """
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """The keyword question each source asks the server, as one statement (Q-01, Q-02): the rows holding
 a query keyword in their own words (each keyword's newest, CANDIDATES_PER_RESULT per result), scored
-by BM25 over their stored windows in SQL (the ranking model, computed as tantivy computes it on
-SQLite), the best `limit` of them and the literal reading's rows, each with only what the reply needs.
+by BM25 over their stored windows and own words in SQL (the ranking model, computed as tantivy computes
+it on SQLite), the best `limit` of them and the literal reading's rows, each with only what the reply needs.
 
 The pool's rows are scored by key after it is read, and only the rows the reply keeps are read whole.
 """

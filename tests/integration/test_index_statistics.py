@@ -46,8 +46,7 @@ def rewritten(path, index_parts, rowids):
     writer = keyword.writer(MESSAGES)
     with create_injector(path, clock=CLOCK, time_zone="UTC").get(HistoryDatabase).connected() as history:
         MessageWrites(history, writer, keyword.layout).rewrite(rowids)
-    writer.commit()
-    writer.wait_merging_threads()
+    keyword.commit(MESSAGES, writer)  # and the live totals noted, as every commit of the index notes them
 
 
 def scores(index_parts, query):

@@ -7,6 +7,8 @@ unit of work, so a writer never waits on a search that has finished.
 from __future__ import annotations
 
 import sqlite3
+import subprocess
+import sys
 from contextlib import closing
 
 import pytest
@@ -106,3 +108,26 @@ def test_a_search_that_saw_the_history_change_runs_once_more(mocker):
     use_case = SearchHistoryUseCase(sources, FixedClock(0), TOKYO)
     assert use_case.search(parse_search_request({"query": "sushi", "scope": "sessions"})).results == ()
     assert messages.search.call_count == 2
+
+
+WRITE_ELSEWHERE = """
+import sqlite3, sys
+from contextlib import closing
+with closing(sqlite3.connect(sys.argv[1], isolation_level=None)) as writer:
+    writer.execute("INSERT INTO messages (id, session_id, type, content, created_at) VALUES ('m2', 's', 'USER', 'second', 1)")
+"""
+
+
+def test_reading_the_file_beside_an_open_connection_keeps_that_connections_lock(tmp_path):
+    """POSIX locks belong to the process and fall when any descriptor of the file closes: had the
+    header been read through a descriptor opened and closed, another process closing last would
+    have checkpointed and deleted the -wal and -shm under this open reader."""
+    path = history(tmp_path, wal=True)
+    with closing(sqlite3.connect(path, isolation_level=None)) as reader:
+        assert reader.execute("SELECT count(*) FROM messages").fetchone() == (1,)  # holds the shared lock
+        for _ in range(3):
+            change_token(path)
+            HistoryDatabase.open_read_only(path).close()
+        subprocess.run([sys.executable, "-c", WRITE_ELSEWHERE, str(path)], check=True)
+        assert (tmp_path / "oneclaw.db-wal").exists() and (tmp_path / "oneclaw.db-shm").exists()
+        assert reader.execute("SELECT content FROM messages ORDER BY id").fetchall() == [("first",), ("second",)]
