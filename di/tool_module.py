@@ -34,7 +34,7 @@ class ToolModule(Module):
         vocabulary = SummedVocabulary([memory_words, backends.vocabulary])
         return SearchHistoryUseCase(
             SearchSources(engine, messages, sessions), clock, zone, settings.search_settings(),
-            SearchAids(vocabulary, focused, turns, backends.progress),
+            SearchAids(vocabulary, focused, turns, backends.progress, memory_words),
         )
 
     @singleton

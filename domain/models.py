@@ -117,7 +117,8 @@ class SearchOutcome:
     corrected_query: str | None = None  # the respelled query the results are for, if any
     sources: tuple[SourceReport, ...] = ()  # what each source searched did: candidates and time, for JSON
     index_note: str | None = None  # how far a keyword index still being built has come ("building 37 %")
+    memory_note: str | None = None  # what of memory was searched while its model is built ("building: ...")
 
     @property
     def complete(self) -> bool:
-        return not self.unfinished_sources and self.index_note is None
+        return not self.unfinished_sources and self.index_note is None and self.memory_note is None

@@ -60,6 +60,9 @@ class MemoryIndexDao(Protocol):
     def get_all(self, *, deadline: Deadline | None = None) -> list[MemoryChunk]:
         """Every memory_index row in insertion order."""
 
+    def get_newest(self, count: int, *, deadline: Deadline | None = None) -> list[MemoryChunk]:
+        """The `count` rows inserted last, in insertion order (every row when there are no more)."""
+
     def get_by_source_type(self, source_type: str) -> list[MemoryChunk]:
         """Rows of one source_type ("daily_log" or "long_term")."""
 
@@ -166,6 +169,12 @@ class SessionSearch(Protocol):
     ) -> list[ScoredSession]:
         """Up to `limit` live sessions last active in [after, before] whose title or preview match;
         with `within`, only those of its sessions."""
+
+
+class MemoryProgress(Protocol):
+    def describe(self, deadline: Deadline | None = None) -> str | None:
+        """None when the search with this deadline scored every memory chunk, else what it scored
+        while memory's model is built away from the searches ("building: ...")."""
 
 
 class IndexProgress(Protocol):

@@ -18,7 +18,7 @@ from oneclaw_search.domain.history_query import HistoryQuery
 from oneclaw_search.domain.models import SearchOutcome, SearchSource
 from oneclaw_search.domain.narrowed_search import Narrowing, narrowing, with_context
 from oneclaw_search.domain.parallel import run_in_parallel
-from oneclaw_search.domain.ports import IndexProgress, MemorySearchEngine, MessageSearch, SessionSearch, Vocabulary
+from oneclaw_search.domain.ports import IndexProgress, MemoryProgress, MemorySearchEngine, MessageSearch, SessionSearch, Vocabulary
 from oneclaw_search.domain.ranking import merge
 from oneclaw_search.domain.redaction import redact, unchanged
 from oneclaw_search.domain.search_request import SearchRequest
@@ -53,6 +53,7 @@ class SearchAids:
     focused: FocusedSearch | None = None
     turns: SessionReader | None = None
     index_progress: IndexProgress | None = None
+    memory_progress: MemoryProgress | None = None
 
 
 DEFAULT_SETTINGS = SearchSettings()
@@ -72,6 +73,7 @@ class SearchHistoryUseCase:
         self._focused = aids.focused
         self._turns = aids.turns
         self._index_progress = aids.index_progress
+        self._memory_progress = aids.memory_progress
         self._clean = redact if settings.redact_secrets else unchanged
         self._ranking = settings.ranking
         self._stem = self._vocabulary.stem if self._vocabulary is not None else unstemmed
@@ -118,8 +120,10 @@ class SearchHistoryUseCase:
                        lambda draft: owner[draft.source_type, draft.id].render(draft))
         progress = self._index_progress
         indexed = progress is not None and bool({SearchSource.MESSAGES, SearchSource.SESSIONS} & set(sources))
+        memory = self._memory_progress if SearchSource.MEMORY_INDEX in found else None
         return SearchOutcome(tuple(ranked), tuple(unfinished), self._budget_seconds, self._retrievers(sources, narrowed),
-                             sources=reports, index_note=progress.describe(deadline) if progress is not None and indexed else None)
+                             sources=reports, index_note=progress.describe(deadline) if progress is not None and indexed else None,
+                             memory_note=memory.describe(deadline) if memory is not None else None)
 
     def _timed(self, source: SearchSource, query: HistoryQuery, window: SearchWindow, deadline: Deadline, limit: int,
                narrowed: Narrowing | None) -> tuple[SourceHits, float]:

@@ -83,6 +83,9 @@ class FakeMemoryIndexDao:
     def get_all(self, *, deadline=None):
         return list(self.chunks)
 
+    def get_newest(self, count, *, deadline=None):
+        return list(self.chunks[-count:]) if count > 0 else []
+
     def version(self, *, deadline=None):
         return None  # a list anyone may change: read afresh each search
 

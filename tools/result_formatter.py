@@ -51,6 +51,8 @@ def format_text(request: SearchRequest, outcome: SearchOutcome) -> str:
         lines += ["", partial_note(outcome)]
     if outcome.index_note is not None:
         lines += ["", index_note(outcome.index_note)]
+    if outcome.memory_note is not None:
+        lines += ["", memory_note(outcome.memory_note)]
     if not results:
         # The spec's sentence first, as OUT-3 writes it; then how we looked, so the agent can judge
         # the silence.
@@ -96,6 +98,10 @@ def index_note(state: str) -> str:
             "only, as far as a time limit allowed.")
 
 
+def memory_note(state: str) -> str:
+    return f"Note: partial results; memory's search model is {state}."
+
+
 def correction_note(query: str, corrected: str) -> str:
     return f"No exact match for '{query}'; showing results for '{corrected}'"
 
@@ -111,6 +117,7 @@ def format_json(request: SearchRequest, outcome: SearchOutcome, stem: Stem = unc
         "complete": outcome.complete,
         "unfinished_sources": [str(source) for source in outcome.unfinished_sources],
         "index": outcome.index_note,
+        "memory_index": outcome.memory_note,
         "corrected_query": outcome.corrected_query,
         "retrievers": list(outcome.retrievers),
         "results": [_result_object(result, searched, outcome.corrected_query is not None) for result in outcome.results],

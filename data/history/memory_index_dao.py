@@ -30,6 +30,10 @@ class PeeweeMemoryIndexDao:
     def get_all(self, *, deadline: Deadline | None = None) -> list[MemoryChunk]:
         return self._read(MemoryIndexEntity.select(*_COLUMNS), deadline)
 
+    def get_newest(self, count: int, *, deadline: Deadline | None = None) -> list[MemoryChunk]:
+        newest = MemoryIndexEntity.select(pw.SQL("rowid")).order_by(pw.SQL("rowid DESC")).limit(count)
+        return self._read(MemoryIndexEntity.select(*_COLUMNS).where(pw.SQL("rowid").in_(newest)), deadline)
+
     def get_by_source_type(self, source_type: str) -> list[MemoryChunk]:
         return self._read(MemoryIndexEntity.select(*_COLUMNS).where(MemoryIndexEntity.source_type == source_type), None)
 

@@ -4,19 +4,19 @@ Mirrors feature/memory/search/HybridSearchEngine.kt, BM25Scorer.kt and TimeDecay
 k1 1.2, b 0.75, weights 0.3 BM25 / 0.7 vector, exp(-0.01/day) decay. Unlike Kotlin, a row without
 a usable vector is scored on BM25 alone, terms are index terms (any script, accents, stems), the
 filter is applied before the top-k cut (SCOPE-3), and the BM25 model and vector matrix are built
-once per version of memory_index rather than per query, and kept for the next process (Q-14).
+once per version of memory_index rather than per query, kept for the next process (Q-14), and built
+away from the searches when memory is large (snapshot_keeper.py).
 """
 from __future__ import annotations
 
-import json
-import threading
 from collections.abc import Iterator, Sequence
 from datetime import tzinfo
 
 import numpy as np
 import numpy.typing as npt
 
-from oneclaw_search.data.memory.memory_snapshot import MemorySnapshot, SnapshotStore
+from oneclaw_search.data.memory.memory_snapshot import SnapshotStore
+from oneclaw_search.data.memory.snapshot_keeper import SnapshotKeeper
 from oneclaw_search.data.text.analyzer import query_terms, stem
 from oneclaw_search.domain.clock import Clock, Deadline
 from oneclaw_search.domain.local_time import MS_PER_DAY
@@ -28,7 +28,6 @@ from oneclaw_search.domain.spelling import one_edit_away
 BM25_WEIGHT = 0.3
 VECTOR_WEIGHT = 0.7
 DEFAULT_TOP_K = 5
-SNAPSHOT_FORMAT = 2  # bump when MemorySnapshot.parts or index terms change: stored snapshots of other formats are rebuilt
 # A chunk that shares no word with the query must be at least this close in meaning to count: on
 # LoCoMo dev, 99.9 % of such query-chunk pairs from different conversations (which cannot answer
 # each other) stay below it (tests/benchmarks/calibrate_vector_floor.py).
@@ -60,9 +59,7 @@ class HybridSearchEngine:
         usable = embedder is not None and vector_space == embedder.name
         self._embedder = embedder if usable else None
         self._no_vectors = _why_lexical(embedder, vector_space)
-        self._snapshot: MemorySnapshot | None = None
-        self._store = store
-        self._saving: threading.Thread | None = None
+        self._keeper = SnapshotKeeper(memory_index_dao, zone, self._embedder.dimension if self._embedder else 0, store)
 
     @property
     def retrievers(self) -> tuple[str, ...]:
@@ -82,7 +79,7 @@ class HybridSearchEngine:
 
     def frequency(self, term: str) -> int:
         """From the model the latest search used: asked once per spelling candidate, so no re-check."""
-        snapshot = self._snapshot or self._current(None)
+        snapshot = self._keeper.latest or self._keeper.current(None)
         return snapshot.bm25.document_frequency(term) if snapshot.bm25 is not None else 0
 
     def search(
@@ -93,7 +90,7 @@ class HybridSearchEngine:
         chunk_filter: MemoryFilter | None = None,
         deadline: Deadline | None = None,
     ) -> list[MemorySearchResult]:
-        snapshot = self._current(deadline)
+        snapshot = self._keeper.current(deadline)
         if not snapshot.chunks or top_k <= 0:
             return []
         bm25 = _normalised(snapshot.bm25_scores(query_terms(query)))
@@ -120,41 +117,13 @@ class HybridSearchEngine:
                     return results
         return results
 
-    def _current(self, deadline: Deadline | None) -> MemorySnapshot:
-        """The snapshot for memory_index as it is now, rebuilt only when the table changed (and
-        read back from the store when another process already built it)."""
-        version = self._dao.version(deadline=deadline)
-        snapshot = self._snapshot
-        if snapshot is None or version is None or snapshot.version != version:
-            dimension = self._embedder.dimension if self._embedder is not None else 0
-            key = json.dumps([SNAPSHOT_FORMAT, version, dimension, str(self._zone)], default=str)
-            stored = self._store.load(key) if self._store is not None and version is not None else None
-            if stored is not None:
-                snapshot = MemorySnapshot.from_parts(version, stored, dimension)
-            else:
-                snapshot = MemorySnapshot.build(version, self._dao.get_all(deadline=deadline), dimension, self._zone)
-                if self._store is not None and version is not None:
-                    self._save_later(self._store, key, snapshot)
-            self._snapshot = snapshot
-        return snapshot
-
-    def _save_later(self, store: SnapshotStore, key: str, snapshot: MemorySnapshot) -> None:
-        """Keep the snapshot for the next process once this search has its answer: writing tens of
-        megabytes must not hold the reply up. The thread is no daemon, so a one-shot command still
-        writes it before it exits."""
-        earlier = self._saving
-
-        def save() -> None:
-            if earlier is not None:
-                earlier.join()  # saves land in the order the snapshots were built: the newest is kept
-            store.save(key, snapshot.parts())
-        self._saving = threading.Thread(target=save, name="oneclaw-memory-snapshot")
-        self._saving.start()
+    def describe(self, deadline: Deadline | None = None) -> str | None:
+        """MemoryProgress: None when the search with this deadline scored every chunk."""
+        return self._keeper.describe(deadline)
 
     def flush(self) -> None:
-        """Wait until every snapshot being kept for the next process is written (each waits for the one before)."""
-        if self._saving is not None:
-            self._saving.join()
+        """Wait until the whole model being built and every snapshot being kept are written."""
+        self._keeper.wait()
 
 
 def _best_first(score: npt.NDArray[np.float64], top_k: int) -> Iterator[npt.NDArray[np.intp]]:

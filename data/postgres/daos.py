@@ -116,6 +116,12 @@ class PostgresMemoryIndexDao:
     def get_all(self, *, deadline: Deadline | None = None) -> list[MemoryChunk]:
         return self._read("", [], deadline)
 
+    def get_newest(self, count: int, *, deadline: Deadline | None = None) -> list[MemoryChunk]:
+        if count <= 0:  # no newest rows, where the lowest of none would be every row
+            return []
+        return self._read(" WHERE seq >= coalesce((SELECT min(seq) FROM (SELECT seq FROM memory_index ORDER BY seq DESC"
+                          " LIMIT %s) newest), 0)", [count], deadline)
+
     def get_by_source_type(self, source_type: str) -> list[MemoryChunk]:
         return self._read(" WHERE source_type = %s", [source_type], None)
 

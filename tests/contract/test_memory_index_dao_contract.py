@@ -57,6 +57,13 @@ def test_get_by_source_type_keeps_that_type_in_insertion_order(dao):
     assert dao.get_by_source_type("long_term") == [CHUNKS[1]] and dao.get_by_source_type("weekly") == []
 
 
+def test_get_newest_returns_the_rows_inserted_last_in_insertion_order(dao):
+    dao.insert_all(CHUNKS)
+    dao.insert_all([chunk("zeta", "a daily note, rewritten where it stands", "2026-02-03")])
+    assert [row.id for row in dao.get_newest(2)] == ["alpha", "mid"]
+    assert dao.get_newest(5) == dao.get_all() and dao.get_newest(0) == []
+
+
 def test_insert_all_replaces_a_row_with_the_same_id_where_it_stands(dao):
     dao.insert_all(CHUNKS)
     changed = chunk("alpha", "the long-term note, rewritten", written="2026-03-02T09:00")
