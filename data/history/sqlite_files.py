@@ -16,7 +16,7 @@ from urllib.parse import quote
 
 import peewee as pw
 
-from oneclaw_search.data.history.held_files import held_descriptor, read_from
+from oneclaw_search.data.history.held_files import read_head
 from oneclaw_search.data.history.stranded_wal import is_stranded, settled_copy
 from oneclaw_search.domain.errors import HistoryUnavailable
 
@@ -33,9 +33,8 @@ def change_token(path: Path) -> tuple[object, ...]:
     the sizes and times of the file and its -wal. Read through the file's held descriptor: cheap
     for a search that asks several times, and closing none frees no lock SQLite holds."""
     try:
-        descriptor = held_descriptor(path)
-        counter, main = read_from(descriptor, 24, 4), os.fstat(descriptor)
-        return (counter, _stamp(main), _wal_stamp(path))
+        head, main = read_head(path, 28)
+        return (head[24:28], _stamp(main), _wal_stamp(path))
     except OSError:
         return (object(),)  # unreadable now: never equal, so callers look again
 
@@ -59,7 +58,7 @@ def inspect_file(path: str | Path) -> tuple[Path, bool]:
     if not file.is_file():
         raise HistoryUnavailable(f"not a database file: {file}")
     try:
-        header = read_from(held_descriptor(file), 0, 100)
+        header = read_head(file, 100)[0]
     except OSError as error:
         raise HistoryUnavailable(f"cannot read database {file}: {error.strerror}") from error
     if not header:

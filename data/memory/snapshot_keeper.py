@@ -22,6 +22,7 @@ _log = logging.getLogger(__name__)
 SNAPSHOT_FORMAT = 2  # bump when MemorySnapshot.parts or index terms change: stored snapshots of other formats are rebuilt
 # Chunks a search models itself: a first search pays about this many chunks' terms and vectors.
 FIRST_BUILD_CHUNKS = 10_000
+KEPT_NOTES = 64  # searches at once whose notes wait to be read: far more than a host runs
 
 
 class SnapshotKeeper:
@@ -45,49 +46,61 @@ class SnapshotKeeper:
         version = self._dao.version(deadline=deadline)
         whole = self._whole
         if whole is not None and version is not None and whole.version == version:
-            return whole
-        if version is None:  # a store that cannot tell a change: read afresh, every time
-            return MemorySnapshot.build(None, self._dao.get_all(deadline=deadline), self._dimension, self._zone)
-        if self._store is None:  # nowhere to keep a model built apart: a one-shot command would never see one
+            return self._forget(deadline, whole)
+        if version is None or self._store is None:
+            # A store that cannot tell a change is read afresh every time; with nowhere to keep a model
+            # built apart, a one-shot command would never see one: both are modelled in the search.
             self._whole = MemorySnapshot.build(version, self._dao.get_all(deadline=deadline), self._dimension, self._zone)
             return self._whole
-        key = json.dumps([SNAPSHOT_FORMAT, version, self._dimension, str(self._zone)], default=str)
-        stored = self._store.load(key) if self._store is not None else None
+        stored = self._store.load(self._key(version))
         if stored is not None:
             self._whole = MemorySnapshot.from_parts(version, stored, self._dimension)
-            return self._whole
-        newest = self._newest
-        if newest is None or newest.version != version:
-            chunks = self._dao.get_newest(self.first_build_chunks + 1, deadline=deadline)
-            if len(chunks) <= self.first_build_chunks:  # all of memory: modelled here and now
-                self._whole = MemorySnapshot.build(version, chunks, self._dimension, self._zone)
-                self._save_later(key, self._whole)
-                return self._whole
-            newest = self._newest = MemorySnapshot.build(version, chunks[1:], self._dimension, self._zone)
-        self._build_whole(version, key)
-        self._note(deadline, f"building: only its newest {len(newest.chunks):,} chunks were searched")
-        return newest
+            return self._forget(deadline, self._whole)
+        return self._newest_of(version, deadline)
 
     def describe(self, deadline: Deadline | None = None) -> str | None:
+        """What the search with this deadline searched of memory, when not every chunk (told once)."""
         with self._lock:
-            return self._notes.get(id(deadline), (None, None))[1] if deadline is not None else None
+            return self._notes.pop(id(deadline), (None, None))[1] if deadline is not None else None
 
     def wait(self, timeout: float | None = None) -> None:
         """Wait for the whole snapshot being built, then for every save (each waits for the one before)."""
         building = self._building
         if building is not None:
             building.join(timeout)
-        if self._saving is not None:
-            self._saving.join(timeout)
+        with self._lock:
+            saving = self._saving
+        if saving is not None:
+            saving.join(timeout)
 
-    def _note(self, deadline: Deadline | None, note: str) -> None:
-        if deadline is None:
-            return
-        with self._lock:  # kept by identity, with the deadline itself so its id is not reused
-            live = {key: kept for key, kept in self._notes.items() if not kept[0].expired()}
-            self._notes = {**live, id(deadline): (deadline, note)}
+    def _newest_of(self, version: object, deadline: Deadline | None) -> MemorySnapshot:
+        newest = self._newest
+        if newest is None or newest.version != version:
+            chunks = self._dao.get_newest(self.first_build_chunks + 1, deadline=deadline)
+            if len(chunks) <= self.first_build_chunks:  # all of memory: modelled here and now
+                self._whole = MemorySnapshot.build(version, chunks, self._dimension, self._zone)
+                self._save_later(self._key(version), self._whole)
+                return self._forget(deadline, self._whole)
+            newest = self._newest = MemorySnapshot.build(version, chunks[1:], self._dimension, self._zone)
+        self._build_whole()
+        if deadline is not None:
+            with self._lock:  # kept with the deadline itself, so its id is not reused while kept
+                self._notes[id(deadline)] = (deadline, f"building: only its newest {len(newest.chunks):,} chunks were searched")
+                while len(self._notes) > KEPT_NOTES:
+                    del self._notes[next(iter(self._notes))]
+        return newest
 
-    def _build_whole(self, version: object, key: str) -> None:
+    def _forget(self, deadline: Deadline | None, snapshot: MemorySnapshot) -> MemorySnapshot:
+        """The whole model answered: no note, even from an earlier try of the same search."""
+        if deadline is not None:
+            with self._lock:
+                self._notes.pop(id(deadline), None)
+        return snapshot
+
+    def _key(self, version: object) -> str:
+        return json.dumps([SNAPSHOT_FORMAT, version, self._dimension, str(self._zone)], default=str)
+
+    def _build_whole(self) -> None:
         """Start modelling every chunk unless a build runs. The thread is no daemon: a one-shot
         command that answered from the newest chunks still leaves the whole model for the next one."""
         with self._lock:
@@ -95,14 +108,14 @@ class SnapshotKeeper:
                 return
 
             def build() -> None:
-                try:
+                try:  # the version read before the rows: a write meanwhile only makes the next search build again
+                    version = self._dao.version()
                     whole = MemorySnapshot.build(version, self._dao.get_all(), self._dimension, self._zone)
                 except Exception as error:  # noqa: BLE001 - a failed build is retried by the next search
                     _log.warning("memory model not built: %s", error)
                     return
-                if whole.version == self._dao.version():  # not written to meanwhile: the newest state
-                    self._whole = whole
-                    self._save_later(key, whole)
+                self._whole = whole
+                self._save_later(self._key(version), whole)
             self._building = threading.Thread(target=build, name="oneclaw-memory-build")
             self._building.start()
 
@@ -110,13 +123,15 @@ class SnapshotKeeper:
         """Keep the snapshot for the next process once this search has its answer: writing tens of
         megabytes must not hold the reply up. The thread is no daemon, so a one-shot command still
         writes it before it exits."""
-        store, earlier = self._store, self._saving
+        store = self._store
         if store is None:
             return
+        with self._lock:
+            earlier = self._saving
 
-        def save() -> None:
-            if earlier is not None:
-                earlier.join()  # saves land in the order the snapshots were built: the newest is kept
-            store.save(key, snapshot.parts())
-        self._saving = threading.Thread(target=save, name="oneclaw-memory-snapshot")
-        self._saving.start()
+            def save() -> None:
+                if earlier is not None:
+                    earlier.join()  # saves land in the order the snapshots were built: the newest is kept
+                store.save(key, snapshot.parts())
+            self._saving = threading.Thread(target=save, name="oneclaw-memory-snapshot")
+            self._saving.start()

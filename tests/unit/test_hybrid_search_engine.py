@@ -195,3 +195,12 @@ def test_best_first_ranks_a_prefix_exactly_as_a_full_stable_sort_then_everything
         passes = [list(rows) for rows in _best_first(score, top_k=5)]
         assert passes[-1] == full  # the last pass is every positive row
         assert all(rows == full[:len(rows)] and len(rows) >= 20 for rows in passes[:-1])
+
+
+def test_spelling_look_ups_read_the_model_the_last_search_built_not_a_new_one_each(mocker):
+    from oneclaw_search.data.memory.memory_snapshot import MemorySnapshot
+
+    memory = engine(chunk("a", "the garden party", "2026-02-20"), chunk("b", "garden tools", "2026-02-21"))
+    assert set(by_id(memory.search("garden"))) == {"a", "b"}
+    built = mocker.spy(MemorySnapshot, "build")
+    assert "garden" in memory.spellings_near("gardn") and built.call_count == 0
