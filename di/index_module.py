@@ -24,7 +24,7 @@ from oneclaw_search.data.index.vocabulary import keyword_vocabulary
 from oneclaw_search.di.memory_module import MemoryStorage
 from oneclaw_search.di.settings import Settings
 from oneclaw_search.domain.literal_search import LiteralMessageSearch, LiteralSessionSearch
-from oneclaw_search.domain.ports import IndexProgress, MessageDao, MessageSearch, SessionDao, SessionSearch, Vocabulary
+from oneclaw_search.domain.ports import MessageDao, MessageSearch, Progress, SessionDao, SessionSearch, Vocabulary
 from oneclaw_search.domain.session_summary import SummaryCache
 
 
@@ -49,7 +49,7 @@ class SearchBackends:
     messages: MessageSearch
     sessions: SessionSearch
     vocabulary: Vocabulary | None
-    progress: IndexProgress | None = None
+    progress: Progress | None = None
 
 
 class IndexModule(Module):

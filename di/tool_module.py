@@ -28,13 +28,13 @@ class ToolModule(Module):
     @singleton
     @provider
     def provide_search_history_use_case(
-        self, engine: MemorySearchEngine, memory_words: HybridSearchEngine, messages: MessageSearch, sessions: SessionSearch,
+        self, engine: MemorySearchEngine, memory: HybridSearchEngine, messages: MessageSearch, sessions: SessionSearch,
         backends: SearchBackends, clock: Clock, zone: tzinfo, settings: Settings, focused: FocusedSearch, turns: SessionReader,
     ) -> SearchHistoryUseCase:
-        vocabulary = SummedVocabulary([memory_words, backends.vocabulary])
+        vocabulary = SummedVocabulary([memory, backends.vocabulary])
         return SearchHistoryUseCase(
             SearchSources(engine, messages, sessions), clock, zone, settings.search_settings(),
-            SearchAids(vocabulary, focused, turns, backends.progress, memory_words),
+            SearchAids(vocabulary, focused, turns, backends.progress, memory),
         )
 
     @singleton

@@ -1,4 +1,5 @@
-"""Where time comes from: the Clock port, the system clock, and the search deadline.
+"""Where time comes from: the Clock port, the system clock, the search deadline, and what a part
+keeps for each search by its deadline.
 
 OneClaw reads System.currentTimeMillis() inline; here every reading goes through an injected
 Clock so tests (and freezegun) control it.
@@ -7,7 +8,9 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Generic, Protocol, TypeVar
+
+T = TypeVar("T")
 
 
 class Clock(Protocol):
@@ -53,6 +56,25 @@ class Deadline:
         """Raise SearchTimedOut once the budget is spent; sources call this between steps."""
         if self.expired():
             raise SearchTimedOut()
+
+
+class PerSearch(Generic[T]):
+    """A value kept for each search, found by its deadline (the sources of one search share one), for
+    as long as that deadline has not expired. Deadlines are kept by identity, and kept themselves so
+    no id is reused while its value is; callers hold their own lock."""
+
+    def __init__(self) -> None:
+        self._kept: dict[int, tuple[Deadline, T]] = {}
+
+    def put(self, deadline: Deadline, value: T) -> None:
+        live = {key: kept for key, kept in self._kept.items() if not kept[0].expired()}
+        self._kept = {**live, id(deadline): (deadline, value)}
+
+    def get(self, deadline: Deadline, default: T) -> T:
+        return self._kept.get(id(deadline), (deadline, default))[1]
+
+    def pop(self, deadline: Deadline, default: T) -> T:
+        return self._kept.pop(id(deadline), (deadline, default))[1]
 
 
 @dataclass

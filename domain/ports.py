@@ -171,16 +171,12 @@ class SessionSearch(Protocol):
         with `within`, only those of its sessions."""
 
 
-class MemoryProgress(Protocol):
-    def describe(self, deadline: Deadline | None = None) -> str | None:
-        """None when the search with this deadline scored every memory chunk, else what it scored
-        while memory's model is built away from the searches ("building: ...")."""
+class Progress(Protocol):
+    """A part built away from the searches: the keyword index, memory's model."""
 
-
-class IndexProgress(Protocol):
     def describe(self, deadline: Deadline | None = None) -> str | None:
-        """None when the search with this deadline read every row the keyword index lacks, else how
-        far the index had come and how far the search read past it ("building 37 %: ...")."""
+        """None when the search with this deadline searched every row the part stands for, else how far
+        the part had come and what the search read meanwhile ("building 37 %: ...", "building: ...")."""
 
 
 class Vocabulary(Protocol):

@@ -18,7 +18,7 @@ from oneclaw_search.domain.history_query import HistoryQuery
 from oneclaw_search.domain.models import SearchOutcome, SearchSource
 from oneclaw_search.domain.narrowed_search import Narrowing, narrowing, with_context
 from oneclaw_search.domain.parallel import run_in_parallel
-from oneclaw_search.domain.ports import IndexProgress, MemoryProgress, MemorySearchEngine, MessageSearch, SessionSearch, Vocabulary
+from oneclaw_search.domain.ports import MemorySearchEngine, MessageSearch, Progress, SessionSearch, Vocabulary
 from oneclaw_search.domain.ranking import merge
 from oneclaw_search.domain.redaction import redact, unchanged
 from oneclaw_search.domain.search_request import SearchRequest
@@ -52,8 +52,8 @@ class SearchAids:
     vocabulary: Vocabulary | None = None
     focused: FocusedSearch | None = None
     turns: SessionReader | None = None
-    index_progress: IndexProgress | None = None
-    memory_progress: MemoryProgress | None = None
+    index_progress: Progress | None = None
+    memory_progress: Progress | None = None
 
 
 DEFAULT_SETTINGS = SearchSettings()

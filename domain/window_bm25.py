@@ -156,10 +156,13 @@ def coverage(window: Window, statistics: Statistics, layout: WindowLayout) -> fl
     return total / ideal
 
 
+def length_norm(length: int, average: float) -> float:
+    """BM25's K1 · (1 − B + B · length / average): what a row's length adds to a term's saturation."""
+    return K1 * (1 - B + B * length / average) if average > 0 else K1
+
+
 def _bm25(weighed: list[tuple[int, Bag]], collection: Collection) -> float:
-    length = stored_length(sum(times * bag.length for times, bag in weighed))
-    average = collection.average_length
-    norm = K1 * (1 - B + B * length / average) if average > 0 else K1
+    norm = length_norm(stored_length(sum(times * bag.length for times, bag in weighed)), collection.average_length)
     total = 0.0
     for term, idf in collection.idfs.items():
         frequency = sum(times * bag.counts.get(term, 0) for times, bag in weighed)

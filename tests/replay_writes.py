@@ -17,6 +17,7 @@ from contextlib import closing
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from builders import run_sql
 from oneclaw_ddl import create_oneclaw_database
 
 from oneclaw_search.data.history.new_rows import NewMessage, NewSession
@@ -68,8 +69,7 @@ def append(path: Path, turns: Sequence[NewMessage], titles: dict[str, str]) -> N
 
 
 def edit(path: Path, message_id: str, content: str) -> None:
-    with closing(sqlite3.connect(path)) as connection, connection:
-        connection.execute("UPDATE messages SET content = ? WHERE id = ?", (content, message_id))
+    run_sql(path, "UPDATE messages SET content = ? WHERE id = ?", (content, message_id))
 
 
 def delete(path: Path, message_id: str) -> None:

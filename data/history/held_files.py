@@ -22,7 +22,6 @@ _HOLD = os.name != "nt"
 _FLAGS = os.O_RDONLY | getattr(os, "O_BINARY", 0)  # O_BINARY: Windows only
 _lock = threading.RLock()  # reads hold it too, so a descriptor is never closed under one
 _held: dict[tuple[int, int], int] = {}  # (device, inode) -> descriptor
-_spare: list[int] = []  # descriptors opened twice on one file in a race: closing one would free our locks
 
 
 def read_head(path: Path, size: int) -> tuple[bytes, os.stat_result]:
@@ -60,9 +59,8 @@ def _hold(path: Path) -> int:
     descriptor = os.open(path, _FLAGS)
     opened = os.fstat(descriptor)
     key = (opened.st_dev, opened.st_ino)
-    if key in _held:  # replaced between the stat and the open by a file already held
-        _spare.append(descriptor)
-        return _held[key]
+    if key in _held:  # replaced between the stat and the open by a file already held: this one stays
+        return _held[key]  # open unused, as closing it would free our locks on that file
     _held[key] = descriptor
     return descriptor
 

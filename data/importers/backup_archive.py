@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import IO, TypeVar
 
 from oneclaw_search.data.history.cache_folder import user_cache
+from oneclaw_search.data.history.held_files import read_head
 from oneclaw_search.domain.errors import HistoryUnavailable
 
 ENTRY = "oneclaw.db"
@@ -35,9 +36,8 @@ class BackupRefused(HistoryUnavailable):
 
 
 def is_backup_zip(path: Path) -> bool:
-    try:
-        with path.open("rb") as handle:
-            return handle.read(4) == _ZIP_MAGIC
+    try:  # through the held descriptor: the path is most often the history itself, perhaps open beside
+        return read_head(path, 4)[0] == _ZIP_MAGIC
     except OSError:
         return False
 

@@ -6,14 +6,13 @@ writer's commits when it reloads.
 """
 from __future__ import annotations
 
-import os
 import shutil
 import threading
 from pathlib import Path
 
 import tantivy
 
-from oneclaw_search.data.index.live_counts import LiveStatistics
+from oneclaw_search.data.index.live_counts import LiveStatistics, write_whole
 from oneclaw_search.data.index.schema import MESSAGES, ROWID, SESSIONS, IndexKind
 from oneclaw_search.data.text.analyzer import register
 from oneclaw_search.domain.window_bm25 import DEFAULT_WINDOW, WindowLayout
@@ -52,7 +51,7 @@ class KeywordIndex:
             shutil.rmtree(self.folder, ignore_errors=True)
         folder.mkdir(parents=True, exist_ok=True)
         if written != self._format:
-            _write_whole(marker, self._format)
+            write_whole(marker, self._format)
         index = tantivy.Index(kind.schema, path=str(folder), reuse=True)
         register(index)
         return index
@@ -106,11 +105,3 @@ class KeywordIndex:
 
 
 KINDS = (MESSAGES, SESSIONS)
-
-
-def _write_whole(path: Path, text: str) -> None:
-    """Write by renaming a finished file into place: another process opening the index at the same
-    moment reads the whole marker or none, never an empty one it would take for another format."""
-    partial = path.with_name(f"{path.name}.{os.getpid()}.{threading.get_ident()}")
-    partial.write_text(text)
-    os.replace(partial, path)

@@ -59,10 +59,7 @@ class LiveStatistics:
         key = _key(searcher)
         fields = [length for _, length in kind.scored(True)]
         noted = {"key": key, "lengths": dict(zip(fields, _totals(searcher, fields), strict=True)), "at": os.urandom(8).hex()}
-        path = self._path(kind)
-        partial = path.with_name(f"{path.name}.{os.getpid()}.{threading.get_ident()}")
-        partial.write_text(json.dumps(noted))
-        os.replace(partial, path)  # a search reading it meanwhile reads the whole note or the one before
+        write_whole(self._path(kind), json.dumps(noted))  # a search reading it meanwhile reads this note or the one before
 
     def counts(self, searcher: tantivy.Searcher, kind: IndexKind, terms: Sequence[str], words_alone: bool) -> list[Counts]:
         """One Counts per field a row of `kind` is scored on, for `terms`."""
@@ -126,3 +123,11 @@ def _totals(searcher: tantivy.Searcher, fields: Sequence[str]) -> list[float]:
         return [0.0] * len(fields)
     found = searcher.aggregate(tantivy.Query.all_query(), {str(at): {"sum": {"field": name}} for at, name in enumerate(fields)})
     return [float(found[str(at)]["value"] or 0.0) for at in range(len(fields))]
+
+
+def write_whole(path: Path, text: str) -> None:
+    """Write by renaming a finished file into place: another process opening it at the same moment
+    reads the whole file or the one before, never a part (the index's format marker, the live note)."""
+    partial = path.with_name(f"{path.name}.{os.getpid()}.{threading.get_ident()}")
+    partial.write_text(text)
+    os.replace(partial, path)

@@ -11,18 +11,18 @@ from __future__ import annotations
 
 import json
 import math
-import struct
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
 import tantivy
 
 from oneclaw_search.data.index.live_counts import Counts
 from oneclaw_search.data.index.schema import ROWID, IndexKind, unsigned_values
-from oneclaw_search.domain.window_bm25 import K1, B, Statistics, stored_length
+from oneclaw_search.domain.window_bm25 import K1, Statistics, length_norm, stored_length
 
 Hit = tuple[float, tantivy.DocAddress]
-_SINGLE_PRECISION = 2.0**-23  # tantivy scores in 32-bit floats
+_SINGLE_PRECISION = float(np.finfo(np.float32).eps)  # tantivy scores in 32-bit floats
 
 
 def statistics(fields: Sequence[Counts], terms: Sequence[str]) -> Statistics:
@@ -55,8 +55,8 @@ def rescored(searcher: tantivy.Searcher, kind: IndexKind, terms: Sequence[str], 
             live_weight = _idf(counts.rows, counts.holding[term]) * (K1 + 1)
             for at, rowid in enumerate(rowids):
                 if (score := per_row.get(rowid, 0.0)) > 0:
-                    frequency = _frequency(score, engine_weight, _norm(norms[at], engine_average))
-                    totals[at] += live_weight * frequency / (frequency + _norm(norms[at], counts.average))
+                    frequency = _frequency(score, engine_weight, length_norm(norms[at], engine_average))
+                    totals[at] += live_weight * frequency / (frequency + length_norm(norms[at], counts.average))
     return [(total, address) for total, address in zip(totals, addresses, strict=True)]
 
 
@@ -116,11 +116,7 @@ def _idf(rows: int, holding: int) -> float:
 
 
 def _single(value: float) -> float:
-    return float(struct.unpack("f", struct.pack("f", value))[0])
-
-
-def _norm(length: int, average: float) -> float:
-    return K1 * (1 - B + B * length / average) if average > 0 else K1
+    return float(np.float32(value))
 
 
 def _frequency(score: float, weight: float, norm: float) -> float:

@@ -25,7 +25,7 @@ from oneclaw_search.data.index.schema import MESSAGES, SESSIONS
 from oneclaw_search.data.index.side_index import SideIndex, damaged, damaged_index
 from oneclaw_search.data.index.sync import IndexSync
 from oneclaw_search.data.index.trigram_search import literal_rowids, literal_share
-from oneclaw_search.domain.clock import Deadline
+from oneclaw_search.domain.clock import Deadline, PerSearch
 from oneclaw_search.domain.message_filter import Within
 from oneclaw_search.domain.window_bm25 import DEFAULT_WINDOW, WindowLayout
 
@@ -65,7 +65,7 @@ class KeywordLookup:
         self._token: tuple[object, ...] | None = None
         self.state_now = UNUSABLE
         self.reach_now = Reach()
-        self._reaches: dict[int, tuple[Deadline, Reach]] = {}
+        self._reaches: PerSearch[Reach] = PerSearch()
         self.first_build_rows = FIRST_BUILD_ROWS
         self.read_seconds = UNINDEXED_SECONDS
 
@@ -77,10 +77,10 @@ class KeywordLookup:
         self.builder.start()
 
     def describe(self, deadline: Deadline | None = None) -> str | None:
-        """IndexProgress: how far the index had come in the search with this deadline (the latest one
+        """Progress: how far the index had come in the search with this deadline (the latest one
         without), and how far that search read past it (None: it read every row the index lacks)."""
         with self._lock:
-            reach = self._reaches.get(id(deadline), (None, Reach()))[1] if deadline is not None else self.reach_now
+            reach = self._reaches.get(deadline, Reach()) if deadline is not None else self.reach_now
             return describe(self.state_now, reach)
 
     def state(self, deadline: Deadline | None) -> IndexState:
@@ -89,16 +89,14 @@ class KeywordLookup:
             if deadline is None or deadline is not self._state_for:
                 self.state_now, self.reach_now = self._look(deadline), Reach()
                 self._state_for = deadline
-                if deadline is not None:  # kept by identity, with the deadline itself so its id is not reused,
-                    # for as long as its search may still reply
-                    live = {key: kept for key, kept in self._reaches.items() if not kept[0].expired()}
-                    self._reaches = {**live, id(deadline): (deadline, self.reach_now)}
+                if deadline is not None:  # for as long as its search may still reply
+                    self._reaches.put(deadline, self.reach_now)
             return self.state_now
 
     def reached(self, deadline: Deadline | None, messages: int | None, whole: bool) -> None:
         """What one of this search's sources read of the rows the index lacks (messages: how many)."""
         with self._lock:
-            reach = self._reaches.get(id(deadline), (None, self.reach_now))[1] if deadline is not None else self.reach_now
+            reach = self._reaches.get(deadline, self.reach_now) if deadline is not None else self.reach_now
             reach.messages = max(reach.messages, messages or 0)  # a respelled retry reads the same rows again
             reach.whole &= whole
 

@@ -118,7 +118,7 @@ class HybridSearchEngine:
         return results
 
     def describe(self, deadline: Deadline | None = None) -> str | None:
-        """MemoryProgress: None when the search with this deadline scored every chunk."""
+        """Progress: None when the search with this deadline scored every chunk."""
         return self._keeper.describe(deadline)
 
     def flush(self) -> None:

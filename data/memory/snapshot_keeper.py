@@ -15,14 +15,14 @@ import threading
 from datetime import tzinfo
 
 from oneclaw_search.data.memory.memory_snapshot import MemorySnapshot, SnapshotStore
-from oneclaw_search.domain.clock import Deadline
+from oneclaw_search.domain.clock import Deadline, PerSearch
 from oneclaw_search.domain.ports import MemoryIndexDao
 
 _log = logging.getLogger(__name__)
 SNAPSHOT_FORMAT = 2  # bump when MemorySnapshot.parts or index terms change: stored snapshots of other formats are rebuilt
-# Chunks a search models itself: a first search pays about this many chunks' terms and vectors.
+# Chunks a search models itself: a first search pays about this many chunks' terms and vectors, as it
+# builds as many message rows in its own thread (docs/performance.md, bench_memory_first_search.py).
 FIRST_BUILD_CHUNKS = 10_000
-KEPT_NOTES = 64  # searches at once whose notes wait to be read: far more than a host runs
 
 
 class SnapshotKeeper:
@@ -33,7 +33,7 @@ class SnapshotKeeper:
         self._newest: MemorySnapshot | None = None  # the newest chunks only, while the whole one is built
         self._building: threading.Thread | None = None
         self._saving: threading.Thread | None = None
-        self._notes: dict[int, tuple[Deadline, str]] = {}
+        self._notes: PerSearch[str | None] = PerSearch()
         self.first_build_chunks = FIRST_BUILD_CHUNKS
 
     @property
@@ -61,7 +61,7 @@ class SnapshotKeeper:
     def describe(self, deadline: Deadline | None = None) -> str | None:
         """What the search with this deadline searched of memory, when not every chunk (told once)."""
         with self._lock:
-            return self._notes.pop(id(deadline), (None, None))[1] if deadline is not None else None
+            return self._notes.pop(deadline, None) if deadline is not None else None
 
     def wait(self, timeout: float | None = None) -> None:
         """Wait for the whole snapshot being built, then for every save (each waits for the one before)."""
@@ -84,17 +84,15 @@ class SnapshotKeeper:
             newest = self._newest = MemorySnapshot.build(version, chunks[1:], self._dimension, self._zone)
         self._build_whole()
         if deadline is not None:
-            with self._lock:  # kept with the deadline itself, so its id is not reused while kept
-                self._notes[id(deadline)] = (deadline, f"building: only its newest {len(newest.chunks):,} chunks were searched")
-                while len(self._notes) > KEPT_NOTES:
-                    del self._notes[next(iter(self._notes))]
+            with self._lock:
+                self._notes.put(deadline, f"building: only its newest {len(newest.chunks):,} chunks were searched")
         return newest
 
     def _forget(self, deadline: Deadline | None, snapshot: MemorySnapshot) -> MemorySnapshot:
         """The whole model answered: no note, even from an earlier try of the same search."""
         if deadline is not None:
             with self._lock:
-                self._notes.pop(id(deadline), None)
+                self._notes.pop(deadline, None)
         return snapshot
 
     def _key(self, version: object) -> str:

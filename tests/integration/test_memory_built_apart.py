@@ -34,10 +34,6 @@ def held(monkeypatch):
     release.set()
 
 
-def write_history_more(path, chunks):
-    write_history(path, chunks=chunks)
-
-
 def container_for(path, first_build_chunks=50):
     container = create_injector(path, clock=CLOCK, time_zone="UTC", embedder=None)
     container.get(HybridSearchEngine)._keeper.first_build_chunks = first_build_chunks
@@ -87,7 +83,7 @@ def test_memory_written_after_its_model_was_built_is_modelled_again_apart(histor
     held.set()
     container.get(HybridSearchEngine).flush()
     held.clear()
-    write_history_more(path, [chunk("c120", "the ferry timetable", "2026-02-28")])
+    write_history(path, chunks=[chunk("c120", "the ferry timetable", "2026-02-28")])
     meanwhile = searched(container, "lighthouse ferry")
     assert [item["id"] for item in meanwhile["results"]] == ["c120"] and not meanwhile["complete"]
     held.set()

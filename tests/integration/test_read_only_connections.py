@@ -16,6 +16,7 @@ from oneclaw_ddl import create_oneclaw_database
 
 from oneclaw_search.data.history.database import HistoryDatabase
 from oneclaw_search.data.history.sqlite_files import change_token
+from oneclaw_search.di import close_container, create_injector
 from oneclaw_search.domain.errors import HistoryChanged
 
 pytestmark = pytest.mark.spec("BR-11", "Q-11")
@@ -128,6 +129,7 @@ def test_reading_the_file_beside_an_open_connection_keeps_that_connections_lock(
         for _ in range(3):
             change_token(path)
             HistoryDatabase.open_read_only(path).close()
+            close_container(create_injector(path, embedder=None, index_path=None))  # a host opening it anew
         subprocess.run([sys.executable, "-c", WRITE_ELSEWHERE, str(path)], check=True)
         assert (tmp_path / "oneclaw.db-wal").exists() and (tmp_path / "oneclaw.db-shm").exists()
         assert reader.execute("SELECT content FROM messages ORDER BY id").fetchall() == [("first",), ("second",)]

@@ -230,11 +230,13 @@ def test_a_host_killed_mid_build_leaves_no_build_process_and_the_next_search_com
     lookup = container.get(IndexParts).lookup
     # Until the index has read the whole history: a reply is complete as soon as the search reads every
     # row the index lacks, which on an idle machine it does long before the build ends.
-    for _ in range(600):
+    built_by = time.monotonic() + 300
+    while time.monotonic() < built_by:
         call(container, query="sushi", format="json")
         if lookup.state_now.complete:
             break
         time.sleep(0.2)
+    assert lookup.state_now.complete, lookup.describe()
     document = json.loads(call(container, query="note 40000", format="json").result)
     results = document["results"]
     assert document["complete"], document.get("index")
