@@ -35,11 +35,12 @@ def _edge(text: str, outside: int, inside: int) -> bool:
 
 
 def evidence(query: HistoryQuery, texts: Sequence[str], coverages: Sequence[float], holds: Sequence[bool],
-             owns: Sequence[str] | None = None) -> list[Evidence]:
+             owns: Sequence[str] | None = None, every: bool = True) -> list[Evidence]:
     """The rows' evidence from their texts (`owns`: the text a row's own words are counted in, when not
     the text the whole query is looked for in) and the coverages a backend measured: whether each holds
     the whole query as written, the weight of its whole-word occurrences over its length in words, every
-    phrase the query quotes, and every query term in its own words."""
+    phrase the query quotes, and (`every`: only a session's rule asks, relevance.py) every query term in
+    its own words."""
     own_texts = texts if owns is None else owns
     words = [len(text.split()) for text in own_texts]
     average = sum(words) / len(words) if words else 0.0
@@ -51,8 +52,8 @@ def evidence(query: HistoryQuery, texts: Sequence[str], coverages: Sequence[floa
         occurrences = whole_word_occurrences(folded, query.literal) if literal else 0
         # Whole words, as the index finds a quoted phrase: a substring ("log" in "catalog") earns nothing.
         quoted = bool(query.phrases) and all(whole_word_occurrences(folded, phrase) for phrase in query.phrases)
-        every = bool(wanted) and wanted.issubset(index_terms(own, query.stem))
-        found.append(Evidence(measured, held, literal, phrase_weight(occurrences, length, average), quoted, every))
+        holds_all = every and bool(wanted) and wanted.issubset(index_terms(own, query.stem))
+        found.append(Evidence(measured, held, literal, phrase_weight(occurrences, length, average), quoted, holds_all))
     return found
 
 

@@ -9,6 +9,7 @@ live totals beside the index, and a search reads them back when the index it see
 """
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import threading
@@ -38,6 +39,7 @@ class Counts:
     engine_holding: dict[str, int]
     average: float
     engine_average: float | None = None  # read from the engine when a score is held to these counts
+    kept_averages: dict[str, float] | None = None  # the noted index's, by field, while it is the one seen
 
     def collection(self, terms: Sequence[str]) -> Collection:
         """This field's statistics for these terms, for a row scored outside the engine."""
@@ -52,7 +54,7 @@ class LiveStatistics:
     def __init__(self, folder: Path) -> None:
         self._folder = folder
         self._lock = threading.Lock()
-        self._held: dict[str, tuple[object, dict[tuple[str, str], int]]] = {}  # by kind: the noted index's
+        self._held: dict[str, _Kept] = {}  # by kind: the noted index's
 
     def note(self, searcher: tantivy.Searcher, kind: IndexKind) -> None:
         """Note the live totals of the index `searcher` shows (the writer's, after a commit)."""
@@ -69,24 +71,32 @@ class LiveStatistics:
         noted = self._noted(kind, key)
         lengths = noted["lengths"] if noted is not None else dict(zip([f for _, f in scored], _totals(searcher, [f for _, f in scored]),
                                                                         strict=True))
-        held = self._holding(kind, noted, searcher, [field for field, _ in scored], terms, alive == counted)
+        kept = self._kept(kind, noted)
+        held = self._holding(kept, searcher, kind, [field for field, _ in scored], terms, alive == counted)
+        averages = kept.averages if kept is not None else None
         return [Counts(field, length, alive, counted, {t: held[field, t] for t in terms},
-                       {t: searcher.doc_freq(field, t) for t in terms}, lengths[length] / alive if alive else 0.0)
+                       {t: searcher.doc_freq(field, t) for t in terms}, lengths[length] / alive if alive else 0.0,
+                       averages.get(field) if averages is not None else None, averages)
                 for field, length in scored]
 
-    def _holding(self, kind: IndexKind, noted: dict[str, Any] | None, searcher: tantivy.Searcher, fields: list[str],
-                 terms: Sequence[str], exact: bool) -> dict[tuple[str, str], int]:
+    def _kept(self, kind: IndexKind, noted: dict[str, Any] | None) -> _Kept | None:
+        """What is kept of the noted index while it is the one seen; None when the index seen is not noted."""
+        if noted is None:
+            return None
+        with self._lock:
+            kept = self._held.get(kind.name)
+            if kept is None or kept.at != noted["at"]:
+                kept = self._held[kind.name] = _Kept(noted["at"])
+            return kept
+
+    @staticmethod
+    def _holding(kept: _Kept | None, searcher: tantivy.Searcher, kind: IndexKind, fields: list[str], terms: Sequence[str],
+                 exact: bool) -> dict[tuple[str, str], int]:
         """Live document frequencies: tantivy's own when it counts no dead document, else counted
         (kept while the noted index is the one seen)."""
         if exact:
             return {(field, term): searcher.doc_freq(field, term) for field in fields for term in terms}
-        found: dict[tuple[str, str], int] = {}
-        if noted is not None:
-            with self._lock:
-                kept = self._held.get(kind.name)
-                if kept is None or kept[0] != noted["at"]:
-                    kept = self._held[kind.name] = (noted["at"], {})
-            found = kept[1]
+        found: dict[tuple[str, str], int] = kept.holding if kept is not None else {}
         for field in fields:
             for term in terms:
                 if (field, term) not in found:
@@ -102,6 +112,16 @@ class LiveStatistics:
 
     def _path(self, kind: IndexKind) -> Path:
         return self._folder / f"{kind.name}.totals.json"
+
+
+@dataclass
+class _Kept:
+    """What searches keep of one noted index (its note's `at`): live document frequencies, and the
+    average lengths its scores use, by field (each the same for every term: one read per index)."""
+
+    at: str
+    holding: dict[tuple[str, str], int] = dataclasses.field(default_factory=dict)
+    averages: dict[str, float] = dataclasses.field(default_factory=dict)
 
 
 def alive_holding(searcher: tantivy.Searcher, kind: IndexKind, field: str, term: str) -> int:

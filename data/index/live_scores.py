@@ -88,12 +88,15 @@ def _term_scores(searcher: tantivy.Searcher, kind: IndexKind, field: str, term: 
 
 def _engine_average(searcher: tantivy.Searcher, kind: IndexKind, counts: Counts, terms: Sequence[str]) -> float:
     """tantivy's average length of the field as its scores use it: its explanation of a term's score is
-    where the bindings show it (0 where no live document holds a term)."""
+    where the bindings show it (0 where no live document holds a term). It is the field's, whatever the
+    term, so the rarest term held is asked (the cheapest to score), once per noted index."""
     if counts.engine_average is None:
-        query = tantivy.Query.boolean_query([(tantivy.Occur.Should, tantivy.Query.term_query(kind.schema, counts.field, term,
-                                                                                             index_option="freq")) for term in terms])
-        scored = searcher.search(query, 1, count=False).hits if terms else []
+        held = sorted((counts.engine_holding[term], term) for term in terms if counts.engine_holding[term] > 0)
+        query = tantivy.Query.term_query(kind.schema, counts.field, held[0][1], index_option="freq") if held else None
+        scored = searcher.search(query, 1, count=False).hits if query is not None else []
         counts.engine_average = _average_in(json.loads(query.explain(searcher, scored[0][1]).to_json())) if scored else 0.0
+        if counts.kept_averages is not None and counts.engine_average > 0:
+            counts.kept_averages[counts.field] = counts.engine_average
     return counts.engine_average
 
 

@@ -43,7 +43,7 @@ def row_evidence(query: HistoryQuery, terms: QueryTerms, rows: Sequence[tuple[in
     measured = [computed[at] if at in computed else (scoring.engine[rowid] / ideal if ideal > 0 else 0.0, True)
                 for at, (rowid, _) in enumerate(rows)]
     return evidence(query, [text for _, text in rows], [coverage for coverage, _ in measured], [held for _, held in measured],
-                    own_texts)
+                    own_texts, every=owns is not None)  # only sessions, which pass their titles, are held to every term
 
 
 def _computed(terms: QueryTerms, rows: list[tuple[int, str]], known: Statistics, layout: WindowLayout,

@@ -66,7 +66,7 @@ class PostgresMessageSearch:
             scored.update((row[0], (MessageHit(*row[:6]), row[6])) for row in self._history.rows(sql, params, deadline))
         kept = [(hit, score) for hit, score in scored.values() if query.admits(hit.content)]
         found = evidence(query, [hit.content for hit, _ in kept], [_coverage(score, weights) for _, score in kept],
-                         [True] * len(kept))
+                         [True] * len(kept), every=False)  # a message is never held to every term
         return [ScoredMessage(hit, item) for (hit, _), item in zip(kept, found, strict=True)]
 
 
