@@ -92,9 +92,11 @@ def _engine_average(searcher: tantivy.Searcher, kind: IndexKind, counts: Counts,
     term, so the rarest term held is asked (the cheapest to score), once per noted index."""
     if counts.engine_average is None:
         held = sorted((counts.engine_holding[term], term) for term in terms if counts.engine_holding[term] > 0)
-        query = tantivy.Query.term_query(kind.schema, counts.field, held[0][1], index_option="freq") if held else None
-        scored = searcher.search(query, 1, count=False).hits if query is not None else []
-        counts.engine_average = _average_in(json.loads(query.explain(searcher, scored[0][1]).to_json())) if scored else 0.0
+        counts.engine_average = 0.0
+        if held:
+            query = tantivy.Query.term_query(kind.schema, counts.field, held[0][1], index_option="freq")
+            scored = searcher.search(query, 1, count=False).hits
+            counts.engine_average = _average_in(json.loads(query.explain(searcher, scored[0][1]).to_json())) if scored else 0.0
         if counts.kept_averages is not None and counts.engine_average > 0:
             counts.kept_averages[counts.field] = counts.engine_average
     return counts.engine_average
