@@ -47,7 +47,10 @@ class ProcessAdapter:
 
     def close(self) -> None:
         if self._process.stdin is not None:
-            self._process.stdin.close()
+            try:
+                self._process.stdin.close()
+            except BrokenPipeError:  # the process died with a request still buffered for it
+                pass
         try:
             self._process.wait(timeout=10)
         except subprocess.TimeoutExpired:
