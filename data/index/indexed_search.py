@@ -1,11 +1,12 @@
 """Message and session search on the keyword index: the domain's MessageSearch and SessionSearch ports
 (AC-07, AC-08, Q-01..Q-04).
 
-One straight path: the spec's literal reading through the DAO (narrowed by trigram candidates); one
-ranked question to tantivy, which computes the ranking model itself (BM25 over each message's window,
-each session's title) and names the best rows; the rows the index has not taken in read directly;
-then one read of the rows found, which the history decides are live. Python reads only those rows'
-texts, and scores itself only the few the index does not hold as they are (row_evidence.py).
+One straight path: one ranked question to tantivy, which computes the ranking model itself (BM25 over
+each message's window, each session's title) and names the best rows; the rows the index has not
+taken in read directly; one read of the rows found, which the history decides are live; then the
+spec's literal reading through the DAO (narrowed by trigram candidates), for messages only where its
+rows could still be missing. Python reads only those rows' texts, and scores itself only the few the
+index does not hold as they are (row_evidence.py).
 """
 from __future__ import annotations
 
@@ -27,6 +28,7 @@ from oneclaw_search.domain.history_query import HistoryQuery
 from oneclaw_search.domain.literal_search import session_text
 from oneclaw_search.domain.message_filter import Within
 from oneclaw_search.domain.models import ScoredMessage, ScoredSession
+from oneclaw_search.domain.text import fold
 from oneclaw_search.domain.window_bm25 import TITLE_ONLY, Collection, Statistics, WindowLayout
 
 Window = tuple[int, int]  # created after, before
@@ -96,16 +98,22 @@ class IndexedMessageSearch(_OnTheIndex):
     def search(self, query: HistoryQuery, after: int, before: int, limit: int, *, deadline: Deadline | None = None,
                within: Within | None = None) -> list[ScoredMessage]:
         state = self._lookup.state(deadline)
-        literal = [(hit.rowid, hit) for hit in self._dao.search_content(query.raw, after, before, limit, deadline=deadline,
-                                                                        within=within) if isinstance(hit, RowHit)]
         terms = QueryTerms(query)
         hidden = self._sessions.hidden(deadline) if state.usable else []
         ranked = self._ranked(MESSAGES, state, terms, query, (after, before), limit, within, hidden)
         unread = self._unread(state, terms, deadline)
-        known = {rowid: hit for rowid, hit in literal}
-        others = self._dao.hits([rowid for rowid in (*ranked.scores, *unread.rowids) if rowid not in known], [], after, before,
-                                within, deadline)
-        found = [(rowid, hit) for rowid, hit in (*literal, *others) if query.admits(hit.content)]
+        others = self._dao.hits([*ranked.scores, *unread.rowids], [], after, before, within, deadline)
+        # The spec's literal reading (its newest `limit` rows holding the query as written) is there so
+        # that such rows are never pushed out while they all fit. When the engine's best `limit` rows
+        # already hold it `limit` times, they cannot all fit in this source's candidates, and it is left out.
+        holding = sum(query.literal in fold(hit.content) and query.admits(hit.content) for rowid, hit in others
+                      if rowid in ranked.scores)
+        literal = [] if holding >= limit > 0 else [
+            (hit.rowid, hit) for hit in self._dao.search_content(query.raw, after, before, limit, deadline=deadline,
+                                                                 within=within) if isinstance(hit, RowHit)]
+        known = {rowid for rowid, _ in literal}
+        found = [(rowid, hit) for rowid, hit in (*literal, *[(rowid, hit) for rowid, hit in others if rowid not in known])
+                 if query.admits(hit.content)]
         rows = [(rowid, hit.content) for rowid, hit in found]
         layout = self._layout(MESSAGES)
         scoring = self._scoring(MESSAGES, ranked, rows, unread, state, query)
