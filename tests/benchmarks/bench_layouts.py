@@ -1,11 +1,15 @@
-"""What each window layout of the ranking grid costs to build and keep: the side index built from
-scratch for a synthetic history (synthetic_corpus.py, the scale benchmark's), once per layout, each
-build in a fresh process; build rate in messages a second and the tantivy folder's size against the
-message text. A row's own words are indexed whatever the layout (they answer phrases), so scoring them
-beside the window costs nothing to build.
+"""What each window layout of the ranking grid, and each field of the shipped one, costs to build and
+keep: the side index built from scratch for a synthetic history (synthetic_corpus.py, the scale
+benchmark's), once per layout or field left out, each build in a fresh process; build rate in messages
+a second and the tantivy folder's size against the message text. A row's own words are indexed whatever
+the layout (they answer phrases), so scoring them beside the window costs nothing to build.
 
     python tests/benchmarks/bench_layouts.py                       # 100K messages, every layout, 3 runs each
     python tests/benchmarks/bench_layouts.py --messages 20000 --runs 1 --layouts 1-1-1,4-1-1
+    python tests/benchmarks/bench_layouts.py --fields              # the shipped layout, each field left out
+
+A field is left out by writing it empty in every message document (its schema stays): what the index
+would cost without it, not a layout that searches.
 """
 from __future__ import annotations
 
@@ -27,9 +31,34 @@ from synthetic_corpus import synthetic_corpus  # noqa: E402
 
 from oneclaw_search.data.history.history_writer import HistoryWriter  # noqa: E402
 from oneclaw_search.data.history.schema import open_writable  # noqa: E402
+from oneclaw_search.domain.window_bm25 import DEFAULT_WINDOW  # noqa: E402
 
 _BUILD = """
 import json, sys, time
+from oneclaw_search.data.index import documents
+from oneclaw_search.data.index import schema as fields
+if sys.argv[4] == "parts":
+    from oneclaw_search.data.text.analyzer import spaced
+    documents._indexed = documents.lru_cache(maxsize=1024)(spaced)
+elif sys.argv[4] != "shipped":
+    import tantivy
+    blank = getattr(fields, sys.argv[4], None)
+    class Recorded:  # stands in for tantivy.Document while a document is made; replayed less the field
+        def __init__(self):
+            self.calls = []
+        def __getattr__(self, name):
+            return lambda *args: self.calls.append((name, args))
+    documents.tantivy = type("t", (), {"Document": Recorded})
+    def replayed(make):
+        def made(*args):
+            doc = tantivy.Document()
+            for name, call in make(*args).calls:
+                if not (name == "add_text" and call[0] == blank):
+                    getattr(doc, name)(*call)
+            return doc
+        return made
+    for name in ("message_document", "session_document"):
+        setattr(documents, name, replayed(getattr(documents, name)))
 from oneclaw_search.di import create_injector
 from oneclaw_search.di.index_module import IndexParts
 from oneclaw_search.domain.relevance import RankingSettings
@@ -53,12 +82,23 @@ def history(folder: Path, messages: int, sessions: int) -> tuple[Path, int]:
         return path, int(connection.execute("SELECT sum(length(CAST(content AS BLOB))) FROM messages").fetchone()[0])
 
 
-def build_once(path: Path, folder: Path, layout: str) -> tuple[float, int]:
+# A field of the shipped layout to leave out: the schema's name for it, or "parts" for the words inside
+# camelCase names (added to the own words and the window alike). A field is left out by recording each
+# document as it is made and replaying it less the field, which costs each build the same; "nothing"
+# pays that cost and leaves nothing out, "shipped" is the build as it ships.
+FIELDS = {"shipped": "shipped", "nothing": "none", "trigrams": "LITERAL", "own words": "BODY", "window": "WINDOW",
+          "identifier parts": "parts"}
+
+
+def build_once(path: Path, folder: Path, layout: str, without: str = "shipped") -> tuple[float, int]:
     """One build from scratch in a fresh process: its seconds, and the tantivy folder's bytes."""
     index = folder / f"index-{layout}.sqlite"
     for leftover in folder.glob(f"index-{layout}.*"):
         shutil.rmtree(leftover) if leftover.is_dir() else leftover.unlink()
-    done = subprocess.run([sys.executable, "-c", _BUILD, str(path), str(index), layout], capture_output=True, text=True, check=True)
+    done = subprocess.run([sys.executable, "-c", _BUILD, str(path), str(index), layout, without], capture_output=True, text=True,
+                          check=False)
+    if done.returncode:
+        raise SystemExit(f"the build ({layout}, without {without}) failed:\n{done.stderr}")
     seconds = json.loads(done.stdout.strip().splitlines()[-1])["seconds"]
     tantivy = index.with_name(index.name.replace(".sqlite", ".tantivy"))
     return seconds, sum(file.stat().st_size for file in tantivy.rglob("*") if file.is_file())
@@ -70,9 +110,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sessions", type=int, default=1_000)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--layouts", help="comma-separated tokens (default: the grid's, cv_grid.WINDOWS)")
+    parser.add_argument("--fields", action="store_true", help="the shipped layout, each field left out in turn")
     parser.add_argument("--json", type=Path, metavar="FILE")
     args = parser.parse_args(argv)
     layouts = args.layouts.split(",") if args.layouts else list(WINDOWS)
+    if args.fields:
+        return fields_table(args)
     rows = {}
     with tempfile.TemporaryDirectory() as name:
         folder = Path(name)
@@ -90,6 +133,26 @@ def main(argv: list[str] | None = None) -> int:
                   f"{size / 1e6:>10.1f}{size / text_bytes:>8.2f}")
     if args.json:
         args.json.write_text(json.dumps({"messages": args.messages, "text_bytes": text_bytes, "layouts": rows}, indent=1))
+    return 0
+
+
+def fields_table(args: argparse.Namespace) -> int:
+    """Build rate and size of the shipped layout with each field left out in turn."""
+    layout, rows = DEFAULT_WINDOW.token, {}
+    with tempfile.TemporaryDirectory() as name:
+        folder = Path(name)
+        path, text_bytes = history(folder, args.messages, args.sessions)
+        print(f"{args.messages:,} messages, {text_bytes / 1e6:.1f} MB of message text; layout {layout}; median of {args.runs} builds")
+        print(f"{'left out':<18}{'msg/s':>10}{'runs (s)':>26}{'index MB':>10}{'x text':>8}")
+        for label, field in FIELDS.items():
+            runs = [build_once(path, folder, layout, field) for _ in range(args.runs)]
+            seconds, size = statistics.median(run[0] for run in runs), statistics.median(run[1] for run in runs)
+            rows[label] = {"rate": args.messages / seconds, "seconds": [run[0] for run in runs], "bytes": size,
+                           "times_text": size / text_bytes}
+            print(f"{label:<18}{args.messages / seconds:>10,.0f}{' / '.join(f'{run[0]:.1f}' for run in runs):>26}"
+                  f"{size / 1e6:>10.1f}{size / text_bytes:>8.2f}")
+    if args.json:
+        args.json.write_text(json.dumps({"messages": args.messages, "text_bytes": text_bytes, "fields": rows}, indent=1))
     return 0
 
 
