@@ -105,10 +105,12 @@ class IndexedMessageSearch(_OnTheIndex):
         others = self._dao.hits([*ranked.scores, *unread.rowids], [], after, before, within, deadline)
         # The spec's literal reading (its newest `limit` rows holding the query as written) is there so
         # that such rows are never pushed out while they all fit. When the engine's best `limit` rows
-        # already hold it `limit` times, they cannot all fit in this source's candidates, and it is left out.
+        # already hold it `limit` times, they cannot all fit in this source's candidates, and it is left
+        # out, unless rows the engine did not read tie with its last (which rows it read among equals
+        # depends on how the index was built; the newest, read here, do not).
         holding = sum(query.literal in fold(hit.content) and query.admits(hit.content) for rowid, hit in others
                       if rowid in ranked.scores)
-        literal = [] if holding >= limit > 0 else [
+        literal = [] if holding >= limit > 0 and ranked.whole else [
             (hit.rowid, hit) for hit in self._dao.search_content(query.raw, after, before, limit, deadline=deadline,
                                                                  within=within) if isinstance(hit, RowHit)]
         known = {rowid for rowid, _ in literal}

@@ -73,6 +73,7 @@ class Ranked:
     scores: dict[int, float]
     fingerprints: dict[int, int]
     statistics: Callable[[], Statistics]
+    whole: bool = True  # no row left unread could tie with the last row kept: the same rows on every build
 
 
 def ranked_rowids(keyword: KeywordIndex, kind: IndexKind, query: HistoryQuery, window: tuple[int, int], limit: int,
@@ -101,38 +102,41 @@ def ranked_rowids(keyword: KeywordIndex, kind: IndexKind, query: HistoryQuery, w
         hidden_rows = [(tantivy.Occur.MustNot, tantivy.Query.term_set_query(kind.schema, SESSION, list(hidden)))] if hidden else []
         question = tantivy.Query.boolean_query([(tantivy.Occur.Must, tantivy.Query.boost_query(own, 0.0)), *scored, *phrases,
                                                 *window_clauses(kind, *window), *narrowed_to(kind, within), *hidden_rows])
-        hits = _best(searcher, question, limit, rescore, partial(bound, searcher, kind, fields, terms))
+        hits, whole = _best(searcher, question, limit, rescore, partial(bound, searcher, kind, fields, terms))
     addresses = [address for _, address in hits]
     rowids = unsigned_values(searcher, ROWID, addresses)
     scores = {rowid: score for rowid, (score, _) in zip(rowids, hits, strict=True)}
     fingerprints = dict(zip(rowids, unsigned_values(searcher, FINGERPRINT, addresses), strict=True))
-    return Ranked(scores, fingerprints, partial(statistics, fields, terms))
+    return Ranked(scores, fingerprints, partial(statistics, fields, terms), among is not None or whole)
 
 
 Hits = list[tuple[float, tantivy.DocAddress]]
 
 
 def _best(searcher: tantivy.Searcher, question: tantivy.Query, limit: int, rescore: Callable[[Hits], Hits],
-          ceiling: Callable[[], float | None]) -> Hits:
+          ceiling: Callable[[], float | None]) -> tuple[Hits, bool]:
     """The best `limit` rows with their scores over the live statistics; among rows tied at the cut, the
     newest. The engine's order is read as far past the cut as ties are looked for (searching again on a
     tie cost more than reading further at once), and, where its statistics are not the live ones,
     further while a row past what was read could still score above the cut once held to them
     (`ceiling`: the most its score can rise, None where the engine's scores are the live ones). A row
     that could at most equal the cut is not read: among equals, those read are kept, as the engine's
-    own order keeps them."""
+    own order keeps them. Also whether no row left unread could tie with the last row kept (the rows
+    kept are then the same on every build)."""
     wanted = limit * TIED_READS
     while True:
         read = searcher.search(question, wanted, count=False).hits
         hits = sorted(rescore(read), key=lambda hit: -hit[0])
-        if len(read) < wanted or (most := ceiling()) is None or (len(hits) >= limit and hits[limit - 1][0] >= most * read[-1][0]):
+        most = ceiling()
+        if len(read) < wanted or most is None or (len(hits) >= limit and hits[limit - 1][0] >= most * read[-1][0]):
             break
         wanted *= 2
+    whole = len(read) < wanted or len(hits) < limit or hits[limit - 1][0] > (1.0 if most is None else most) * read[-1][0]
     if len(hits) <= limit or hits[limit - 1][0] != hits[limit][0]:
-        return hits[:limit]
+        return hits[:limit], whole
     cut = hits[limit - 1][0]
     above = [hit for hit in hits if hit[0] > cut]
     tied = [hit for hit in hits if hit[0] == cut]
     newest = sorted(zip(unsigned_values(searcher, ROWID, [address for _, address in tied]), range(len(tied)), strict=True),
                     reverse=True)
-    return above + [tied[at] for _, at in newest[:limit - len(above)]]
+    return above + [tied[at] for _, at in newest[:limit - len(above)]], whole

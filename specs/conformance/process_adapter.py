@@ -6,6 +6,7 @@ itself is exercised by the suite.
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import subprocess
 import sys
@@ -47,10 +48,8 @@ class ProcessAdapter:
 
     def close(self) -> None:
         if self._process.stdin is not None:
-            try:
+            with contextlib.suppress(BrokenPipeError):  # it died with a request still buffered for it
                 self._process.stdin.close()
-            except BrokenPipeError:  # the process died with a request still buffered for it
-                pass
         try:
             self._process.wait(timeout=10)
         except subprocess.TimeoutExpired:
