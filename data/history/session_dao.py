@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from oneclaw_search.data.history.database import HistoryDatabase, folded
 from oneclaw_search.data.history.entities import marks, sql_batches
@@ -26,6 +27,13 @@ _HIT = "s.id, s.title, s.message_count, s.last_message_preview, s.created_at, s.
 # session for every page of ids; wrapping the column keeps that index out of the plan.
 _LIVE = "FROM sessions s WHERE coalesce(s.deleted_at, NULL) IS NULL AND s.updated_at BETWEEN ? AND ?"
 _HOLDS = f"(instr({folded('s.title')}, ?) > 0 OR instr({folded('s.last_message_preview')}, ?) > 0)"
+
+
+@dataclass(frozen=True, slots=True)
+class SessionRowHit(SessionHit):
+    """A session found, with its rowid: what a keyword search ranks without reading it again."""
+
+    rowid: int = 0
 
 
 def _narrowed(within: Within | None) -> tuple[str, list[object]]:
@@ -71,10 +79,10 @@ class PeeweeSessionDao:
                  within: Within | None, rows: RowSet) -> list[SessionHit]:
         narrowed, params = _narrowed(within)
         among, among_params = _among(rows)
-        sql = f"SELECT {_HIT} {_LIVE}{narrowed}{among} AND {_HOLDS} ORDER BY s.updated_at DESC, s.id LIMIT ?"
+        sql = f"SELECT {_HIT}, s.rowid {_LIVE}{narrowed}{among} AND {_HOLDS} ORDER BY s.updated_at DESC, s.id LIMIT ?"
         with self._database.connected(deadline) as database:
             found = fetch_all(database, sql, [*window, *params, *among_params, needle, needle, limit])
-        return [SessionHit(*row) for row in found]
+        return [SessionRowHit(*row) for row in found]
 
     def hits(self, rowids: Sequence[int], ids: Sequence[str], after: int, before: int, within: Within | None = None,
              deadline: Deadline | None = None) -> list[tuple[int, SessionHit]]:

@@ -14,10 +14,11 @@ from functools import partial
 
 from oneclaw_search.data.history.literal_index import Unindexed
 from oneclaw_search.data.history.message_dao import PeeweeMessageDao, RowHit
-from oneclaw_search.data.history.session_dao import PeeweeSessionDao
+from oneclaw_search.data.history.session_dao import PeeweeSessionDao, SessionRowHit
 from oneclaw_search.data.index.documents import fingerprint
 from oneclaw_search.data.index.index_state import IndexState
 from oneclaw_search.data.index.keyword_search import Ranked, ranked_rowids
+from oneclaw_search.data.index.literal_rows import joined, left_out
 from oneclaw_search.data.index.lookup import EDITED_READS, KeywordLookup
 from oneclaw_search.data.index.row_evidence import Scoring, row_evidence
 from oneclaw_search.data.index.schema import MESSAGES, SESSIONS, IndexKind
@@ -28,7 +29,6 @@ from oneclaw_search.domain.history_query import HistoryQuery
 from oneclaw_search.domain.literal_search import session_text
 from oneclaw_search.domain.message_filter import Within
 from oneclaw_search.domain.models import ScoredMessage, ScoredSession
-from oneclaw_search.domain.text import fold
 from oneclaw_search.domain.window_bm25 import TITLE_ONLY, Collection, Statistics, WindowLayout
 
 Window = tuple[int, int]  # created after, before
@@ -103,19 +103,10 @@ class IndexedMessageSearch(_OnTheIndex):
         ranked = self._ranked(MESSAGES, state, terms, query, (after, before), limit, within, hidden)
         unread = self._unread(state, terms, deadline)
         others = self._dao.hits([*ranked.scores, *unread.rowids], [], after, before, within, deadline)
-        # The spec's literal reading (its newest `limit` rows holding the query as written) is there so
-        # that such rows are never pushed out while they all fit. When the engine's best `limit` rows
-        # already hold it `limit` times, they cannot all fit in this source's candidates, and it is left
-        # out, unless rows the engine did not read tie with its last (which rows it read among equals
-        # depends on how the index was built; the newest, read here, do not).
-        holding = sum(query.literal in fold(hit.content) and query.admits(hit.content) for rowid, hit in others
-                      if rowid in ranked.scores)
-        literal = [] if holding >= limit > 0 and ranked.whole else [
+        literal = [] if left_out(query, ranked, others, limit, lambda hit: hit.content) else [
             (hit.rowid, hit) for hit in self._dao.search_content(query.raw, after, before, limit, deadline=deadline,
                                                                  within=within) if isinstance(hit, RowHit)]
-        known = {rowid for rowid, _ in literal}
-        found = [(rowid, hit) for rowid, hit in (*literal, *[(rowid, hit) for rowid, hit in others if rowid not in known])
-                 if query.admits(hit.content)]
+        found = [(rowid, hit) for rowid, hit in joined(others, literal) if query.admits(hit.content)]
         rows = [(rowid, hit.content) for rowid, hit in found]
         layout = self._layout(MESSAGES)
         scoring = self._scoring(MESSAGES, ranked, rows, unread, state, query)
@@ -151,7 +142,6 @@ class IndexedSessionSearch(_OnTheIndex):
     def search(self, query: HistoryQuery, after: int, before: int, limit: int, *, deadline: Deadline | None = None,
                within: Within | None = None) -> list[ScoredSession]:
         state = self._lookup.state(deadline)
-        literal = self._dao.search_by_title_or_preview(query.raw, after, before, limit, deadline=deadline, within=within)
         terms = QueryTerms(query)
         hidden = self._dao.hidden(deadline) if state.usable else []
         ranked = self._ranked(SESSIONS, state, terms, query, (after, before), limit, within, hidden)
@@ -161,9 +151,11 @@ class IndexedSessionSearch(_OnTheIndex):
             unread.read_newest(lambda number: self._dao.unindexed(changed, PAGE_ROWS, number * PAGE_ROWS, deadline), terms,
                                changed.rowid, self._lookup.read_seconds, deadline)
             self._lookup.reached(deadline, None, unread.whole)
-        found = [(rowid, hit) for rowid, hit in self._dao.hits([*ranked.scores, *unread.rowids], [hit.id for hit in literal],
-                                                              after, before, within, deadline)
-                 if query.admits(session_text(hit))]
+        others = self._dao.hits([*ranked.scores, *unread.rowids], [], after, before, within, deadline)
+        literal = [] if left_out(query, ranked, others, limit, session_text) else [
+            (hit.rowid, hit) for hit in self._dao.search_by_title_or_preview(query.raw, after, before, limit, deadline=deadline,
+                                                                             within=within) if isinstance(hit, SessionRowHit)]
+        found = [(rowid, hit) for rowid, hit in joined(others, literal) if query.admits(session_text(hit))]
         # A session's words are its title's (documents.py): its title is its window, and it has no neighbours;
         # the whole query is looked for in its title and preview, as the spec's LIKE looks.
         rows = [(rowid, session_text(hit)) for rowid, hit in found]
@@ -171,3 +163,4 @@ class IndexedSessionSearch(_OnTheIndex):
         evidence = row_evidence(query, terms, rows, scoring, lambda rowids: [([], []) for _ in rowids],
                                 [hit.title for _, hit in found])
         return [ScoredSession(hit, item) for (_, hit), item in zip(found, evidence, strict=True)]
+

@@ -1,11 +1,14 @@
 """The literal reading held against the spec's LIKE over a whole history (AC-07, AC-08, Q-04): for
 random needles of every kind (whole words, pieces of words, runs across punctuation, CJK, `%` and `_`,
-accents and mixed case), every row LIKE would return is in the reply whenever those rows fit in
-max_results, through the real container on an indexed history, whether or not the engine's best rows
-already hold the needle often enough for the literal reading to be left out."""
+accents and mixed case), every row LIKE would return (a message by its content, a session by its title
+or preview) is in the reply whenever those rows fit in max_results, through the real container on an
+indexed history, whether or not the engine's best rows already hold the needle often enough for the
+literal reading to be left out."""
 from __future__ import annotations
 
 import random
+import sqlite3
+from contextlib import closing
 from datetime import datetime, timedelta
 
 import pytest
@@ -65,33 +68,38 @@ def indexed(tmp_path_factory):
     path = write_history(tmp_path_factory.mktemp("literal") / "history.db", sessions, rows)
     container = create_injector(path, clock=CLOCK, time_zone="Asia/Tokyo", embedder=None)
     assert container.get(IndexParts).lookup.sync.catch_up()
-    return container, written, needles(rng, written, 160)
+    with closing(sqlite3.connect(path)) as history:
+        sessions = {row[0]: f"{row[1]}\n{row[2] or ''}" for row in history.execute("SELECT id, title, last_message_preview FROM sessions")}
+    return container, written, needles(rng, written, 160), sessions
 
 
-def like(needle: str, written: list[str]) -> set[str]:
-    """The message ids the spec's LIKE '%needle%' returns, caseless as the search folds."""
+def like(needle: str, written: list[str], sessions: dict[str, str] | None = None) -> set[tuple[str, str]]:
+    """(source, id) of what the spec's LIKE '%needle%' returns, caseless as the search folds: messages by
+    their content, sessions by their title or preview."""
     wanted = fold(needle)
-    return {f"m{n:04d}" for n, text in enumerate(written) if wanted in fold(text)}
+    found = {("message", f"m{n:04d}") for n, text in enumerate(written) if wanted in fold(text)}
+    return found | {("session", ident) for ident, text in (sessions or {}).items()
+                    if any(wanted in fold(part) for part in text.split("\n"))}
 
 
 def test_every_row_like_returns_is_in_the_reply_when_they_fit(indexed):
-    container, written, asked = indexed
-    checked = 0
+    container, written, asked, sessions = indexed
+    checked = set()
     for needle in asked:
-        expected = like(needle, written)
+        expected = like(needle, written, sessions)
         if not expected or len(expected) > MAX_RESULTS:
             continue
-        shown = {item for source, item in found(container, query=needle, scope="sessions", max_results=MAX_RESULTS)
-                 if source == "message"}
+        shown = set(found(container, query=needle, scope="sessions", max_results=MAX_RESULTS))
         assert expected <= shown, f"{needle!r}: LIKE's {sorted(expected - shown)} missing from the reply"
-        checked += 1
-    assert checked >= 40  # the needles reach every kind of row, not only common ones
+        checked |= {source for source, _ in expected}
+        checked.add(needle)
+    assert {"message", "session"} <= checked and len(checked) >= 42  # every kind of row, not only common ones
 
 
 def test_a_needle_more_rows_hold_than_fit_fills_the_reply_with_rows_holding_it_as_written(indexed):
-    container, written, _ = indexed
+    container, written, _, _ = indexed
     for needle in (COMMON, "database", "東京", "serial1"):
-        expected = like(needle, written)
+        expected = {item for _, item in like(needle, written)}
         assert len(expected) > MAX_RESULTS
         results = found(container, query=needle, scope="sessions", max_results=MAX_RESULTS)
         shown = {item for source, item in results if source == "message"}
