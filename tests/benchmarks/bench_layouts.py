@@ -115,44 +115,30 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     layouts = args.layouts.split(",") if args.layouts else list(WINDOWS)
     if args.fields:
-        return fields_table(args)
+        variants = [(label, DEFAULT_WINDOW.token, field, "") for label, field in FIELDS.items()]
+        return table(args, variants, "fields", f"layout {DEFAULT_WINDOW.token}", "left out")
+    variants = [(layout, layout, "shipped", str(sum(int(part) for side in layout.split("-") for part in side.split("."))))
+                for layout in layouts]
+    return table(args, variants, "layouts", "texts a turn beside each", "layout")
+
+
+def table(args: argparse.Namespace, variants: list[tuple[str, str, str, str]], key: str, about: str, heading: str) -> int:
+    """Build rate and size of each variant (label, layout, field left out, a note shown beside it)."""
     rows = {}
     with tempfile.TemporaryDirectory() as name:
         folder = Path(name)
         path, text_bytes = history(folder, args.messages, args.sessions)
-        print(f"{args.messages:,} messages, {text_bytes / 1e6:.1f} MB of message text; median of {args.runs} builds each")
-        print(f"{'layout':<10}{'texts a turn':>14}{'msg/s':>10}{'runs (s)':>26}{'index MB':>10}{'x text':>8}")
-        for layout in layouts:
-            runs = [build_once(path, folder, layout) for _ in range(args.runs)]
-            seconds = statistics.median(run[0] for run in runs)
-            size = statistics.median(run[1] for run in runs)
-            copies = sum(int(part) for side in layout.split("-") for part in side.split("."))
-            rows[layout] = {"rate": args.messages / seconds, "seconds": [run[0] for run in runs], "bytes": size,
-                            "times_text": size / text_bytes}
-            print(f"{layout:<10}{copies:>14}{args.messages / seconds:>10,.0f}{' / '.join(f'{run[0]:.1f}' for run in runs):>26}"
-                  f"{size / 1e6:>10.1f}{size / text_bytes:>8.2f}")
-    if args.json:
-        args.json.write_text(json.dumps({"messages": args.messages, "text_bytes": text_bytes, "layouts": rows}, indent=1))
-    return 0
-
-
-def fields_table(args: argparse.Namespace) -> int:
-    """Build rate and size of the shipped layout with each field left out in turn."""
-    layout, rows = DEFAULT_WINDOW.token, {}
-    with tempfile.TemporaryDirectory() as name:
-        folder = Path(name)
-        path, text_bytes = history(folder, args.messages, args.sessions)
-        print(f"{args.messages:,} messages, {text_bytes / 1e6:.1f} MB of message text; layout {layout}; median of {args.runs} builds")
-        print(f"{'left out':<18}{'msg/s':>10}{'runs (s)':>26}{'index MB':>10}{'x text':>8}")
-        for label, field in FIELDS.items():
-            runs = [build_once(path, folder, layout, field) for _ in range(args.runs)]
+        print(f"{args.messages:,} messages, {text_bytes / 1e6:.1f} MB of message text; {about}; median of {args.runs} builds each")
+        print(f"{heading:<18}{'':>14}{'msg/s':>10}{'runs (s)':>26}{'index MB':>10}{'x text':>8}")
+        for label, layout, without, note in variants:
+            runs = [build_once(path, folder, layout, without) for _ in range(args.runs)]
             seconds, size = statistics.median(run[0] for run in runs), statistics.median(run[1] for run in runs)
             rows[label] = {"rate": args.messages / seconds, "seconds": [run[0] for run in runs], "bytes": size,
                            "times_text": size / text_bytes}
-            print(f"{label:<18}{args.messages / seconds:>10,.0f}{' / '.join(f'{run[0]:.1f}' for run in runs):>26}"
+            print(f"{label:<18}{note:>14}{args.messages / seconds:>10,.0f}{' / '.join(f'{run[0]:.1f}' for run in runs):>26}"
                   f"{size / 1e6:>10.1f}{size / text_bytes:>8.2f}")
     if args.json:
-        args.json.write_text(json.dumps({"messages": args.messages, "text_bytes": text_bytes, "fields": rows}, indent=1))
+        args.json.write_text(json.dumps({"messages": args.messages, "text_bytes": text_bytes, key: rows}, indent=1))
     return 0
 
 
