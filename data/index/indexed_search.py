@@ -4,8 +4,8 @@
 One straight path: one ranked question to tantivy, which computes the ranking model itself (BM25 over
 each message's window, each session's title) and names the best rows; the rows the index has not
 taken in read directly; one read of the rows found, which the history decides are live; then the
-spec's literal reading through the DAO (narrowed by trigram candidates), for messages only where its
-rows could still be missing. Python reads only those rows' texts, and scores itself only the few the
+spec's literal reading through the DAO (narrowed by trigram candidates), only where its rows could
+still be missing (literal_rows.py). Python reads only those rows' texts, and scores itself only the few the
 index does not hold as they are (row_evidence.py).
 """
 from __future__ import annotations

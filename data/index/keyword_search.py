@@ -73,7 +73,7 @@ class Ranked:
     scores: dict[int, float]
     fingerprints: dict[int, int]
     statistics: Callable[[], Statistics]
-    whole: bool = True  # no row left unread could tie with the last row kept: the same rows on every build
+    whole: bool = False  # no row left unread could tie with the last row kept: the same rows on every build
 
 
 def ranked_rowids(keyword: KeywordIndex, kind: IndexKind, query: HistoryQuery, window: tuple[int, int], limit: int,

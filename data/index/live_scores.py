@@ -89,9 +89,10 @@ def _term_scores(searcher: tantivy.Searcher, kind: IndexKind, field: str, term: 
 def _engine_average(searcher: tantivy.Searcher, kind: IndexKind, counts: Counts, terms: Sequence[str]) -> float:
     """tantivy's average length of the field as its scores use it: its explanation of a term's score is
     where the bindings show it (0 where no live document holds a term). It is the field's, whatever the
-    term, so the rarest term held is asked (the cheapest to score), once per noted index."""
+    term, so the rarest term a live document holds is asked (the cheapest to score; one only dead
+    documents hold finds nothing to explain), once per noted index."""
     if counts.engine_average is None:
-        held = sorted((counts.engine_holding[term], term) for term in terms if counts.engine_holding[term] > 0)
+        held = sorted((counts.holding[term], term) for term in terms if counts.holding[term] > 0)
         counts.engine_average = 0.0
         if held:
             query = tantivy.Query.term_query(kind.schema, counts.field, held[0][1], index_option="freq")

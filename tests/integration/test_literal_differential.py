@@ -2,8 +2,8 @@
 random needles of every kind (whole words, pieces of words, runs across punctuation, CJK, `%` and `_`,
 accents and mixed case), every row LIKE would return (a message by its content, a session by its title
 or preview) is in the reply whenever those rows fit in max_results, through the real container on an
-indexed history, whether or not the engine's best rows already hold the needle often enough for the
-literal reading to be left out."""
+indexed history; and a needle more rows hold than fit, for which the reading is left out, fills the
+reply with rows holding it as written."""
 from __future__ import annotations
 
 import random
@@ -16,6 +16,7 @@ from acceptance_helpers import found
 from builders import ms, new_message, new_session
 from fakes import FixedClock
 
+from oneclaw_search.data.history.message_dao import PeeweeMessageDao
 from oneclaw_search.di import create_injector
 from oneclaw_search.di.index_module import IndexParts
 from oneclaw_search.domain.text import fold
@@ -96,11 +97,14 @@ def test_every_row_like_returns_is_in_the_reply_when_they_fit(indexed):
     assert {"message", "session"} <= checked and len(checked) >= 42  # every kind of row, not only common ones
 
 
-def test_a_needle_more_rows_hold_than_fit_fills_the_reply_with_rows_holding_it_as_written(indexed):
+def test_a_needle_more_rows_hold_than_fit_fills_the_reply_with_rows_holding_it_as_written(indexed, mocker):
     container, written, _, _ = indexed
-    for needle in (COMMON, "database", "東京", "serial1"):
+    reading = mocker.spy(PeeweeMessageDao, "search_content")
+    needles = (COMMON, "database", "東京", "serial1")
+    for needle in needles:
         expected = {item for _, item in like(needle, written)}
         assert len(expected) > MAX_RESULTS
         results = found(container, query=needle, scope="sessions", max_results=MAX_RESULTS)
         shown = {item for source, item in results if source == "message"}
         assert len(results) == MAX_RESULTS and shown and shown <= expected, needle  # a session's preview may hold it too
+    assert reading.call_count < len(needles)  # the engine's best rows held some of them often enough to leave it out

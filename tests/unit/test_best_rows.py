@@ -53,3 +53,9 @@ def test_a_tie_a_row_not_read_could_break_is_read_on_to_the_end():
     searcher = Searcher([(5.0, n) for n in range(100)])
     found, whole = _best(searcher, None, 2, lambda hits: list(hits), lambda: 1.01)
     assert searcher.reads[-1] >= 100 and [rowid for _, rowid in found] == [99, 98] and whole
+
+
+def test_rows_tied_past_what_was_read_where_the_scores_are_the_live_ones_are_not_the_same_on_every_build():
+    searcher = Searcher([(5.0, n) for n in range(1000)])
+    found, whole = _best(searcher, None, 2, lambda hits: list(hits), lambda: None)
+    assert searcher.reads == [2 * TIED_READS] and len(found) == 2 and not whole
