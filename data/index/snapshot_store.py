@@ -14,6 +14,7 @@ import sqlite3
 import peewee as pw
 
 from oneclaw_search.data.history.raw_sql import sqlite_connection
+from oneclaw_search.data.index.background import IN_THREAD_ROWS
 from oneclaw_search.data.index.side_index import SideIndex
 
 _log = logging.getLogger(__name__)
@@ -23,6 +24,10 @@ _WAIT_MS = 100  # a process busy building the index must not hold up a search fo
 
 
 class SideSnapshotStore:
+    # A memory is modelled in a search up to as many chunks as the index builds rows in one
+    # (docs/performance.md gives what a first search pays per size).
+    in_thread_rows = IN_THREAD_ROWS
+
     def __init__(self, index: SideIndex) -> None:
         self._index = index
 

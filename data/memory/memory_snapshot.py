@@ -25,7 +25,10 @@ from oneclaw_search.domain.ports import Embedder
 
 class SnapshotStore(Protocol):
     """Where a snapshot is kept for the next process (the side index's SideSnapshotStore): a cache, so
-    any trouble reading or writing it only means building it again."""
+    any trouble reading or writing it only means building it again. `in_thread_rows`: the most rows a
+    search models itself; a larger model is built apart and kept here (as the index builds its rows)."""
+
+    in_thread_rows: int
 
     def load(self, key: str) -> dict[str, bytes] | None:
         """The parts saved under `key`, else None."""

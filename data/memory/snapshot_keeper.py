@@ -1,8 +1,8 @@
 """SnapshotKeeper: the memory snapshot a search scores, built away from the searches when memory is
 large (Q-11's promise for messages, kept for memory too).
 
-A memory of up to FIRST_BUILD_CHUNKS chunks is modelled in the search that first needs it. A larger
-one is modelled on a thread of its own while searches score its newest FIRST_BUILD_CHUNKS chunks and
+A memory of up to the store's `in_thread_rows` chunks is modelled in the search that first needs it.
+A larger one is modelled on a thread of its own while searches score as many of its newest chunks and
 say so; the finished snapshot is kept in the store for the next process. With no store (PostgreSQL,
 or no side index) every model is built in the search, as a one-shot command would otherwise never
 search every chunk.
@@ -20,9 +20,6 @@ from oneclaw_search.domain.ports import MemoryIndexDao
 
 _log = logging.getLogger(__name__)
 SNAPSHOT_FORMAT = 2  # bump when MemorySnapshot.parts or index terms change: stored snapshots of other formats are rebuilt
-# Chunks a search models itself: a first search pays about this many chunks' terms and vectors, as it
-# builds as many message rows in its own thread (docs/performance.md, bench_memory_first_search.py).
-FIRST_BUILD_CHUNKS = 10_000
 
 
 class SnapshotKeeper:
@@ -34,7 +31,7 @@ class SnapshotKeeper:
         self._building: threading.Thread | None = None
         self._saving: threading.Thread | None = None
         self._notes: PerSearch[str | None] = PerSearch()
-        self.first_build_chunks = FIRST_BUILD_CHUNKS
+        self.first_build_chunks = store.in_thread_rows if store is not None else 0  # chunks a search models itself
 
     @property
     def latest(self) -> MemorySnapshot | None:

@@ -6,7 +6,7 @@ the whole model is built on a thread (data/memory/snapshot_keeper.py).
 
 Each run gives the engine a side index of its own, so nothing is read back from an earlier run.
 Prints, as medians over --runs: the first `scope=memory` search with the whole model built in it (as
-every search did before), the same search answering from the newest FIRST_BUILD_CHUNKS chunks, the
+every search did before), the same search answering from the newest IN_THREAD_ROWS chunks (the store's in_thread_rows), the
 time until the whole model is built and kept, and a new engine's first search reading it back (in
 this same process, imports loaded and the file cached: a new process pays its start-up on top).
 """
@@ -25,8 +25,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from builders import write_history  # noqa: E402
 from synthetic_corpus import CORPUS_VERSION, synthetic_corpus  # noqa: E402
 
+from oneclaw_search.data.index.background import IN_THREAD_ROWS  # noqa: E402
 from oneclaw_search.data.memory.hybrid_search_engine import HybridSearchEngine  # noqa: E402
-from oneclaw_search.data.memory.snapshot_keeper import FIRST_BUILD_CHUNKS  # noqa: E402
 from oneclaw_search.di import create_injector  # noqa: E402
 from oneclaw_search.tools import ToolExecutionEngine  # noqa: E402
 
@@ -69,11 +69,11 @@ def run(path: Path, runs: int, vectors: bool) -> dict[str, list[float]]:
         with tempfile.TemporaryDirectory() as folder:
             figures["built in the search"].append(first_search(path, Path(folder) / "a", 10**9, vectors)[0])
         with tempfile.TemporaryDirectory() as folder:
-            answered, kept, complete = first_search(path, Path(folder) / "b", FIRST_BUILD_CHUNKS, vectors)
+            answered, kept, complete = first_search(path, Path(folder) / "b", IN_THREAD_ROWS, vectors)
             assert not complete, "a memory larger than a search models answered as complete"
             figures["newest first"].append(answered)
             figures["whole model kept"].append(kept)
-            again, _, complete = first_search(path, Path(folder) / "b", FIRST_BUILD_CHUNKS, vectors)
+            again, _, complete = first_search(path, Path(folder) / "b", IN_THREAD_ROWS, vectors)
             assert complete
             figures["a new engine reads it back"].append(again)
     return figures
@@ -100,7 +100,7 @@ def main() -> None:
         return
     path = history(args.cache, args.chunks, args.vectors)
     print(f"{args.chunks:,} chunks{' with vectors' if args.vectors else ''}, {args.runs} runs, "
-          f"FIRST_BUILD_CHUNKS {FIRST_BUILD_CHUNKS:,}")
+          f"IN_THREAD_ROWS {IN_THREAD_ROWS:,}")
     for name, times in run(path, args.runs, args.vectors).items():
         print(f"  {name:<28} median {statistics.median(times):7.3f} s   ({min(times):.3f} to {max(times):.3f})")
 
