@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from oneclaw_search.domain.window_bm25 import DEFAULT_WINDOW, K1, B, WindowLayout
+from oneclaw_search.domain.window_bm25 import DEFAULT_WINDOW, K1, WindowLayout, length_norm
 
 _MOST = 2 * (K1 + 1)  # the most a coverage and the phrase add up to, however often terms stand
 
@@ -25,8 +25,7 @@ def phrase_weight(occurrences: int, own_words: int, average_words: float) -> flo
     of the rows scored with it: a measure every backend reads alike from the rows' text."""
     if occurrences <= 0:
         return 0.0
-    norm = K1 * (1 - B + B * own_words / average_words) if average_words > 0 else K1
-    return occurrences * (K1 + 1) / (occurrences + norm)
+    return occurrences * (K1 + 1) / (occurrences + length_norm(own_words, average_words))
 
 
 @dataclass(frozen=True, slots=True)

@@ -94,18 +94,17 @@ class PeeweeMessageDao:
             found = fetch_all(database, sql, [*window, *params, *among_params, needle, limit])
         return [RowHit(row[1], row[2], row[3], row[4], row[5], row[6], row[0]) for row in found]
 
-    def hits(self, rowids: Sequence[int], ids: Sequence[str], after: int, before: int, within: Within | None = None,
+    def hits(self, rowids: Sequence[int], after: int, before: int, within: Within | None = None,
              deadline: Deadline | None = None) -> list[tuple[int, MessageHit]]:
-        """(rowid, hit) of the live messages among `rowids` and `ids` in the window (and `within`): the
+        """(rowid, hit) of the live messages among `rowids` in the window (and `within`): the
         one read of a keyword search's rows."""
         narrowed, params = _narrowed(within)
         found: dict[int, MessageHit] = {}
         with self._database.connected(deadline) as database:
-            for which, keys in (("m.rowid", list(rowids)), ("m.id", list(ids))):
-                for chunk in sql_batches(keys):
-                    sql = f"SELECT m.rowid, {_HIT} {_LIVE}{narrowed} AND {which} IN ({marks(chunk)})"
-                    rows = fetch_all(database, sql, [after, before, *params, *chunk])
-                    found.update((row[0], MessageHit(*row[1:7])) for row in rows)
+            for chunk in sql_batches(list(rowids)):
+                sql = f"SELECT m.rowid, {_HIT} {_LIVE}{narrowed} AND m.rowid IN ({marks(chunk)})"
+                rows = fetch_all(database, sql, [after, before, *params, *chunk])
+                found.update((row[0], MessageHit(*row[1:7])) for row in rows)
         return list(found.items())
 
     def windows(self, rows: Sequence[tuple[int, MessageHit]], reach: int,

@@ -84,17 +84,16 @@ class PeeweeSessionDao:
             found = fetch_all(database, sql, [*window, *params, *among_params, needle, needle, limit])
         return [SessionRowHit(*row) for row in found]
 
-    def hits(self, rowids: Sequence[int], ids: Sequence[str], after: int, before: int, within: Within | None = None,
+    def hits(self, rowids: Sequence[int], after: int, before: int, within: Within | None = None,
              deadline: Deadline | None = None) -> list[tuple[int, SessionHit]]:
-        """(rowid, hit) of the live sessions among `rowids` and `ids` last active in the window (and `within`)."""
+        """(rowid, hit) of the live sessions among `rowids` last active in the window (and `within`)."""
         narrowed, params = _narrowed(within)
         found: dict[int, SessionHit] = {}
         with self._database.connected(deadline) as database:
-            for which, keys in (("s.rowid", list(rowids)), ("s.id", list(ids))):
-                for chunk in sql_batches(keys):
-                    sql = f"SELECT s.rowid, {_HIT} {_LIVE}{narrowed} AND {which} IN ({marks(chunk)})"
-                    rows = fetch_all(database, sql, [after, before, *params, *chunk])
-                    found.update((row[0], SessionHit(*row[1:])) for row in rows)
+            for chunk in sql_batches(list(rowids)):
+                sql = f"SELECT s.rowid, {_HIT} {_LIVE}{narrowed} AND s.rowid IN ({marks(chunk)})"
+                rows = fetch_all(database, sql, [after, before, *params, *chunk])
+                found.update((row[0], SessionHit(*row[1:])) for row in rows)
         return list(found.items())
 
     def hidden(self, deadline: Deadline | None = None) -> list[str]:

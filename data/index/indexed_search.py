@@ -102,7 +102,7 @@ class IndexedMessageSearch(_OnTheIndex):
         hidden = self._sessions.hidden(deadline) if state.usable else []
         ranked = self._ranked(MESSAGES, state, terms, query, (after, before), limit, within, hidden)
         unread = self._unread(state, terms, deadline)
-        others = self._dao.hits([*ranked.scores, *unread.rowids], [], after, before, within, deadline)
+        others = self._dao.hits([*ranked.scores, *unread.rowids], after, before, within, deadline)
         literal = [] if left_out(query, ranked, others, limit, lambda hit: hit.content) else [
             (hit.rowid, hit) for hit in self._dao.search_content(query.raw, after, before, limit, deadline=deadline,
                                                                  within=within) if isinstance(hit, RowHit)]
@@ -151,7 +151,7 @@ class IndexedSessionSearch(_OnTheIndex):
             unread.read_newest(lambda number: self._dao.unindexed(changed, PAGE_ROWS, number * PAGE_ROWS, deadline), terms,
                                changed.rowid, self._lookup.read_seconds, deadline)
             self._lookup.reached(deadline, None, unread.whole)
-        others = self._dao.hits([*ranked.scores, *unread.rowids], [], after, before, within, deadline)
+        others = self._dao.hits([*ranked.scores, *unread.rowids], after, before, within, deadline)
         literal = [] if left_out(query, ranked, others, limit, session_text) else [
             (hit.rowid, hit) for hit in self._dao.search_by_title_or_preview(query.raw, after, before, limit, deadline=deadline,
                                                                              within=within) if isinstance(hit, SessionRowHit)]
@@ -161,6 +161,5 @@ class IndexedSessionSearch(_OnTheIndex):
         rows = [(rowid, session_text(hit)) for rowid, hit in found]
         scoring = self._scoring(SESSIONS, ranked, rows, unread, state, query)
         evidence = row_evidence(query, terms, rows, scoring, lambda rowids: [([], []) for _ in rowids],
-                                [hit.title for _, hit in found])
+                                [hit.title for _, hit in found], every=True)
         return [ScoredSession(hit, item) for (_, hit), item in zip(found, evidence, strict=True)]
-

@@ -127,7 +127,7 @@ def _best(searcher: tantivy.Searcher, question: tantivy.Query, limit: int, resco
     while True:
         read = searcher.search(question, wanted, count=False).hits
         hits = sorted(rescore(read), key=lambda hit: -hit[0])
-        most = ceiling()
+        most = ceiling() if len(read) >= wanted else None  # every row read: nothing past them to bound
         if len(read) < wanted or most is None or (len(hits) >= limit and hits[limit - 1][0] >= most * read[-1][0]):
             break
         wanted *= 2

@@ -20,8 +20,10 @@ def left_out(query: HistoryQuery, ranked: Ranked, rows: Sequence[tuple[int, H]],
     `limit` rows (`rows` holds them, read) already hold it `limit` times, they cannot all fit in this
     source's candidates. Not when rows the engine did not read tie with its last: which rows it read
     among equals depends on how the index was built, and the reading's newest do not."""
-    holding = sum(query.literal in fold(text(hit)) and query.admits(text(hit)) for rowid, hit in rows if rowid in ranked.scores)
-    return holding >= limit > 0 and ranked.whole
+    if not ranked.whole or limit <= 0:
+        return False
+    texts = (text(hit) for rowid, hit in rows if rowid in ranked.scores)
+    return sum(query.literal in fold(written) and query.admits(written) for written in texts) >= limit
 
 
 def joined(found: Sequence[tuple[int, H]], literal: Sequence[tuple[int, H]]) -> list[tuple[int, H]]:

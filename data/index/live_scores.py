@@ -92,10 +92,10 @@ def _engine_average(searcher: tantivy.Searcher, kind: IndexKind, counts: Counts,
     term, so the rarest term a live document holds is asked (the cheapest to score; one only dead
     documents hold finds nothing to explain), once per noted index."""
     if counts.engine_average is None:
-        held = sorted((counts.holding[term], term) for term in terms if counts.holding[term] > 0)
+        held = min(((counts.holding[term], term) for term in terms if counts.holding[term] > 0), default=None)
         counts.engine_average = 0.0
-        if held:
-            query = tantivy.Query.term_query(kind.schema, counts.field, held[0][1], index_option="freq")
+        if held is not None:
+            query = tantivy.Query.term_query(kind.schema, counts.field, held[1], index_option="freq")
             scored = searcher.search(query, 1, count=False).hits
             counts.engine_average = _average_in(json.loads(query.explain(searcher, scored[0][1]).to_json())) if scored else 0.0
         if counts.kept_averages is not None and counts.engine_average > 0:

@@ -30,9 +30,11 @@ class Scoring:
 
 
 def row_evidence(query: HistoryQuery, terms: QueryTerms, rows: Sequence[tuple[int, str]], scoring: Scoring,
-                 windows: Callable[[list[int]], list[Texts]], owns: Sequence[str] | None = None) -> list[Evidence]:
+                 windows: Callable[[list[int]], list[Texts]], owns: Sequence[str] | None = None,
+                 every: bool = False) -> list[Evidence]:
     """Each row's evidence, in order (`rows`: rowid and the text the whole query is looked for in;
-    `owns`: the text its own words are counted in, when not that one); `windows` reads the turns
+    `owns`: the text its own words are counted in, when not that one; `every`: whether its own words
+    hold every query term is measured, which only a session's rule reads); `windows` reads the turns
     beside the rows the engine did not score."""
     own_texts = list(owns) if owns is not None else [text for _, text in rows]
     mine = [at for at, (rowid, _) in enumerate(rows) if rowid not in scoring.engine]
@@ -43,7 +45,7 @@ def row_evidence(query: HistoryQuery, terms: QueryTerms, rows: Sequence[tuple[in
     measured = [computed[at] if at in computed else (scoring.engine[rowid] / ideal if ideal > 0 else 0.0, True)
                 for at, (rowid, _) in enumerate(rows)]
     return evidence(query, [text for _, text in rows], [coverage for coverage, _ in measured], [held for _, held in measured],
-                    own_texts, every=owns is not None)  # only sessions, which pass their titles, are held to every term
+                    own_texts, every)
 
 
 def _computed(terms: QueryTerms, rows: list[tuple[int, str]], known: Statistics, layout: WindowLayout,

@@ -51,8 +51,9 @@ class SnapshotKeeper:
             return self._whole
         stored = self._store.load(self._key(version))
         if stored is not None:
-            self._whole = MemorySnapshot.from_parts(version, stored, self._dimension)
-            return self._forget(deadline, self._whole)
+            whole = MemorySnapshot.from_parts(version, stored, self._dimension)
+            self._keep_whole(whole)
+            return self._forget(deadline, whole)
         return self._newest_of(version, deadline)
 
     def describe(self, deadline: Deadline | None = None) -> str | None:
@@ -109,10 +110,17 @@ class SnapshotKeeper:
                 except Exception as error:  # noqa: BLE001 - a failed build is retried by the next search
                     _log.warning("memory model not built: %s", error)
                     return
-                self._whole = whole
+                self._keep_whole(whole)
                 self._save_later(self._key(version), whole)
             self._building = threading.Thread(target=build, name="oneclaw-memory-build")
             self._building.start()
+
+    def _keep_whole(self, whole: MemorySnapshot) -> None:
+        """The whole model for its version: the newest chunks' model of that version is no longer read."""
+        self._whole = whole
+        newest = self._newest
+        if newest is not None and newest.version == whole.version:
+            self._newest = None
 
     def _save_later(self, key: str, snapshot: MemorySnapshot) -> None:
         """Keep the snapshot for the next process once this search has its answer: writing tens of
