@@ -31,6 +31,7 @@ from oneclaw_search.data.history.history_writer import HistoryWriter  # noqa: E4
 from oneclaw_search.data.history.schema import open_writable  # noqa: E402
 from oneclaw_search.data.index.schema import BODY, MESSAGES  # noqa: E402
 from oneclaw_search.data.index.side_index import default_index_path, keyword_folder  # noqa: E402
+from oneclaw_search.data.memory.hybrid_search_engine import HybridSearchEngine  # noqa: E402
 from oneclaw_search.di import create_injector  # noqa: E402
 from oneclaw_search.di.core_module import default_embedder  # noqa: E402
 from oneclaw_search.di.index_module import IndexParts  # noqa: E402
@@ -93,7 +94,9 @@ def open_search(db: Path, embedder: str | None = "default", indexed: bool = True
     """(tools, lookup) over `db`, the index beside it; lookup is None on the spec's literal path."""
     where = str(default_index_path(db)) if indexed else None
     container = create_injector(db, index_path=where, embedder=embedder)
-    return container.get(ToolExecutionEngine), container.get(IndexParts).lookup
+    tools = container.get(ToolExecutionEngine)
+    tools.memory = container.get(HybridSearchEngine)  # so a warm probe can wait for memory's model
+    return tools, container.get(IndexParts).lookup
 
 
 def call(tools: ToolExecutionEngine, query: str, scope: str = "all") -> tuple[float, str | None]:
@@ -260,6 +263,8 @@ def warm_probe(db: Path, rounds: int, spec_rounds: int) -> dict:
     """Warm latency per scope on the built index, catch-ups after appends, then the spec's literal path."""
     tools, lookup = open_search(db)
     complete, waited = complete_index(tools, lookup)
+    tools.memory.flush()  # memory's whole model and its graph, built apart on the first search, are ready
+    call(tools, QUERY_MIX[0])
     ours = {}
     for scope in SCOPES:
         ours[scope] = scope_latencies(tools, scope, rounds)
