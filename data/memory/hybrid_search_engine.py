@@ -93,13 +93,9 @@ class HybridSearchEngine:
         query_vector = snapshot.query_vector(self._embedder, query)
         now_ms = self._clock.now_ms()
         hit_bm25 = _normalised(hit_bm25)
-        scored = None
         if query_vector is None:
             scored = memory_scores.word_rows(snapshot, hits, hit_bm25, now_ms)
-        elif snapshot.neighbours is not None:
-            scored = memory_scores.best_rows(snapshot, hits, hit_bm25, query_vector, now_ms, top_k * FILTER_SLACK)
-        if scored is None or (chunk_filter is not None and not scored.complete):
-            # a filter may refuse the best rows and then want rows the threshold search left unscored
+        else:
             scored = memory_scores.every_row(snapshot, hits, hit_bm25, query_vector, now_ms)
         return _admitted(snapshot, scored, top_k, chunk_filter)
 

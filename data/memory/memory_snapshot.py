@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import tzinfo
 from typing import Any, Protocol, overload
 
@@ -16,9 +16,7 @@ import numpy as np
 import numpy.typing as npt
 
 from oneclaw_search.data.embedding.vectors import decode_embedding, no_blas_products
-from oneclaw_search.data.memory import vector_index
 from oneclaw_search.data.memory.memory_bm25 import MemoryBM25
-from oneclaw_search.data.memory.vector_index import VectorIndex
 from oneclaw_search.data.text.analyzer import memory_terms
 from oneclaw_search.domain.local_time import content_time_ms
 from oneclaw_search.domain.models import MemoryChunk
@@ -82,7 +80,6 @@ class MemorySnapshot:
     vectors: npt.NDArray[np.float32]
     has_vector: npt.NDArray[np.bool_]
     content_times: npt.NDArray[np.float64]
-    neighbours: VectorIndex | None = None  # a graph over `vectors`, for a memory too large to read whole
 
     @classmethod
     def build(cls, version: object, chunks: list[MemoryChunk], dimension: int, zone: tzinfo) -> MemorySnapshot:
@@ -99,12 +96,6 @@ class MemorySnapshot:
         times = np.array([content_time_ms(c.source_date, c.updated_at, zone) for c in chunks], dtype=np.float64)
         return cls(version, _StoredChunks.of(chunks), bm25, vectors, has_vector, times)
 
-    def with_neighbours(self) -> MemorySnapshot:
-        """This snapshot with a graph of its vectors, when it is large enough for one to pay."""
-        if len(self.chunks) < vector_index.GRAPH_FLOOR or not self.has_vector.any():
-            return self
-        return replace(self, neighbours=VectorIndex.build(self.vectors, self.has_vector))
-
     def parts(self) -> dict[str, bytes]:
         """Everything but the chunks' stored embeddings (the matrix holds them), as bytes."""
         parts = {"chunks": json.dumps(self.chunks.fields()).encode(), "vectors": self.vectors.tobytes(),
@@ -113,8 +104,6 @@ class MemorySnapshot:
             parts |= {"terms": json.dumps(self.bm25.terms).encode(), "offsets": self.bm25.offsets.tobytes(),
                       "rows": self.bm25.rows.tobytes(), "counts": self.bm25.counts.tobytes(),
                       "doc_len": np.asarray(self.bm25.doc_len, dtype=np.float64).tobytes()}
-        if self.neighbours is not None:
-            parts["neighbours"] = self.neighbours.to_bytes()
         return parts
 
     @classmethod
@@ -128,9 +117,8 @@ class MemorySnapshot:
                 np.frombuffer(parts["doc_len"], dtype=np.float64),
             )
         vectors = np.frombuffer(parts["vectors"], dtype=np.float32).reshape(len(chunks), dimension)
-        neighbours = VectorIndex.from_bytes(parts["neighbours"]) if "neighbours" in parts else None
         return cls(version, chunks, bm25, vectors, np.frombuffer(parts["has_vector"], dtype=bool),
-                   np.frombuffer(parts["times"], dtype=np.float64), neighbours)
+                   np.frombuffer(parts["times"], dtype=np.float64))
 
     def bm25_hits(self, terms: list[str]) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float64]]:
         """The rows holding a term (sorted) and their BM25 scores."""
@@ -152,11 +140,9 @@ class MemorySnapshot:
         norm = float(np.linalg.norm(vector))
         return vector / norm if norm > 0 else None
 
-    def cosine(self, query_vector: npt.NDArray[np.float32] | None,
-               rows: npt.NDArray[np.int64] | slice) -> npt.NDArray[np.float64]:
-        """Cosine similarity of `rows` to the query, clipped at zero: opposite meaning is no match, and
-        clipping keeps the later max-normalisation from flipping signs."""
-        vectors = self.vectors if isinstance(rows, slice) else np.take(self.vectors, rows, axis=0)
+    def cosine(self, query_vector: npt.NDArray[np.float32] | None) -> npt.NDArray[np.float64]:
+        """Every row's cosine similarity to the query, clipped at zero: opposite meaning is no match,
+        and clipping keeps the later max-normalisation from flipping signs."""
         if query_vector is None:
-            return np.zeros(len(vectors))
-        return np.maximum(no_blas_products(vectors, query_vector), 0.0).astype(np.float64)
+            return np.zeros(len(self.chunks))
+        return np.maximum(no_blas_products(self.vectors, query_vector), 0.0).astype(np.float64)

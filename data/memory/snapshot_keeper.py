@@ -3,8 +3,7 @@ large (Q-11's promise for messages, kept for memory too).
 
 A memory of up to the store's `in_thread_rows` chunks is modelled in the search that first needs it.
 A larger one is modelled on a thread of its own while searches score as many of its newest chunks and
-say so, then given a graph of its vectors (vector_index.py); the finished snapshot is kept in the
-store for the next process. With no store (PostgreSQL,
+say so; the finished snapshot is kept in the store for the next process. With no store (PostgreSQL,
 or no side index) every model is built in the search, as a one-shot command would otherwise never
 search every chunk.
 """
@@ -20,7 +19,7 @@ from oneclaw_search.domain.clock import Deadline, PerSearch
 from oneclaw_search.domain.ports import MemoryIndexDao
 
 _log = logging.getLogger(__name__)
-SNAPSHOT_FORMAT = 3  # bump when MemorySnapshot.parts or index terms change: stored snapshots of other formats are rebuilt
+SNAPSHOT_FORMAT = 2  # bump when MemorySnapshot.parts or index terms change: stored snapshots of other formats are rebuilt
 
 
 class SnapshotKeeper:
@@ -111,11 +110,6 @@ class SnapshotKeeper:
                 except Exception as error:  # noqa: BLE001 - a failed build is retried by the next search
                     _log.warning("memory model not built: %s", error)
                     return
-                self._keep_whole(whole)  # read whole until its graph is ready
-                try:
-                    whole = whole.with_neighbours()
-                except Exception as error:  # noqa: BLE001 - without its graph, memory is read whole
-                    _log.warning("memory vectors not indexed: %s", error)
                 self._keep_whole(whole)
                 self._save_later(self._key(version), whole)
             self._building = threading.Thread(target=build, name="oneclaw-memory-build")
