@@ -77,18 +77,18 @@ class MemoryBM25(BM25Okapi):  # type: ignore[misc]  # rank-bm25 ships no types, 
             if position is None:
                 continue
             start, end = self.offsets[position], self.offsets[position + 1]
-            rows, counts = self.rows[start:end], self.counts[start:end]
-            norm = self.k1 * (1 - self.b + self.b * self._doc_len[rows] / self.avgdl)
-            parts.append((rows, self.idf[term] * counts * (self.k1 + 1) / (counts + norm)))
+            held, counts = self.rows[start:end], self.counts[start:end]
+            norm = self.k1 * (1 - self.b + self.b * self._doc_len[held] / self.avgdl)
+            parts.append((held, self.idf[term] * counts * (self.k1 + 1) / (counts + norm)))
         if not parts:
             return np.zeros(0, dtype=np.int64), np.zeros(0)
-        rows, at = np.unique(np.concatenate([rows for rows, _ in parts]), return_inverse=True)
+        rows, at = np.unique(np.concatenate([held for held, _ in parts]), return_inverse=True)
         # summed term by term in query order, as get_scores always added them
         scores = np.zeros(len(rows))
         offset = 0
-        for term_rows, term_scores in parts:
-            np.add.at(scores, at[offset:offset + len(term_rows)], term_scores)
-            offset += len(term_rows)
+        for held, term_scores in parts:
+            np.add.at(scores, at[offset:offset + len(held)], term_scores)
+            offset += len(held)
         return rows.astype(np.int64), scores
 
     def document_frequency(self, term: str) -> int:

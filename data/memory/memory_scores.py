@@ -39,7 +39,8 @@ class Scored:
 
 
 def decay_of(times: Floats, now_ms: float) -> Floats:
-    return np.exp(-DECAY_LAMBDA_PER_DAY * np.maximum(now_ms - times, 0) / MS_PER_DAY)
+    """exp(-λ · age in days): the age is turned into days first, as the decay has always been computed."""
+    return np.exp(-DECAY_LAMBDA_PER_DAY * (np.maximum(now_ms - times, 0) / MS_PER_DAY))
 
 
 def word_rows(snapshot: MemorySnapshot, hits: Rows, hit_bm25: Floats, now_ms: float) -> Scored:

@@ -138,11 +138,9 @@ class MemorySnapshot:
             return None
         vector = np.asarray(embedder.embed([query])[0], dtype=np.float32)
         norm = float(np.linalg.norm(vector))
-        return vector / norm if norm > 0 else None
+        return vector / norm if norm != 0 else None
 
-    def cosine(self, query_vector: npt.NDArray[np.float32] | None) -> npt.NDArray[np.float64]:
+    def cosine(self, query_vector: npt.NDArray[np.float32]) -> npt.NDArray[np.float64]:
         """Every row's cosine similarity to the query, clipped at zero: opposite meaning is no match,
         and clipping keeps the later max-normalisation from flipping signs."""
-        if query_vector is None:
-            return np.zeros(len(self.chunks))
         return np.maximum(no_blas_products(self.vectors, query_vector), 0.0).astype(np.float64)

@@ -263,7 +263,7 @@ def warm_probe(db: Path, rounds: int, spec_rounds: int) -> dict:
     """Warm latency per scope on the built index, catch-ups after appends, then the spec's literal path."""
     tools, lookup = open_search(db)
     complete, waited = complete_index(tools, lookup)
-    tools.memory.flush()  # memory's whole model and its graph, built apart on the first search, are ready
+    tools.memory.flush()  # memory's whole model, built apart on the first search, is ready
     call(tools, QUERY_MIX[0])
     ours = {}
     for scope in SCOPES:

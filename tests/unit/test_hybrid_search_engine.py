@@ -207,3 +207,20 @@ def test_spelling_look_ups_read_the_model_the_last_search_built_not_a_new_one_ea
     assert set(by_id(memory.search("garden"))) == {"a", "b"}
     built = mocker.spy(MemorySnapshot, "build")
     assert "garden" in memory.spellings_near("gardn") and built.call_count == 0
+
+
+@pytest.mark.spec("BR-08")
+def test_each_results_decay_is_the_age_in_days_decayed_to_the_last_bit():
+    results = engine(chunk("a", "sushi", written="2025-12-25T08:00")).search("sushi")
+    age_days = (ms("2026-03-01T12:00") - ms("2025-12-25T08:00")) / 86_400_000
+    assert results[0].decay == math.exp(-0.01 * age_days)
+    assert results[0].score == results[0].relevance * results[0].decay
+
+
+@pytest.mark.spec("AC-06")
+def test_a_query_of_no_known_token_is_ranked_by_its_words_and_vectors_count_for_nothing():
+    memory = engine(chunk("a", "sushi tonight", embedding=vec(1.0, 0.0)), chunk("b", "tea later", embedding=vec(0.0, 1.0)),
+                    embedder=EMBEDDER, vector_space=EMBEDDER.name)
+    results = memory.search("tonight")  # neither keyword of the embedder: a query vector of zeros
+    assert [result.chunk.id for result in results] == ["a"]
+    assert results[0].vector_score == 0.0 and results[0].relevance == pytest.approx(0.3)
