@@ -65,31 +65,15 @@ class MemoryBM25(BM25Okapi):  # type: ignore[misc]  # rank-bm25 ships no types, 
 
     def get_scores(self, query: list[str]) -> npt.NDArray[np.float64]:
         score = np.zeros(self.corpus_size)
-        rows, scores = self.hits(query)
-        score[rows] = scores
-        return score
-
-    def hits(self, query: list[str]) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float64]]:
-        """The rows holding a query term (sorted) and their scores: get_scores without the rows that score 0."""
-        parts: list[tuple[npt.NDArray[np.int32], npt.NDArray[np.float64]]] = []
         for term in query:
             position = self._term_index.get(term)
             if position is None:
                 continue
             start, end = self.offsets[position], self.offsets[position + 1]
-            held, counts = self.rows[start:end], self.counts[start:end]
-            norm = self.k1 * (1 - self.b + self.b * self._doc_len[held] / self.avgdl)
-            parts.append((held, self.idf[term] * counts * (self.k1 + 1) / (counts + norm)))
-        if not parts:
-            return np.zeros(0, dtype=np.int64), np.zeros(0)
-        rows, at = np.unique(np.concatenate([held for held, _ in parts]), return_inverse=True)
-        # summed term by term in query order, as get_scores always added them
-        scores = np.zeros(len(rows))
-        offset = 0
-        for held, term_scores in parts:
-            np.add.at(scores, at[offset:offset + len(held)], term_scores)
-            offset += len(held)
-        return rows.astype(np.int64), scores
+            rows, counts = self.rows[start:end], self.counts[start:end]
+            norm = self.k1 * (1 - self.b + self.b * self._doc_len[rows] / self.avgdl)
+            score[rows] += self.idf[term] * counts * (self.k1 + 1) / (counts + norm)
+        return score
 
     def document_frequency(self, term: str) -> int:
         position = self._term_index.get(term)

@@ -120,27 +120,18 @@ class MemorySnapshot:
         return cls(version, chunks, bm25, vectors, np.frombuffer(parts["has_vector"], dtype=bool),
                    np.frombuffer(parts["times"], dtype=np.float64))
 
-    def bm25_hits(self, terms: list[str]) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float64]]:
-        """The rows holding a term (sorted) and their BM25 scores."""
-        if self.bm25 is None or not terms:
-            return np.zeros(0, dtype=np.int64), np.zeros(0)
-        return self.bm25.hits(terms)
-
     def bm25_scores(self, terms: list[str]) -> npt.NDArray[np.float64]:
-        """Every row's BM25 score (0 where no term is held)."""
         if self.bm25 is None or not terms:
             return np.zeros(len(self.chunks))
         return self.bm25.get_scores(terms)
 
-    def query_vector(self, embedder: Embedder | None, query: str) -> npt.NDArray[np.float32] | None:
-        """The query's unit vector, or None when nothing here can be compared with it."""
+    def cosine(self, embedder: Embedder | None, query: str) -> npt.NDArray[np.float64]:
+        """Cosine similarity to the query, clipped at zero: opposite meaning is no match, and
+        clipping keeps the later max-normalisation from flipping signs."""
         if embedder is None or not self.has_vector.any():
-            return None
-        vector = np.asarray(embedder.embed([query])[0], dtype=np.float32)
-        norm = float(np.linalg.norm(vector))
-        return vector / norm if norm != 0 else None
-
-    def cosine(self, query_vector: npt.NDArray[np.float32]) -> npt.NDArray[np.float64]:
-        """Every row's cosine similarity to the query, clipped at zero: opposite meaning is no match,
-        and clipping keeps the later max-normalisation from flipping signs."""
-        return np.maximum(no_blas_products(self.vectors, query_vector), 0.0).astype(np.float64)
+            return np.zeros(len(self.chunks))
+        query_vector = np.asarray(embedder.embed([query])[0], dtype=np.float32)
+        norm = float(np.linalg.norm(query_vector))
+        if norm == 0:
+            return np.zeros(len(self.chunks))
+        return np.maximum(no_blas_products(self.vectors, query_vector / norm), 0.0).astype(np.float64)
