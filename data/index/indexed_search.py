@@ -18,7 +18,7 @@ from oneclaw_search.data.history.session_dao import PeeweeSessionDao, SessionRow
 from oneclaw_search.data.index.documents import fingerprint
 from oneclaw_search.data.index.index_state import IndexState
 from oneclaw_search.data.index.keyword_search import Ranked, ranked_rowids
-from oneclaw_search.data.index.literal_rows import joined, left_out
+from oneclaw_search.data.index.literal_rows import scored_rows
 from oneclaw_search.data.index.lookup import EDITED_READS, KeywordLookup
 from oneclaw_search.data.index.row_evidence import Scoring, row_evidence
 from oneclaw_search.data.index.schema import MESSAGES, SESSIONS, IndexKind
@@ -103,10 +103,9 @@ class IndexedMessageSearch(_OnTheIndex):
         ranked = self._ranked(MESSAGES, state, terms, query, (after, before), limit, within, hidden)
         unread = self._unread(state, terms, deadline)
         others = self._dao.hits([*ranked.scores, *unread.rowids], after, before, within, deadline)
-        literal = [] if left_out(query, ranked, others, limit, lambda hit: hit.content) else [
+        found = scored_rows(query, ranked, others, limit, lambda hit: hit.content, lambda: [
             (hit.rowid, hit) for hit in self._dao.search_content(query.raw, after, before, limit, deadline=deadline,
-                                                                 within=within) if isinstance(hit, RowHit)]
-        found = [(rowid, hit) for rowid, hit in joined(others, literal) if query.admits(hit.content)]
+                                                                 within=within) if isinstance(hit, RowHit)])
         rows = [(rowid, hit.content) for rowid, hit in found]
         layout = self._layout(MESSAGES)
         scoring = self._scoring(MESSAGES, ranked, rows, unread, state, query)
@@ -152,10 +151,9 @@ class IndexedSessionSearch(_OnTheIndex):
                                changed.rowid, self._lookup.read_seconds, deadline)
             self._lookup.reached(deadline, None, unread.whole)
         others = self._dao.hits([*ranked.scores, *unread.rowids], after, before, within, deadline)
-        literal = [] if left_out(query, ranked, others, limit, session_text) else [
+        found = scored_rows(query, ranked, others, limit, session_text, lambda: [
             (hit.rowid, hit) for hit in self._dao.search_by_title_or_preview(query.raw, after, before, limit, deadline=deadline,
-                                                                             within=within) if isinstance(hit, SessionRowHit)]
-        found = [(rowid, hit) for rowid, hit in joined(others, literal) if query.admits(session_text(hit))]
+                                                                             within=within) if isinstance(hit, SessionRowHit)])
         # A session's words are its title's (documents.py): its title is its window, and it has no neighbours;
         # the whole query is looked for in its title and preview, as the spec's LIKE looks.
         rows = [(rowid, session_text(hit)) for rowid, hit in found]

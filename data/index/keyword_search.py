@@ -128,7 +128,7 @@ def _best(searcher: tantivy.Searcher, question: tantivy.Query, limit: int, resco
         read = searcher.search(question, wanted, count=False).hits
         hits = sorted(rescore(read), key=lambda hit: -hit[0])
         most = ceiling() if len(read) >= wanted else None  # every row read: nothing past them to bound
-        if len(read) < wanted or most is None or (len(hits) >= limit and hits[limit - 1][0] >= most * read[-1][0]):
+        if most is None or (len(hits) >= limit and hits[limit - 1][0] >= most * read[-1][0]):
             break
         wanted *= 2
     whole = len(read) < wanted or len(hits) < limit or hits[limit - 1][0] > (1.0 if most is None else most) * read[-1][0]
