@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import struct
 import zlib
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import NamedTuple
@@ -19,6 +20,7 @@ import tantivy
 from oneclaw_search.data.history.raw_sql import execute_sql
 from oneclaw_search.data.index import schema as f
 from oneclaw_search.data.text.analyzer import indexed_text, text_terms
+from oneclaw_search.data.text.term_counts import indexed_lengths
 from oneclaw_search.domain.models import SEARCHABLE_MESSAGE_TYPES
 from oneclaw_search.domain.text import fold
 from oneclaw_search.domain.window_bm25 import WindowLayout
@@ -66,59 +68,65 @@ def fingerprint(*texts: str | None) -> int:
     return zlib.crc32(joined) | (len(joined) << 32)
 
 
-# A build writes each turn's text into its own document and into its neighbours' windows, so each is
-# prepared once (the neighbours of one row are the rows just written or about to be).
-_indexed = lru_cache(maxsize=1024)(indexed_text)
-_fingerprint = lru_cache(maxsize=1024)(fingerprint)
+_fingerprint = lru_cache(maxsize=1024)(fingerprint)  # an edit's check reads each neighbour's twice or more
 
 
-@lru_cache(maxsize=1024)
-def _term_count(text: str) -> int:
-    return len(text_terms(text))
+class Prepared(NamedTuple):
+    """A turn's text as its documents take it: as its words field holds it, its length in terms, its fingerprint."""
+
+    indexed: str
+    length: int
+    print: int
 
 
-def window_length(windowed: WindowedRow, layout: WindowLayout) -> int:
-    """The window field's length in terms, as tantivy counts it: kept with the document, as the live
-    documents' statistics are read from it (live_counts.py)."""
-    texts = [(layout.own, windowed.row.content), *zip(layout.before, (text for _, text in windowed.before), strict=False),
-             *zip(layout.after, (text for _, text in windowed.after), strict=False)]
-    return sum(times * _term_count(text) for times, text in texts)
+def prepared(rows: Sequence[WindowedRow]) -> dict[str, Prepared]:
+    """Every text in these rows' windows, prepared once for the batch: a turn stands in its own
+    document and in its neighbours' windows, and a batch's texts are measured together."""
+    texts = list(dict.fromkeys(text for windowed in rows for text in _texts(windowed)))
+    indexed, lengths = indexed_lengths(texts)
+    return {text: Prepared(words, length, fingerprint(text)) for text, words, length in zip(texts, indexed, lengths, strict=True)}
+
+
+def _texts(windowed: WindowedRow) -> Iterator[str]:
+    yield windowed.row.content
+    yield from (text for _, text in windowed.before)
+    yield from (text for _, text in windowed.after)
 
 
 def window_fingerprint(windowed: WindowedRow) -> int:
     """Changes whenever a neighbour's text does, or a neighbour comes or goes."""
-    prints = [_fingerprint(text) for _, text in windowed.before] + [0] + [_fingerprint(text) for _, text in windowed.after]
-    joined = struct.pack(f"<{len(prints)}Q", *prints)
-    return zlib.crc32(joined) | (len(prints) << 32)
+    return _window_print([_fingerprint(text) for _, text in windowed.before], [_fingerprint(text) for _, text in windowed.after])
 
 
-def window_text(windowed: WindowedRow, layout: WindowLayout) -> str:
-    """The window field's text: the row's own words and its neighbours', each as often as the layout
-    says, in one string (only the counts of its terms and its length are indexed)."""
-    own = _indexed(windowed.row.content)
-    parts = [own] * layout.own
-    for times, (_, text) in [*zip(layout.before, windowed.before, strict=False), *zip(layout.after, windowed.after, strict=False)]:
-        parts += [_indexed(text)] * times
-    return "\n".join(parts)
+def _window_print(before: list[int], after: list[int]) -> int:
+    prints = [*before, 0, *after]
+    return zlib.crc32(struct.pack(f"<{len(prints)}Q", *prints)) | (len(prints) << 32)
 
 
-def message_document(windowed: WindowedRow, layout: WindowLayout) -> tantivy.Document:
+def message_document(windowed: WindowedRow, layout: WindowLayout, texts: Mapping[str, Prepared]) -> tantivy.Document:
+    """`texts`: what `prepared` made of the batch it is written in. The window field holds the row's own
+    words and its neighbours', each as often as the layout says, in one string (only its terms' counts
+    and its length are indexed); its length, as tantivy counts it, is kept with the document, as the
+    live documents' statistics are read from it (live_counts.py)."""
     row = windowed.row
+    own = texts[row.content]
+    before, after = [texts[text] for _, text in windowed.before], [texts[text] for _, text in windowed.after]
+    weighted = [(layout.own, own), *zip(layout.before, before, strict=False), *zip(layout.after, after, strict=False)]
     doc = tantivy.Document()
     doc.add_unsigned(f.ROWID, row.rowid)
     doc.add_integer(f.AT, row.created_at)
-    doc.add_unsigned(f.FINGERPRINT, _fingerprint(row.content))
-    doc.add_unsigned(f.WINDOW_FINGERPRINT, window_fingerprint(windowed))
+    doc.add_unsigned(f.FINGERPRINT, own.print)
+    doc.add_unsigned(f.WINDOW_FINGERPRINT, _window_print([text.print for text in before], [text.print for text in after]))
     doc.add_unsigned(f.PREVIOUS, windowed.before[0][0] if windowed.before else 0)
     doc.add_unsigned(f.NEXT, windowed.after[0][0] if windowed.after else 0)
-    doc.add_text(f.BODY, _indexed(row.content))
-    doc.add_text(f.WINDOW, window_text(windowed, layout))
+    doc.add_text(f.BODY, own.indexed)
+    doc.add_text(f.WINDOW, "\n".join(text.indexed for times, text in weighted for _ in range(times)))
     doc.add_text(f.LITERAL, fold(row.content))
     doc.add_text(f.SESSION, row.session_id)
     doc.add_text(f.ROLE, row.type)
     doc.add_text(f.EVERY, f.EVERY_TERM)
-    doc.add_unsigned(f.LENGTH, window_length(windowed, layout))
-    doc.add_unsigned(f.OWN_LENGTH, _term_count(row.content))
+    doc.add_unsigned(f.LENGTH, sum(times * text.length for times, text in weighted))
+    doc.add_unsigned(f.OWN_LENGTH, own.length)
     return doc
 
 
@@ -133,7 +141,7 @@ def session_document(row: SessionRow) -> tantivy.Document:
     doc.add_text(f.LITERAL, fold(row.title or ""))
     doc.add_text(f.LITERAL, fold(row.preview or ""))
     doc.add_text(f.EVERY, f.EVERY_TERM)
-    doc.add_unsigned(f.LENGTH, _term_count(row.title or ""))
+    doc.add_unsigned(f.LENGTH, len(text_terms(row.title or "")))
     return doc
 
 

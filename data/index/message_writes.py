@@ -11,7 +11,7 @@ from collections.abc import Iterable, Sequence
 import peewee as pw
 import tantivy
 
-from oneclaw_search.data.index.documents import WindowedRow, message_document
+from oneclaw_search.data.index.documents import WindowedRow, message_document, prepared
 from oneclaw_search.data.index.schema import MESSAGES, ROWID
 from oneclaw_search.data.index.windows import rows_by_rowid, windows_of
 from oneclaw_search.domain.window_bm25 import WindowLayout
@@ -33,8 +33,7 @@ class MessageWrites:
             self._written_above = indexed_up_to
         earlier = {rowid for windowed in rows for rowid, _ in windowed.before if rowid <= indexed_up_to}
         stale = {rowid for rowid in earlier if rowid <= self._written_above or rowid in self._open}
-        for windowed in rows:
-            self._write(windowed)
+        self._write(rows)
         self.rewrite(stale)
 
     def rewrite(self, rowids: Iterable[int], up_to: int | None = None) -> int:
@@ -46,13 +45,14 @@ class MessageWrites:
             return 0
         self._writer.delete_documents_by_query(tantivy.Query.term_set_query(MESSAGES.schema, ROWID, wanted))
         found = windows_of(self._history, rows_by_rowid(self._history, wanted), self.layout.reach)
-        for windowed in found:
-            self._write(windowed)
+        self._write(found)
         return len(found)
 
-    def _write(self, windowed: WindowedRow) -> None:
-        self._writer.add_document(message_document(windowed, self.layout))
-        if windowed.open:
-            self._open.add(windowed.row.rowid)
-        else:
-            self._open.discard(windowed.row.rowid)
+    def _write(self, rows: Sequence[WindowedRow]) -> None:
+        texts = prepared(rows)
+        for windowed in rows:
+            self._writer.add_document(message_document(windowed, self.layout, texts))
+            if windowed.open:
+                self._open.add(windowed.row.rowid)
+            else:
+                self._open.discard(windowed.row.rowid)

@@ -16,7 +16,7 @@ import peewee as pw
 import tantivy
 
 from oneclaw_search.data.history.database import HistoryDatabase
-from oneclaw_search.data.history.raw_sql import execute_sql
+from oneclaw_search.data.history.raw_sql import execute_sql, fetch_all
 from oneclaw_search.data.index.documents import MESSAGE_COLUMNS, SEARCHABLE_TYPES, MessageRow
 from oneclaw_search.data.index.edits import Reconciler
 from oneclaw_search.data.index.keyword_index import KeywordIndex
@@ -136,9 +136,7 @@ class IndexSync:
             if stop():
                 finished = False
                 break
-            rows = execute_sql(
-                history, f"SELECT {MESSAGE_COLUMNS} FROM messages WHERE rowid > ? ORDER BY rowid LIMIT ?", (done, BATCH_ROWS)
-            ).fetchall()
+            rows = fetch_all(history, f"SELECT {MESSAGE_COLUMNS} FROM messages WHERE rowid > ? ORDER BY rowid LIMIT ?", (done, BATCH_ROWS))
             if not rows:
                 break
             turns = [MessageRow(*row) for row in rows if row[3] in SEARCHABLE_TYPES]

@@ -15,7 +15,7 @@ import unicodedata
 from collections.abc import Sequence
 from functools import lru_cache
 
-from oneclaw_search.data.text.analyzer import CJK_RANGES, CJK_RUN, analyzer_in_use, name_parts
+from oneclaw_search.data.text.analyzer import CJK_RANGES, CJK_RUN, analyzer_in_use, indexed_text, name_parts
 from oneclaw_search.data.text.ascii_words import runs_and_words
 from oneclaw_search.domain.window_bm25 import NO_TEXT, Bag
 
@@ -87,6 +87,30 @@ class TermCounter:
         for term in [stem for stem in stems if stem in self.terms] + held:
             counts[term] = counts.get(term, 0) + 1
         return Bag(counts, length + more)
+
+
+def indexed_lengths(texts: Sequence[str]) -> tuple[list[str], list[int]]:
+    """Each text as the words field holds it (indexed_text) and its length in terms (as
+    len(text_terms(text))), for a batch at once: what an index build writes of every turn. ASCII texts
+    are measured in C, their camelCase names' words added where they hold any; the others are analyzed
+    together in one call."""
+    indexed, found = list(texts), [0] * len(texts)
+    plain = [at for at, text in enumerate(texts) if text.isascii()]
+    runs, _, humped = runs_and_words([texts[at] for at in plain], ())
+    if humped:
+        order = sorted(humped)
+        parts = [name_parts(texts[plain[at]]) for at in order]
+        for at, named, more in zip(order, parts, runs_and_words(parts, ())[0], strict=True):
+            indexed[plain[at]] = f"{texts[plain[at]]}\n{named}"
+            runs[at] += more
+    for at, length in zip(plain, runs, strict=True):
+        found[at] = length
+    others = [at for at, text in enumerate(texts) if not text.isascii()]
+    for at in others:
+        indexed[at] = indexed_text(texts[at])
+    for at, words in zip(others, _each_analyzed([indexed[at] for at in others]), strict=True):
+        found[at] = len(words)
+    return indexed, found
 
 
 def _each_analyzed(texts: list[str]) -> list[list[str]]:

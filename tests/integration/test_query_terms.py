@@ -6,9 +6,10 @@ import re
 
 import pytest
 
-from oneclaw_search.data.text.analyzer import name_parts, stem, text_terms
+from oneclaw_search.data.text.analyzer import indexed_text, name_parts, stem, text_terms
 from oneclaw_search.data.text.ascii_words import has_hump, runs_and_words
 from oneclaw_search.data.text.keywords import QueryTerms
+from oneclaw_search.data.text.term_counts import indexed_lengths
 from oneclaw_search.domain.history_query import HistoryQuery
 from oneclaw_search.domain.text_evidence import bag_of
 from oneclaw_search.domain.window_bm25 import NO_TEXT, Bag
@@ -64,16 +65,27 @@ def test_a_typed_identifier_is_found_only_with_its_parts_side_by_side():
     assert terms.found_in(["the user_id column", "the id of the user"]) == [terms.bag("the user_id column"), None]
 
 
-@pytest.mark.parametrize("text", [
+TURNS = [
     "We talked about the weather all afternoon.", "東京で寿司を食べた and then café École",
     "memorySearch calls resolveSessionTitle in src/main/kotlin", "x" * 60 + " a token too long to index", "",
     "a" * 39 + " kept at the limit, " + "b" * 40 + " dropped at it", "getHTTPServer snake_case v2.1.0-rc3 #42!",
     "a" * 38 + "B" + "c" * 3 + " a camelCase name whose whole is too long", "aé B, éA: no hump across an accent",
-])
+]
+
+
+@pytest.mark.parametrize("text", TURNS)
 def test_a_turns_length_is_counted_as_the_analyzer_makes_its_terms(text):
     assert terms_of("sushi").bag(text).length == len(text_terms(text))
     if text.isascii() and not has_hump(text):
         assert runs_and_words([text, text], [])[0] == [len(text_terms(text))] * 2
+
+
+def test_a_batch_of_turns_is_indexed_and_counted_as_each_alone_would_be():
+    batch = [*TURNS, "0zqxjq0 between fooBar é", "ǅemo Ａｂｃ अनुच्छेद", "fooBar", *TURNS[:3], "aB" * 30]
+    indexed, lengths = indexed_lengths(batch)
+    assert indexed == [indexed_text(text) for text in batch]
+    assert lengths == [len(text_terms(text)) for text in batch]
+    assert indexed_lengths([]) == ([], [])
 
 
 @pytest.mark.parametrize("text", ["aB", "fooBar", "a\u00e9B", "\u00e9A", "AB ab", "a B", "", "\u4e1cA", "x\udc80Y"])
