@@ -76,7 +76,7 @@ class Prepared(NamedTuple):
 
     indexed: str
     length: int
-    print: int
+    fingerprint: int
 
 
 def prepared(rows: Sequence[WindowedRow]) -> dict[str, Prepared]:
@@ -115,8 +115,8 @@ def message_document(windowed: WindowedRow, layout: WindowLayout, texts: Mapping
     doc = tantivy.Document()
     doc.add_unsigned(f.ROWID, row.rowid)
     doc.add_integer(f.AT, row.created_at)
-    doc.add_unsigned(f.FINGERPRINT, own.print)
-    doc.add_unsigned(f.WINDOW_FINGERPRINT, _window_print([text.print for text in before], [text.print for text in after]))
+    doc.add_unsigned(f.FINGERPRINT, own.fingerprint)
+    doc.add_unsigned(f.WINDOW_FINGERPRINT, _window_print([text.fingerprint for text in before], [text.fingerprint for text in after]))
     doc.add_unsigned(f.PREVIOUS, windowed.before[0][0] if windowed.before else 0)
     doc.add_unsigned(f.NEXT, windowed.after[0][0] if windowed.after else 0)
     doc.add_text(f.BODY, own.indexed)

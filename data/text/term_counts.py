@@ -7,6 +7,8 @@ starts with that term less its last letter (an ending dropped, "y" made "i", an 
 form: a letter or digit and "ying", which stems to that character and "ie" ("vying" to "vie"). So
 only the words starting so are stemmed, a whole batch of texts' in one call to the analyzer, and
 the length is the tokenizer's count made in C. Any other text is analyzed whole.
+An index build measures its turns the same way (indexed_lengths), each turn's length in terms kept
+with its document.
 """
 from __future__ import annotations
 
@@ -24,6 +26,7 @@ from oneclaw_search.domain.window_bm25 import NO_TEXT, Bag
 _YING = re.compile(r"[a-z0-9]ie")
 _BETWEEN = "0zqxjq0"  # set between texts analyzed in one call: a word the analyzer leaves as it is
 Counted = tuple[int, list[str]]  # a text's length in terms, and each term of the query it holds
+MEASURED_CHARS = 250_000  # text measured at once by indexed_lengths: its copies stay tens of MB
 
 
 def _starts(term: str) -> tuple[str, ...]:
@@ -93,7 +96,23 @@ def indexed_lengths(texts: Sequence[str]) -> tuple[list[str], list[int]]:
     """Each text as the words field holds it (indexed_text) and its length in terms (as
     len(text_terms(text))), for a batch at once: what an index build writes of every turn. ASCII texts
     are measured in C, their camelCase names' words added where they hold any; the others are analyzed
-    together in one call."""
+    together in one call. A batch is measured a piece of about MEASURED_CHARS at a time: each piece's
+    byte copies and analyzed words cost several times its size, and a batch of long turns would
+    otherwise hold all of them at once."""
+    indexed: list[str] = []
+    found: list[int] = []
+    start = size = 0
+    for at, text in enumerate([*texts, ""]):
+        if at == len(texts) or (size and size + len(text) > MEASURED_CHARS):
+            more, counted = _measured(texts[start:at])
+            indexed += more
+            found += counted
+            start, size = at, 0
+        size += len(text)
+    return indexed, found
+
+
+def _measured(texts: Sequence[str]) -> tuple[list[str], list[int]]:
     indexed, found = list(texts), [0] * len(texts)
     plain = [at for at, text in enumerate(texts) if text.isascii()]
     runs, _, humped = runs_and_words([texts[at] for at in plain], ())

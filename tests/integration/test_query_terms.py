@@ -6,6 +6,7 @@ import re
 
 import pytest
 
+from oneclaw_search.data.text import term_counts
 from oneclaw_search.data.text.analyzer import indexed_text, name_parts, stem, text_terms
 from oneclaw_search.data.text.ascii_words import has_hump, runs_and_words
 from oneclaw_search.data.text.keywords import QueryTerms
@@ -86,6 +87,14 @@ def test_a_batch_of_turns_is_indexed_and_counted_as_each_alone_would_be():
     assert indexed == [indexed_text(text) for text in batch]
     assert lengths == [len(text_terms(text)) for text in batch]
     assert indexed_lengths([]) == ([], [])
+
+
+@pytest.mark.parametrize("piece", [1, 40, 400])
+def test_a_batch_measured_in_pieces_is_measured_as_whole(monkeypatch, piece):
+    batch = [*TURNS, "0zqxjq0 between fooBar é", "東京 tokyoTower", "", *TURNS]
+    whole = indexed_lengths(batch)
+    monkeypatch.setattr(term_counts, "MEASURED_CHARS", piece)
+    assert indexed_lengths(batch) == whole == ([indexed_text(text) for text in batch], [len(text_terms(text)) for text in batch])
 
 
 @pytest.mark.parametrize("text", ["aB", "fooBar", "a\u00e9B", "\u00e9A", "AB ab", "a B", "", "\u4e1cA", "x\udc80Y"])
