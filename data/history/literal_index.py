@@ -37,9 +37,11 @@ class Newest:
 
 class LiteralIndex(Protocol):
     def literal_rowids(self, table: str, needle: str, after: int, before: int, limit: int, offset: int = 0,
-                       within: Within | None = None, deadline: Deadline | None = None) -> list[int] | None:
+                       within: Within | None = None, deadline: Deadline | None = None, by_words: bool = False) -> list[int] | None:
         """Rowids of `table` rows in the window that may hold `needle` (folded), newest first; None
-        when the index cannot say (unusable, or a needle too short for it): the caller scans."""
+        when the index cannot say (unusable, or a needle too short for it): the caller scans.
+        `by_words`: rows whose words hold the needle's words in a row instead (not those holding it
+        only inside a longer word); None when the needle does not begin and end on a word."""
 
     def share(self, table: str, needle: str, deadline: Deadline | None = None) -> float | None:
         """At most what share of `table`'s rows hold `needle` (folded), from the index's counts; None

@@ -1,6 +1,7 @@
 """The spec's LIKE reading over messages or sessions, narrowed by a LiteralIndex when there is one
 (AC-07, AC-08, Q-04, Q-11): the index's candidates re-read and re-checked by the DAO, newest first, and
-the rows it has not taken in scanned for at most UNINDEXED_SECONDS.
+the rows it has not taken in scanned for at most UNINDEXED_SECONDS. When more rows hold a needle
+between words than are asked for, those are the rows read (specs/divergences.md).
 """
 from __future__ import annotations
 
@@ -44,19 +45,37 @@ def verified_newest(index: LiteralIndex | None, table: str, needle: str, window:
         hits = _from_the_newest(index.share(table, needle, deadline), needle, window, limit, deadline, within, holding)
         if hits is not None:
             return hits
-    rowids = index.literal_rowids(table, needle, *window, limit + _SLACK, 0, within, deadline) if index else None
-    if index is None or rowids is None:
+    if index is None:
         return holding(needle, window, limit, deadline, within, None)
-    hits = holding(needle, window, limit, deadline, within, rowids) if rowids else []
-    if len(hits) < limit and len(rowids) == limit + _SLACK:
-        most = max(limit * _CANDIDATES_PER_HIT, _MIN_CANDIDATES)
-        more = index.literal_rowids(table, needle, *window, most - len(rowids), len(rowids), within, deadline) or []
-        hits += holding(needle, window, limit, deadline, within, more) if more else []
+    hits = _between_words(index, table, needle, window, limit, deadline, within, holding)
+    if hits is None:
+        rowids = index.literal_rowids(table, needle, *window, limit + _SLACK, 0, within, deadline)
+        if rowids is None:
+            return holding(needle, window, limit, deadline, within, None)
+        hits = holding(needle, window, limit, deadline, within, rowids) if rowids else []
+        if len(hits) < limit and len(rowids) == limit + _SLACK:
+            most = max(limit * _CANDIDATES_PER_HIT, _MIN_CANDIDATES)
+            more = index.literal_rowids(table, needle, *window, most - len(rowids), len(rowids), within, deadline) or []
+            hits += holding(needle, window, limit, deadline, within, more) if more else []
     unindexed = index.unindexed(table, deadline)
     if unindexed is not None:
         hits += _unread(index, table, (holding, needle), window, limit, deadline, within, unindexed)
     unique = {hit.id: hit for hit in hits}  # a row indexed since the index was asked comes twice
     return sorted(unique.values(), key=lambda hit: (-hit.at_ms, hit.id))[:limit]
+
+
+def _between_words(index: LiteralIndex, table: str, needle: str, window: Window, limit: int, deadline: Deadline | None,
+                   within: Within | None, holding: Holding[H]) -> list[H] | None:
+    """The newest `limit` rows holding the needle between words, when the newest rows whose words
+    hold its words show more than `limit` of them; None when they do not. So many rows hold it that
+    they cannot all be candidates, so rows holding it only inside a longer word (which a phrase of
+    words does not find, and trigrams must) are not looked for. This spares reading through the
+    trigram candidates of common words met side by side, few of which hold them as written."""
+    rowids = index.literal_rowids(table, needle, *window, limit + _SLACK, 0, within, deadline, by_words=True)
+    if not rowids or len(rowids) <= limit:
+        return None
+    hits = holding(needle, window, limit + 1, deadline, within, rowids)
+    return hits[:limit] if len(hits) > limit else None
 
 
 def _from_the_newest(share: float | None, needle: str, window: Window, limit: int, deadline: Deadline | None,

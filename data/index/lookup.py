@@ -175,12 +175,12 @@ class KeywordLookup:
         return UNUSABLE
 
     def literal_rowids(self, table: str, needle: str, after: int, before: int, limit: int, offset: int = 0,
-                       within: Within | None = None, deadline: Deadline | None = None) -> list[int] | None:
-        """LiteralIndex: trigram candidates, or None while the index cannot be read."""
+                       within: Within | None = None, deadline: Deadline | None = None, by_words: bool = False) -> list[int] | None:
+        """LiteralIndex: trigram candidates (or phrase hits), or None while the index cannot be read."""
         if not self.state(deadline).usable:
             return None
         kind = MESSAGES if table == MESSAGE_TABLE else SESSIONS
-        return literal_rowids(self.keyword, kind, needle, after, before, limit, offset, within)
+        return literal_rowids(self.keyword, kind, needle, after, before, limit, offset, within, by_words)
 
     def share(self, table: str, needle: str, deadline: Deadline | None = None) -> float | None:
         """LiteralIndex: the share of rows holding the needle's rarest gram, while the index is usable."""

@@ -1,28 +1,34 @@
 """The spec's literal reading on the keyword index (Q-04, Q-11): the rows that may hold a folded text,
 newest first, for the history to re-read and re-check. A needle of three characters or more is looked
-up by its trigrams, a shorter CJK one by its characters as a phrase.
+up by its trigrams, a shorter CJK one by its characters as a phrase; a needle that begins and ends on
+a word may also be looked up as a phrase of its words, which finds the rows holding it between words.
 """
 from __future__ import annotations
+
+import re
 
 import tantivy
 
 from oneclaw_search.data.index.keyword_index import KeywordIndex
 from oneclaw_search.data.index.keyword_search import narrowed_to, window_clauses, words_match
 from oneclaw_search.data.index.schema import AT, LITERAL, ROWID, IndexKind, unsigned_values
-from oneclaw_search.data.text.analyzer import TRIGRAM, analyze
+from oneclaw_search.data.text.analyzer import CJK_RUN, TRIGRAM, analyze
 from oneclaw_search.domain.message_filter import Within
 from oneclaw_search.domain.search_terms import is_cjk
 
 MAX_TRIGRAMS = 16  # tantivy intersects lists from the rarest up: more trigrams cost little, and cut look-alikes
+_ON_WORDS = re.compile(r"[^\W_](?:.*[^\W_])?", re.DOTALL)  # a needle beginning and ending on a letter or digit
 
 
 def literal_rowids(keyword: KeywordIndex, kind: IndexKind, needle: str, after: int, before: int, limit: int,
-                   offset: int = 0, within: Within | None = None) -> list[int] | None:
+                   offset: int = 0, within: Within | None = None, by_words: bool = False) -> list[int] | None:
     """Rowids, newest first, of rows that may hold the folded text `needle` (to be re-checked);
     None when it is too short for trigrams and, not being CJK, cannot be looked up by its words
-    instead (the caller then scans)."""
+    instead (the caller then scans). `by_words`: the rows whose words hold the needle's words in a
+    row instead, which leaves out rows holding it only inside a longer word; None when it does not
+    begin and end on a word."""
     searcher = keyword.searcher(kind)
-    found = _lookup(searcher, kind, needle)
+    found = _as_words(searcher, kind, needle) if by_words else _lookup(searcher, kind, needle)
     if found is None or not found[1]:
         return None if found is None else []
     clauses = [(tantivy.Occur.Must, found[0]), *window_clauses(kind, after, before), *narrowed_to(kind, within)]
@@ -38,16 +44,27 @@ def literal_share(keyword: KeywordIndex, kind: IndexKind, needle: str) -> float 
     return None if found is None else found[1] / max(searcher.num_docs, 1)
 
 
+def _as_words(searcher: tantivy.Searcher, kind: IndexKind, needle: str) -> tuple[tantivy.Query, int] | None:
+    """The phrase of the needle's words in any field holding a row's words, and 1 (whether any row
+    holds it is for the search to say). Not for CJK, whose characters, each a word, make a phrase
+    that costs more than the trigrams (or is the very look-up made when there are too few for them)."""
+    if not _ON_WORDS.fullmatch(needle) or CJK_RUN.search(needle) or not (terms := analyze(needle)):
+        return None
+    return _in_words(kind, terms), 1
+
+
+def _in_words(kind: IndexKind, terms: tuple[str, ...]) -> tantivy.Query:
+    return tantivy.Query.boolean_query([(tantivy.Occur.Should, words_match(kind, terms, field)) for field in kind.literal_words])
+
+
 def _lookup(searcher: tantivy.Searcher, kind: IndexKind, needle: str) -> tuple[tantivy.Query, int] | None:
     """The query for rows that may hold `needle`, and how many rows hold its rarest part."""
     if len(needle) < TRIGRAM:
         if not is_cjk(needle):
             return None
         terms = analyze(needle)
-        match = tantivy.Query.boolean_query([(tantivy.Occur.Should, words_match(kind, terms, field))
-                                             for field in kind.literal_words])
         holding = (sum(searcher.doc_freq(field, term) for field in kind.literal_words) for term in terms)
-        return match, min(holding, default=0)
+        return _in_words(kind, terms), min(holding, default=0)
     grams = {needle[i:i + TRIGRAM] for i in range(len(needle) - TRIGRAM + 1)}
     counts = sorted((searcher.doc_freq(LITERAL, gram), gram) for gram in grams)
     match = tantivy.Query.boolean_query([

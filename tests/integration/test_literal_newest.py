@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 from datetime import datetime, timedelta
 
+import pytest
 from builders import new_message, new_session
 
 from oneclaw_search.data.history import literal_scan
@@ -81,3 +82,49 @@ def test_too_few_hits_among_the_newest_rows_falls_back_to_the_index(history, tmp
     assert [hit.id for hit in indexed.search_content("line note", limit=5)] == \
            [hit.id for hit in scanned.search_content("line note", limit=5)]
     assert returned == [None]
+
+
+def spy_by_words(mocker):
+    """What each look-up of a needle as a phrase of its words returned (None: it did not answer)."""
+    returned, original = [], literal_scan._between_words
+
+    def recording(*args, **kwargs):
+        returned.append(original(*args, **kwargs))
+        return returned[-1]
+    mocker.patch.object(literal_scan, "_between_words", side_effect=recording)
+    return returned
+
+
+def between_and_inside(between: int, filler: int = 300) -> list[str]:
+    """`filler` rows, `between` rows holding "api config" between words, and the newest row holding it
+    only inside longer words."""
+    texts = [f"a line {at}" for at in range(filler)] + [f"the api config of run {at}" for at in range(between)]
+    return [*texts, "the rapi configs entry"]
+
+
+def test_a_needle_more_rows_hold_between_words_than_asked_for_is_read_by_its_words(history, tmp_path, mocker):
+    texts = between_and_inside(60, filler=3000)  # too few for the newest rows to be read instead
+    indexed, scanned = daos(shuffled_history(history, texts), tmp_path)
+    returned = spy_by_words(mocker)
+    scan = [hit.id for hit in scanned.search_content("api config", limit=100)]
+    assert scan[0] == f"m{len(texts) - 1:04d}" and len(scan) == 61  # the newest row holds it inside words
+    for limit in (10, 30, 59):
+        assert [hit.id for hit in indexed.search_content("API config", limit=limit)] == scan[1:limit + 1]
+    assert len(returned) == 3 and all(found is not None for found in returned)
+
+
+@pytest.mark.parametrize("between", [0, 3, 10, 11])
+def test_a_needle_no_more_rows_hold_between_words_than_asked_for_is_read_as_the_scan(history, tmp_path, mocker, between):
+    indexed, scanned = daos(shuffled_history(history, between_and_inside(between)), tmp_path)
+    returned = spy_by_words(mocker)
+    for limit in (limit for limit in (10, 11, 40) if limit >= between):
+        expected = [hit.id for hit in scanned.search_content("api config", limit=limit)]
+        assert [hit.id for hit in indexed.search_content("api config", limit=limit)] == expected
+        assert returned[-1] is None
+
+
+def test_a_needle_not_beginning_and_ending_on_a_word_is_not_read_by_its_words(history, tmp_path):
+    indexed, scanned = daos(shuffled_history(history, between_and_inside(60)), tmp_path)
+    for needle in ("api config ", "pi config", "api confi", "_api"):
+        assert [hit.id for hit in indexed.search_content(needle, limit=10)] == \
+               [hit.id for hit in scanned.search_content(needle, limit=10)], needle
