@@ -158,10 +158,19 @@ def test_search_content_on_an_empty_database_returns_nothing(history):
 
 @pytest.mark.spec("AC-07", "Q-05")
 def test_ascii_text_folded_by_sqlite_and_other_text_by_python_answer_alike(history):
-    # ASCII rows are folded by SQLite's lower(), the rest by the Python fold: a needle matches both
+    # ASCII rows are tested by SQLite's LIKE, the rest by the Python fold: a needle matches both
     # kinds, and a row with a NUL inside (whose SQL length stops at it) still folds whole.
     path = chat(history, "MEETING NOTES", "Meeting Notes — Café", "meeting\x00 NOTES after a NUL", "ＭＥＥＴＩＮＧ notes",
                 "no match")
     assert sorted(ids(search(path, "meeting notes"))) == ["m0", "m1"]
     assert ids(search(path, "notes after")) == ["m2"]
     assert ids(search(path, "ｍｅｅｔｉｎｇ")) == ["m3"]
+
+
+@pytest.mark.spec("AC-07", "P-01")
+def test_a_needle_too_long_for_a_like_pattern_is_still_found_caseless_and_literal(history):
+    # SQLite refuses a LIKE pattern over 50,000 bytes; escaping doubles each wildcard.
+    needle = "x%_" * 12_000
+    path = chat(history, f"a{needle}b", f"a{needle.upper()}b", "x" * 36_000, f"é{needle}")
+    assert sorted(ids(search(path, needle))) == ["m0", "m1", "m3"]
+    assert sorted(ids(search(path, "x%_" * 10))) == ["m0", "m1", "m3"]
