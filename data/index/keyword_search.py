@@ -14,8 +14,8 @@ from functools import partial
 import tantivy
 
 from oneclaw_search.data.index.keyword_index import KeywordIndex
-from oneclaw_search.data.index.live_scores import bound, rescored, statistics
-from oneclaw_search.data.index.schema import AT, FINGERPRINT, MESSAGES, ROLE, ROWID, SESSION, IndexKind, unsigned_values
+from oneclaw_search.data.index.live_scores import rescored, spread, statistics
+from oneclaw_search.data.index.schema import AT, FINGERPRINT, MESSAGES, ROLE, ROWID, SESSION, IndexKind, rows_query, unsigned_values
 from oneclaw_search.data.text.analyzer import analyze
 from oneclaw_search.data.text.keywords import Clause, clause_terms, clauses
 from oneclaw_search.domain.history_query import HistoryQuery
@@ -92,7 +92,7 @@ def ranked_rowids(keyword: KeywordIndex, kind: IndexKind, query: HistoryQuery, w
               for counts in fields for term in terms]
     rescore = partial(rescored, searcher, kind, terms, fields=fields)
     if among is not None:
-        chosen = tantivy.Query.term_set_query(kind.schema, ROWID, list(among))
+        chosen = rows_query(kind, among)
         question = tantivy.Query.boolean_query([(tantivy.Occur.Must, tantivy.Query.boost_query(chosen, 0.0)),
                                                 (tantivy.Occur.Should, tantivy.Query.boost_query(own, 0.0)), *scored])
         hits = rescore(searcher.search(question, max(len(among), 1), count=False).hits)
@@ -102,7 +102,7 @@ def ranked_rowids(keyword: KeywordIndex, kind: IndexKind, query: HistoryQuery, w
         hidden_rows = [(tantivy.Occur.MustNot, tantivy.Query.term_set_query(kind.schema, SESSION, list(hidden)))] if hidden else []
         question = tantivy.Query.boolean_query([(tantivy.Occur.Must, tantivy.Query.boost_query(own, 0.0)), *scored, *phrases,
                                                 *window_clauses(kind, *window), *narrowed_to(kind, within), *hidden_rows])
-        hits, whole = _best(searcher, question, limit, rescore, partial(bound, searcher, kind, fields, terms))
+        hits, whole = _best(searcher, question, limit, rescore, partial(spread, searcher, kind, fields, terms))
     addresses = [address for _, address in hits]
     rowids = unsigned_values(searcher, ROWID, addresses)
     scores = {rowid: score for rowid, (score, _) in zip(rowids, hits, strict=True)}
@@ -111,23 +111,43 @@ def ranked_rowids(keyword: KeywordIndex, kind: IndexKind, query: HistoryQuery, w
 
 
 Hits = list[tuple[float, tantivy.DocAddress]]
+# A live score rounds as the engine's does, in single precision: rows this near a bound are scored too.
+_ROUNDING = 1e-4
+
+
+def _held(read: Hits, done: int, limit: int, rescore: Callable[[Hits], Hits],
+          bounds: Callable[[], tuple[float, float] | None]) -> list[tuple[float, tantivy.DocAddress] | None]:
+    """The rows of `read` past the first `done`, held to the live statistics; None for a row that
+    cannot reach the best `limit` rows: its live score stays within bounds of the engine's, so a row
+    the engine scores far enough below the `limit`-th cannot rise to meet that row's."""
+    fresh = read[done:]
+    spread = bounds() if fresh and len(read) > limit else None
+    floor = 0.0 if spread is None else spread[0] * read[limit - 1][0] * (1.0 - _ROUNDING) / spread[1]
+    at = [n for n, (score, _) in enumerate(fresh) if score >= floor]
+    found: list[tuple[float, tantivy.DocAddress] | None] = [None] * len(fresh)
+    for n, hit in zip(at, rescore([fresh[n] for n in at]), strict=True):
+        found[n] = hit
+    return found
 
 
 def _best(searcher: tantivy.Searcher, question: tantivy.Query, limit: int, rescore: Callable[[Hits], Hits],
-          ceiling: Callable[[], float | None]) -> tuple[Hits, bool]:
+          bounds: Callable[[], tuple[float, float] | None]) -> tuple[Hits, bool]:
     """The best `limit` rows with their scores over the live statistics; among rows tied at the cut, the
     newest. The engine's order is read as far past the cut as ties are looked for (searching again on a
     tie cost more than reading further at once), and, where its statistics are not the live ones,
     further while a row past what was read could still score above the cut once held to them
-    (`ceiling`: the most its score can rise, None where the engine's scores are the live ones). A row
-    that could at most equal the cut is not read: among equals, those read are kept, as the engine's
-    own order keeps them. Also whether no row left unread could tie with the last row kept (the rows
-    kept are then the same on every build)."""
+    (`bounds`: the least and most ratio of a live score to the engine's, None where the engine's scores
+    are the live ones). A row that could at most equal the cut is not read: among equals, those read
+    are kept, as the engine's own order keeps them. Also whether no row left unread could tie with the
+    last row kept (the rows kept are then the same on every build)."""
     wanted = limit * TIED_READS
+    scored: list[tuple[float, tantivy.DocAddress] | None] = []  # each row read, held to the live statistics
     while True:
-        read = searcher.search(question, wanted, count=False).hits
-        hits = sorted(rescore(read), key=lambda hit: -hit[0])
-        most = ceiling() if len(read) >= wanted else None  # every row read: nothing past them to bound
+        read = searcher.search(question, wanted, count=False).hits  # the rows read before, then more
+        scored += _held(read, len(scored), limit, rescore, bounds)
+        hits = sorted((hit for hit in scored if hit is not None), key=lambda hit: -hit[0])
+        spread = bounds() if len(read) >= wanted else None  # every row read: nothing past them to bound
+        most = None if spread is None else max(1.0, spread[1])
         if most is None or (len(hits) >= limit and hits[limit - 1][0] >= most * read[-1][0]):
             break
         wanted *= 2

@@ -18,7 +18,7 @@ import numpy as np
 import tantivy
 
 from oneclaw_search.data.index.live_counts import Counts
-from oneclaw_search.data.index.schema import ROWID, IndexKind, unsigned_values
+from oneclaw_search.data.index.schema import ROWID, IndexKind, rows_query, unsigned_values
 from oneclaw_search.domain.window_bm25 import K1, Statistics, length_norm, stored_length
 
 Hit = tuple[float, tantivy.DocAddress]
@@ -60,25 +60,27 @@ def rescored(searcher: tantivy.Searcher, kind: IndexKind, terms: Sequence[str], 
     return [(total, address) for total, address in zip(totals, addresses, strict=True)]
 
 
-def bound(searcher: tantivy.Searcher, kind: IndexKind, fields: Sequence[Counts], terms: Sequence[str]) -> float | None:
-    """The most a row's live score can exceed the engine's, over any row (None where the engine's scores
-    are the live ones): in each field, each term's ratio of idfs times the ratio of average lengths
-    where the live documents are the longer (a shorter average norms a row higher). A term tantivy's
-    single precision weighs at nothing (one every document holds, in millions) adds nothing to either."""
+def spread(searcher: tantivy.Searcher, kind: IndexKind, fields: Sequence[Counts], terms: Sequence[str]) -> tuple[float, float] | None:
+    """The least and the most ratio of a row's live score to the engine's, over any row (None where the
+    engine's scores are the live ones). A term's share of a score is weight·f/(f + norm); held to the
+    live counts, its weight moves by the ratio of idfs, and f/(f + norm) by a factor between 1 and the
+    ratio of average lengths (a longer live average norms a row higher), so a score, their sum, moves
+    within the widest of those bounds. A term tantivy's single precision weighs at nothing (one every
+    document holds, in millions) adds nothing to either."""
     if exact(searcher, kind, fields, terms):
         return None
-    found = 1.0
+    lowest, highest = math.inf, 0.0
     for counts in fields:
         engine = [(term, _idf(counts.engine_rows, counts.engine_holding[term])) for term in terms]
-        ratios = [_idf(counts.rows, counts.holding[term]) / weight for term, weight in engine if weight > 0]
+        ratios = [_idf(counts.rows, counts.holding[term]) / weight for term, weight in engine if weight > 0] or [1.0]
         average = _engine_average(searcher, kind, counts, terms)
         lengths = counts.average / average if average > 0 else 1.0
-        found = max(found, max(ratios, default=1.0) * max(1.0, lengths))
-    return found
+        lowest, highest = min(lowest, min(ratios) * min(1.0, lengths)), max(highest, max(ratios) * max(1.0, lengths))
+    return lowest, highest
 
 
 def _term_scores(searcher: tantivy.Searcher, kind: IndexKind, field: str, term: str, rowids: list[int]) -> dict[int, float]:
-    among = tantivy.Query.boost_query(tantivy.Query.term_set_query(kind.schema, ROWID, rowids), 0.0)
+    among = tantivy.Query.boost_query(rows_query(kind, rowids), 0.0)
     holds = tantivy.Query.term_query(kind.schema, field, term, index_option="freq")
     query = tantivy.Query.boolean_query([(tantivy.Occur.Must, among), (tantivy.Occur.Must, holds)])
     hits = searcher.search(query, len(rowids), count=False).hits

@@ -11,6 +11,7 @@ live documents' statistics, a term every document holds and the lengths of the f
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import cast
 
@@ -77,6 +78,13 @@ def unsigned_values(searcher: tantivy.Searcher, field: str, addresses: list[tant
     """An unsigned fast field's values (rowids, fingerprints, lengths) at `addresses`, in order: the
     stubs give every fast field's values one type, whichever kind of field it is."""
     return cast(list[int], searcher.fast_field_values(field, addresses))
+
+
+def rows_query(kind: IndexKind, rowids: Sequence[int]) -> tantivy.Query:
+    """The rows `rowids`, as a search restricts to a few named rows: a union of one term each costs
+    the engine their postings alone, where a term set fills a bitset as long as each segment."""
+    return tantivy.Query.boolean_query([(tantivy.Occur.Should, tantivy.Query.term_query(kind.schema, ROWID, rowid))
+                                        for rowid in rowids])
 
 
 MESSAGES = _messages()

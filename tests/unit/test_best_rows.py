@@ -31,8 +31,28 @@ def test_rows_the_engine_put_below_the_cut_are_read_when_the_live_statistics_cou
     searcher = Searcher(rows)
     # Held to the live statistics, the rows read first fall to a tenth: one further down may rise above them.
     live = {n: (100.0 - n) * (0.1 if n < 8 else 1.0) for n in range(40)}
-    found, whole = _best(searcher, None, 2, lambda hits: [(live[rowid], rowid) for _, rowid in hits], lambda: 1.0)
+    asked = []
+
+    def rescore(hits):
+        asked.extend(rowid for _, rowid in hits)
+        return [(live[rowid], rowid) for _, rowid in hits]
+    found, whole = _best(searcher, None, 2, rescore, lambda: (0.1, 1.0))
     assert [rowid for _, rowid in found] == [8, 9] and searcher.reads == [2 * TIED_READS, 4 * TIED_READS] and whole
+    assert asked == list(range(4 * TIED_READS))  # each row held to the live statistics once, whatever the rounds
+
+
+def test_rows_the_engine_puts_too_far_below_the_cut_to_reach_it_are_not_scored_again():
+    rows = [(100.0 - n if n < 4 else 80.0 - n, n) for n in range(40)]
+    live = {n: score * (1.1 if n % 2 else 0.9) for score, n in rows}  # within 0.9 and 1.1 of the engine's
+    asked = []
+
+    def rescore(hits):
+        asked.extend(rowid for _, rowid in hits)
+        return [(live[rowid], rowid) for _, rowid in hits]
+    found, _ = _best(Searcher(rows), None, 2, rescore, lambda: (0.9, 1.1))
+    assert [rowid for _, rowid in found] == [1, 3]  # 99·1.1 and 97·1.1 beat 100·0.9
+    # A row can reach the second best's 99·0.9 only if its engine score times 1.1 does: not 76 (row 4) nor below.
+    assert asked == [0, 1, 2, 3]
 
 
 def test_the_engine_is_read_once_where_its_scores_are_the_live_ones():
@@ -43,7 +63,7 @@ def test_the_engine_is_read_once_where_its_scores_are_the_live_ones():
 
 def test_rows_tied_at_the_cut_end_the_reading_and_the_newest_are_kept():
     searcher = Searcher([(5.0, n) for n in range(1000)])  # a thousand rows the engine scores alike
-    found, whole = _best(searcher, None, 2, lambda hits: list(hits), lambda: 1.0)
+    found, whole = _best(searcher, None, 2, lambda hits: list(hits), lambda: (1.0, 1.0))
     assert searcher.reads == [2 * TIED_READS]  # a row not read could at most equal the cut
     assert [rowid for _, rowid in found] == [2 * TIED_READS - 1, 2 * TIED_READS - 2]
     assert not whole  # rows not read tie with the cut: which were read depends on the build
@@ -51,7 +71,7 @@ def test_rows_tied_at_the_cut_end_the_reading_and_the_newest_are_kept():
 
 def test_a_tie_a_row_not_read_could_break_is_read_on_to_the_end():
     searcher = Searcher([(5.0, n) for n in range(100)])
-    found, whole = _best(searcher, None, 2, lambda hits: list(hits), lambda: 1.01)
+    found, whole = _best(searcher, None, 2, lambda hits: list(hits), lambda: (1.0, 1.01))
     assert searcher.reads[-1] >= 100 and [rowid for _, rowid in found] == [99, 98] and whole
 
 
