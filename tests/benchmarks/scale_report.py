@@ -83,6 +83,9 @@ def print_warm(figures: dict) -> None:
     for turn, run in enumerate(warm["catch_ups"], 1):
         print(f"   append 1,000 messages ({turn}): next search {run['seconds']:.3f} s, new messages found:"
               f" {run['found']}, index complete: {run['complete']}")
+    if "changed" in warm:
+        print_latency_table("   after the appends were indexed (scores held to the live statistics), same process:",
+                            {"all": warm["changed"]})
     print(f"   warm process peak RSS: {warm['rss_warm_mb']:.0f} MB after the index path's searches,"
           f" {warm['rss_mb']:.0f} MB at its end")
 
