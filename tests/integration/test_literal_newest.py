@@ -36,15 +36,20 @@ def daos(path, tmp_path):
     return PeeweeMessageDao(database, lookup), PeeweeMessageDao(database)
 
 
-def spy_newest(mocker):
-    """What each read from the newest rows returned (None: it did not answer, the index did)."""
-    returned, original = [], literal_scan._from_the_newest
+def spy_reading(mocker, name):
+    """What each call of one of literal_scan's readings returned (None: it did not answer)."""
+    returned, original = [], getattr(literal_scan, name)
 
     def recording(*args, **kwargs):
         returned.append(original(*args, **kwargs))
         return returned[-1]
-    mocker.patch.object(literal_scan, "_from_the_newest", side_effect=recording)
+    mocker.patch.object(literal_scan, name, side_effect=recording)
     return returned
+
+
+def spy_newest(mocker):
+    """What each read from the newest rows returned (None: it did not answer, the index did)."""
+    return spy_reading(mocker, "_from_the_newest")
 
 
 def test_a_common_needle_is_read_from_the_newest_rows_and_answers_as_the_scan(history, tmp_path, mocker):
@@ -84,17 +89,6 @@ def test_too_few_hits_among_the_newest_rows_falls_back_to_the_index(history, tmp
     assert returned == [None]
 
 
-def spy_by_words(mocker):
-    """What each look-up of a needle as a phrase of its words returned (None: it did not answer)."""
-    returned, original = [], literal_scan._between_words
-
-    def recording(*args, **kwargs):
-        returned.append(original(*args, **kwargs))
-        return returned[-1]
-    mocker.patch.object(literal_scan, "_between_words", side_effect=recording)
-    return returned
-
-
 def between_and_inside(between: int, filler: int = 300) -> list[str]:
     """`filler` rows, `between` rows holding "api config" between words, and the newest row holding it
     only inside longer words."""
@@ -105,7 +99,7 @@ def between_and_inside(between: int, filler: int = 300) -> list[str]:
 def test_a_needle_more_rows_hold_between_words_than_asked_for_is_read_by_its_words(history, tmp_path, mocker):
     texts = between_and_inside(60, filler=3000)  # too few for the newest rows to be read instead
     indexed, scanned = daos(shuffled_history(history, texts), tmp_path)
-    returned = spy_by_words(mocker)
+    returned = spy_reading(mocker, "_between_words")
     scan = [hit.id for hit in scanned.search_content("api config", limit=100)]
     assert scan[0] == f"m{len(texts) - 1:04d}" and len(scan) == 61  # the newest row holds it inside words
     for limit in (10, 30, 59):
@@ -116,7 +110,7 @@ def test_a_needle_more_rows_hold_between_words_than_asked_for_is_read_by_its_wor
 @pytest.mark.parametrize("between", [0, 3, 10, 11])
 def test_a_needle_no_more_rows_hold_between_words_than_asked_for_is_read_as_the_scan(history, tmp_path, mocker, between):
     indexed, scanned = daos(shuffled_history(history, between_and_inside(between)), tmp_path)
-    returned = spy_by_words(mocker)
+    returned = spy_reading(mocker, "_between_words")
     for limit in (limit for limit in (10, 11, 40) if limit >= between):
         expected = [hit.id for hit in scanned.search_content("api config", limit=limit)]
         assert [hit.id for hit in indexed.search_content("api config", limit=limit)] == expected
