@@ -30,7 +30,7 @@ IN_THREAD_ROWS = 10_000
 WAITED = "--waited"  # the build process's flag: a search waits for it, so it keeps its priority
 WINDOW_FLAG = "--window"  # the build process's flag naming the windows' layout (WindowLayout.token)
 BUILD_NICENESS = 10  # the searches beside a build come first: they are what someone is waiting for
-LOST_THE_WRITER = 3  # a waited-for build process's exit code when another process holds the writer
+LOST_THE_WRITER = 3  # a build process's exit code when another process holds the writer
 BUILT, BUSY, STOPPED = "built", "busy", "stopped"
 
 
@@ -44,11 +44,20 @@ class BackgroundBuild:
         self._stop = threading.Event()
         self._lock = threading.Lock()
         self._started_at: float | None = None
+        self._thread_caught_up = False
 
     def _rested_too_little(self) -> bool:
         """A build that ended with the index still behind most often lost the writer's lock to another
-        process's build: starting one per search would only pay a process's start-up each time."""
-        return self._started_at is not None and time.monotonic() - self._started_at < RESTART_AFTER_SECONDS
+        process's build: starting one per search would only pay a process's start-up each time. One
+        that caught up is followed at once by the next, when the history changed after it looked."""
+        return (self._started_at is not None and time.monotonic() - self._started_at < RESTART_AFTER_SECONDS
+                and not self._caught_up())
+
+    def _caught_up(self) -> bool:
+        """Whether the last build ended having taken in every row it saw."""
+        if self._process is not None:
+            return self._process.poll() == 0
+        return self._thread_caught_up
 
     @property
     def running(self) -> bool:
@@ -110,8 +119,9 @@ class BackgroundBuild:
         self._stop.clear()
 
     def _run(self) -> None:
+        self._thread_caught_up = False
         try:
-            self._sync.catch_up(stop=self._stop.is_set)
+            self._thread_caught_up = self._sync.catch_up(stop=self._stop.is_set)
         except WriterBusy:
             _log.debug("another process is building the keyword index; reading its commits")
         except Exception:  # a failed build must not take the host down: searches keep reading what exists

@@ -33,7 +33,7 @@ def main(argv: list[str]) -> int:
     try:
         return 0 if lookup.sync.catch_up(stop=lambda: stop.is_set() or os.getppid() != parent) else 1
     except WriterBusy:  # another process builds it; a search waiting for this one waits for that one instead
-        return LOST_THE_WRITER if WAITED in flags else 0
+        return LOST_THE_WRITER
 
 
 if __name__ == "__main__":

@@ -12,6 +12,8 @@ from acceptance_helpers import call
 from builders import ms, new_message, new_session
 from fakes import FixedClock
 
+from oneclaw_search.data.history.history_writer import HistoryWriter
+from oneclaw_search.data.history.schema import open_writable
 from oneclaw_search.data.index.background import BackgroundBuild
 from oneclaw_search.data.index.schema import MESSAGES
 from oneclaw_search.di import create_injector
@@ -136,3 +138,61 @@ def test_a_build_that_lost_the_lock_is_not_started_again_by_every_search():
     build.start()  # a search right after: the other process is still building
     build.wait(10)
     assert Busy.calls == 1 and not build.running
+
+
+@pytest.mark.spec("Q-11", "Q-12")
+def test_a_build_that_caught_up_is_followed_at_once_when_the_history_changed_again():
+    class Done:
+        calls = 0
+
+        def catch_up(self, stop):
+            Done.calls += 1
+            return True
+
+    build = BackgroundBuild(Done())
+    for _ in range(3):  # each a search that found rows written after the last build looked
+        build.start()
+        build.wait(10)
+    assert Done.calls == 3 and not build.running
+
+
+@pytest.mark.spec("Q-11")
+def test_rows_written_right_after_a_build_started_are_indexed_by_the_next_search_build(history):
+    path = chat_history(history, 300)
+    container = open_container(path)
+    lookup = container.get(IndexParts).lookup
+    assert lookup.sync.catch_up()
+    writer = HistoryWriter(open_writable(path), None)
+    for turn in range(3):  # a busy agent: rows written, a search, rows written again before the build is done
+        writer.write([], [new_message(f"w{turn}", "s", f"walrus census {turn}", f"2026-02-01T12:0{turn}")], [])
+        call(container, query="walrus census", scope="sessions")
+        lookup.builder.wait(30)
+    call(container, query="walrus census", scope="sessions")
+    lookup.builder.wait(30)
+    found = document(container, query="walrus census", scope="sessions")
+    assert lookup.state_now.settled and found["complete"] is True
+    assert {"w0", "w1", "w2"} <= {item["id"] for item in found["results"][:4]}  # the whole query's rows first
+
+
+@pytest.mark.spec("Q-11")
+def test_a_catch_up_that_saw_the_history_written_while_it_read_goes_once_more(history, monkeypatch):
+    from oneclaw_search.domain.errors import HistoryChanged
+    lookup = open_container(chat_history(history, 50)).get(IndexParts).lookup
+    tries, original = [], lookup.sync._catch_up
+
+    def written_meanwhile(stop, progress):  # a writer committed during the first: its unit of work raises
+        tries.append(len(tries))
+        if len(tries) == 1:
+            raise HistoryChanged("written to while it was read")
+        return original(stop, progress)
+    monkeypatch.setattr(lookup.sync, "_catch_up", written_meanwhile)
+    assert lookup.sync.catch_up() and tries == [0, 1]
+    assert lookup.keyword.searcher(MESSAGES, fresh=True).num_docs == 50
+
+    def always_written(stop, progress):
+        tries.append(len(tries))
+        raise HistoryChanged("written to while it was read")
+    monkeypatch.setattr(lookup.sync, "_catch_up", always_written)
+    with pytest.raises(HistoryChanged):  # once more, not forever: a later search's build tries again
+        lookup.sync.catch_up()
+    assert len(tries) == 4
