@@ -24,6 +24,7 @@ from oneclaw_search.data.index.message_writes import MessageWrites
 from oneclaw_search.data.index.schema import MESSAGES, SESSIONS
 from oneclaw_search.data.index.side_index import SideIndex
 from oneclaw_search.data.index.windows import with_windows
+from oneclaw_search.domain.errors import HistoryChanged
 
 BATCH_ROWS = 10_000
 COMMIT_ROWS = 100_000  # a build commits this often: what a killed build loses
@@ -89,7 +90,16 @@ class IndexSync:
 
     def catch_up(self, stop: Callable[[], bool] = lambda: False, progress: Progress | None = None) -> bool:
         """Index what changed; False when `stop` said so first. Raises WriterBusy while another
-        process writes the index."""
+        process writes the index. A catch-up that saw the history written to while it read goes once
+        more (what it committed stays; the history is then read with locks), so a busy writer does not
+        leave the index behind until the next build."""
+        try:
+            return self._catch_up(stop, progress)
+        except HistoryChanged:
+            pass  # out of the handler first: its traceback would keep the index's writer, and its lock
+        return self._catch_up(stop, progress)
+
+    def _catch_up(self, stop: Callable[[], bool], progress: Progress | None) -> bool:
         self.prepare()
         token = self._history.change_token()
         if self.settled(token) is not None:
