@@ -46,9 +46,10 @@ def literal_share(keyword: KeywordIndex, kind: IndexKind, needle: str) -> float 
 
 def _as_words(searcher: tantivy.Searcher, kind: IndexKind, needle: str) -> tuple[tantivy.Query, int] | None:
     """The phrase of the needle's words in any field holding a row's words, and 1 (whether any row
-    holds it is for the search to say). Not for CJK, whose characters, each a word, make a phrase
-    that costs more than the trigrams (or is the very look-up made when there are too few for them)."""
-    if not _ON_WORDS.fullmatch(needle) or CJK_RUN.search(needle) or not (terms := analyze(needle)):
+    holds it is for the search to say). Not for one word, whose rows are its stem's, most of them
+    holding another word of that stem; nor for CJK, whose characters, each a word, make a phrase that
+    costs more than the trigrams (or is the very look-up made when there are too few for them)."""
+    if not _ON_WORDS.fullmatch(needle) or CJK_RUN.search(needle) or len(terms := analyze(needle)) < 2:
         return None
     return _in_words(kind, terms), 1
 

@@ -122,3 +122,12 @@ def test_a_needle_not_beginning_and_ending_on_a_word_is_not_read_by_its_words(hi
     for needle in ("api config ", "pi config", "api confi", "_api"):
         assert [hit.id for hit in indexed.search_content(needle, limit=10)] == \
                [hit.id for hit in scanned.search_content(needle, limit=10)], needle
+
+
+def test_a_one_word_needle_is_read_by_its_trigrams_and_answers_as_the_scan(history, tmp_path):
+    # A word's phrase is its stem's rows: the newest row holds "config" only inside "reconfigured".
+    texts = [f"a line {at}" for at in range(3000)] + [f"the config file {at}" for at in range(60)] + ["we reconfigured it"]
+    indexed, scanned = daos(shuffled_history(history, texts), tmp_path)
+    expected = [hit.id for hit in scanned.search_content("config", limit=10)]
+    assert expected[0] == f"m{len(texts) - 1:04d}"
+    assert [hit.id for hit in indexed.search_content("config", limit=10)] == expected
