@@ -57,7 +57,7 @@ def holds(column: str, needle: str) -> tuple[str, list[str]]:
     ascii_text = f"length({column}) = length(CAST({column} AS BLOB))"
     unicode_test = f"instr(oc_fold(CAST({column} AS BLOB)), ?) > 0"
     pattern = "%" + needle.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
-    if len(pattern.encode()) > _LONGEST_PATTERN:
+    if "\x00" in needle or len(pattern.encode()) > _LONGEST_PATTERN:  # LIKE reads a pattern up to a NUL
         return f"CASE WHEN {ascii_text} THEN instr(lower({column}), ?) > 0 ELSE {unicode_test} END", [needle, needle]
     return f"CASE WHEN {ascii_text} THEN {column} LIKE ? ESCAPE '\\' ELSE {unicode_test} END", [pattern, needle]
 

@@ -68,9 +68,10 @@ def _between_words(index: LiteralIndex, table: str, needle: str, window: Window,
                    within: Within | None, holding: Holding[H]) -> list[H] | None:
     """The newest `limit` rows holding the needle between words, when the newest rows whose words
     hold its words show more than `limit` of them; None when they do not. So many rows hold it that
-    they cannot all be candidates, so rows holding it only inside a longer word (which a phrase of
-    words does not find, and trigrams must) are not looked for. This spares reading through the
-    trigram candidates of common words met side by side, few of which hold them as written."""
+    they cannot all be candidates, so rows a phrase of its words does not find (holding it only
+    inside a longer word, or in letters the index folds otherwise), which trigrams must look for, are
+    not. This spares reading through the trigram candidates of common words met side by side, few of
+    which hold them as written."""
     rowids = index.literal_rowids(table, needle, *window, limit + _SLACK, 0, within, deadline, by_words=True)
     if not rowids or len(rowids) <= limit:
         return None

@@ -12,7 +12,7 @@ import tantivy
 from oneclaw_search.data.index.keyword_index import KeywordIndex
 from oneclaw_search.data.index.keyword_search import narrowed_to, window_clauses, words_match
 from oneclaw_search.data.index.schema import AT, LITERAL, ROWID, IndexKind, unsigned_values
-from oneclaw_search.data.text.analyzer import CJK_RUN, TRIGRAM, analyze
+from oneclaw_search.data.text.analyzer import TRIGRAM, analyze
 from oneclaw_search.domain.message_filter import Within
 from oneclaw_search.domain.search_terms import is_cjk
 
@@ -46,10 +46,11 @@ def literal_share(keyword: KeywordIndex, kind: IndexKind, needle: str) -> float 
 
 def _as_words(searcher: tantivy.Searcher, kind: IndexKind, needle: str) -> tuple[tantivy.Query, int] | None:
     """The phrase of the needle's words in any field holding a row's words, and 1 (whether any row
-    holds it is for the search to say). Not for one word, whose rows are its stem's, most of them
-    holding another word of that stem; nor for CJK, whose characters, each a word, make a phrase that
-    costs more than the trigrams (or is the very look-up made when there are too few for them)."""
-    if not _ON_WORDS.fullmatch(needle) or CJK_RUN.search(needle) or len(terms := analyze(needle)) < 2:
+    holds it is for the search to say). Only for ASCII: the index takes its words from a row's text as
+    written, and some letters fold apart from it (a final sigma, a dotted capital I), so a phrase of the
+    folded needle's words would pass over rows holding it. Not for one word, whose rows are its stem's,
+    most of them holding another word of that stem."""
+    if not needle.isascii() or not _ON_WORDS.fullmatch(needle) or len(terms := analyze(needle)) < 2:
         return None
     return _in_words(kind, terms), 1
 

@@ -131,3 +131,12 @@ def test_a_one_word_needle_is_read_by_its_trigrams_and_answers_as_the_scan(histo
     expected = [hit.id for hit in scanned.search_content("config", limit=10)]
     assert expected[0] == f"m{len(texts) - 1:04d}"
     assert [hit.id for hit in indexed.search_content("config", limit=10)] == expected
+
+
+def test_a_needle_whose_letters_the_index_folds_apart_is_read_by_its_trigrams(history, tmp_path):
+    # The index lowercases "ΦΙΛΟΣ" to a medial sigma, the fold keeps the final one of "φιλος".
+    texts = [f"a line {at}" for at in range(3000)] + [f"ΚΑΛΟΣ ΦΙΛΟΣ {at}" for at in range(20)] + ["ο καλος φιλος μου"]
+    indexed, scanned = daos(shuffled_history(history, texts), tmp_path)
+    expected = [hit.id for hit in scanned.search_content("καλος φιλος", limit=5)]
+    assert expected[0] == f"m{len(texts) - 1:04d}"
+    assert [hit.id for hit in indexed.search_content("καλος φιλος", limit=5)] == expected

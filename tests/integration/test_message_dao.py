@@ -174,3 +174,11 @@ def test_a_needle_too_long_for_a_like_pattern_is_still_found_caseless_and_litera
     path = chat(history, f"a{needle}b", f"a{needle.upper()}b", "x" * 36_000, f"é{needle}")
     assert sorted(ids(search(path, needle))) == ["m0", "m1", "m3"]
     assert sorted(ids(search(path, "x%_" * 10))) == ["m0", "m1", "m3"]
+
+
+@pytest.mark.spec("AC-07", "P-01")
+def test_a_needle_holding_a_nul_is_matched_whole(history):
+    # SQLite's LIKE would read its pattern only up to the NUL.
+    path = chat(history, "ab", "ab\x00zz", "plain text")
+    assert ids(search(path, "ab\x00zz")) == ["m1"]
+    assert ids(search(path, "\x00zzz")) == []
