@@ -124,19 +124,16 @@ def test_a_needle_not_beginning_and_ending_on_a_word_is_not_read_by_its_words(hi
                [hit.id for hit in scanned.search_content(needle, limit=10)], needle
 
 
-def test_a_one_word_needle_is_read_by_its_trigrams_and_answers_as_the_scan(history, tmp_path):
+@pytest.mark.parametrize(("common", "newest", "needle", "limit"), [
     # A word's phrase is its stem's rows: the newest row holds "config" only inside "reconfigured".
-    texts = [f"a line {at}" for at in range(3000)] + [f"the config file {at}" for at in range(60)] + ["we reconfigured it"]
+    ("the config file", "we reconfigured it", "config", 10),
+    # The index lowercases "ΦΙΛΟΣ" to a medial sigma; the fold keeps the final one of "φιλος".
+    ("ΚΑΛΟΣ ΦΙΛΟΣ", "ο καλος φιλος μου", "καλος φιλος", 5),
+])
+def test_a_needle_of_one_word_or_not_ascii_is_read_by_its_trigrams_and_answers_as_the_scan(history, tmp_path, common,
+                                                                                          newest, needle, limit):
+    texts = [f"a line {at}" for at in range(3000)] + [f"{common} {at}" for at in range(60)] + [newest]
     indexed, scanned = daos(shuffled_history(history, texts), tmp_path)
-    expected = [hit.id for hit in scanned.search_content("config", limit=10)]
-    assert expected[0] == f"m{len(texts) - 1:04d}"
-    assert [hit.id for hit in indexed.search_content("config", limit=10)] == expected
-
-
-def test_a_needle_whose_letters_the_index_folds_apart_is_read_by_its_trigrams(history, tmp_path):
-    # The index lowercases "ΦΙΛΟΣ" to a medial sigma, the fold keeps the final one of "φιλος".
-    texts = [f"a line {at}" for at in range(3000)] + [f"ΚΑΛΟΣ ΦΙΛΟΣ {at}" for at in range(20)] + ["ο καλος φιλος μου"]
-    indexed, scanned = daos(shuffled_history(history, texts), tmp_path)
-    expected = [hit.id for hit in scanned.search_content("καλος φιλος", limit=5)]
-    assert expected[0] == f"m{len(texts) - 1:04d}"
-    assert [hit.id for hit in indexed.search_content("καλος φιλος", limit=5)] == expected
+    expected = [hit.id for hit in scanned.search_content(needle, limit=limit)]
+    assert expected[0] == f"m{len(texts) - 1:04d}"  # the newest row, which the needle's phrase would not find
+    assert [hit.id for hit in indexed.search_content(needle, limit=limit)] == expected
