@@ -27,7 +27,6 @@ REQUIRED_COLUMNS = {
     "sessions": {"id", "title", "message_count", "last_message_preview", "deleted_at", "created_at", "updated_at"},
     "memory_index": {"id", "source_type", "source_date", "chunk_text", "embedding", "created_at", "updated_at"},
 }
-_LONGEST_PATTERN = 40_000  # bytes; SQLite refuses a LIKE pattern over 50,000
 _PROGRESS_STEPS = 10_000  # SQLite VM steps between deadline checks: cheap, yet close enough to stop on time
 # A writer seen committing mid-read (a recorder, an import) usually goes on: reads take locks meanwhile.
 WRITER_ABOUT_SECONDS = 60.0
@@ -50,16 +49,11 @@ def _fold_or_none(value: object) -> str | None:
     return fold(value) if isinstance(value, str) else None
 
 
-def holds(column: str, needle: str) -> tuple[str, list[str]]:
-    """SQL, and its parameters, for whether the column's text folded as domain.text.fold folds it holds
-    the folded `needle`. Where the text is ASCII (as many characters as bytes), SQLite's LIKE, whose
-    case folding is ASCII's, answers in C without making a lowered copy of every row; else oc_fold."""
-    ascii_text = f"length({column}) = length(CAST({column} AS BLOB))"
-    unicode_test = f"instr(oc_fold(CAST({column} AS BLOB)), ?) > 0"
-    pattern = "%" + needle.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
-    if "\x00" in needle or len(pattern.encode()) > _LONGEST_PATTERN:  # LIKE reads a pattern up to a NUL
-        return f"CASE WHEN {ascii_text} THEN instr(lower({column}), ?) > 0 ELSE {unicode_test} END", [needle, needle]
-    return f"CASE WHEN {ascii_text} THEN {column} LIKE ? ESCAPE '\\' ELSE {unicode_test} END", [pattern, needle]
+def folded(column: str) -> str:
+    """SQL for the column's text folded as domain.text.fold folds it: SQLite's own lower() where the
+    text is ASCII (as many characters as bytes, so lower() folds all of it, in C), else oc_fold."""
+    return (f"CASE WHEN length({column}) = length(CAST({column} AS BLOB)) THEN lower({column}) "
+            f"ELSE oc_fold(CAST({column} AS BLOB)) END")
 
 
 class HistoryDatabase:

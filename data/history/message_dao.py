@@ -2,9 +2,8 @@
 search makes of its candidates.
 
 Mirrors MessageDao.searchContent (data/local/dao/MessageDao.kt) with its defects fixed. The spec's
-`LIKE '%query%'` becomes a substring test over Unicode-folded text (LIKE with `%`, `_` and `\\`
-escaped where a row is ASCII, instr() over oc_fold else): `%`, `_` and `\\` match only themselves,
-case folding covers all of Unicode, and no pattern length limit applies.
+`LIKE '%query%'` becomes instr() over Unicode-folded text: the same substring test, but `%`, `_` and
+`\\` match only themselves, case folding covers all of Unicode, and no pattern length limit applies.
 Messages of soft-deleted sessions are left out. With a LiteralIndex beside the history, its
 candidates are re-read and re-checked, and only the rows it has not taken in are scanned.
 """
@@ -16,7 +15,7 @@ from dataclasses import dataclass
 
 import peewee as pw
 
-from oneclaw_search.data.history.database import HistoryDatabase, holds
+from oneclaw_search.data.history.database import HistoryDatabase, folded
 from oneclaw_search.data.history.entities import marks, sql_batches
 from oneclaw_search.data.history.literal_index import MESSAGES, LiteralIndex, Newest, Unindexed
 from oneclaw_search.data.history.literal_scan import RowSet, verified_newest
@@ -89,10 +88,10 @@ class PeeweeMessageDao:
         rows it has not taken in)."""
         narrowed, params = _narrowed(within)
         among, among_params = _among(rows, window)
-        test, test_params = holds("m.content", needle)
-        sql = f"SELECT m.rowid, {_HIT} {_LIVE}{narrowed}{among} AND {test} ORDER BY m.created_at DESC, m.id LIMIT ?"
+        sql = (f"SELECT m.rowid, {_HIT} {_LIVE}{narrowed}{among} AND instr({folded('m.content')}, ?) > 0 "
+               "ORDER BY m.created_at DESC, m.id LIMIT ?")
         with self._database.connected(deadline) as database:
-            found = fetch_all(database, sql, [*window, *params, *among_params, *test_params, limit])
+            found = fetch_all(database, sql, [*window, *params, *among_params, needle, limit])
         return [RowHit(row[1], row[2], row[3], row[4], row[5], row[6], row[0]) for row in found]
 
     def hits(self, rowids: Sequence[int], after: int, before: int, within: Within | None = None,

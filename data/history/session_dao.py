@@ -11,7 +11,7 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from oneclaw_search.data.history.database import HistoryDatabase, holds
+from oneclaw_search.data.history.database import HistoryDatabase, folded
 from oneclaw_search.data.history.entities import marks, sql_batches
 from oneclaw_search.data.history.literal_index import SESSIONS, LiteralIndex, Newest, Unindexed
 from oneclaw_search.data.history.literal_scan import RowSet, verified_newest
@@ -26,6 +26,7 @@ _HIT = "s.id, s.title, s.message_count, s.last_message_preview, s.created_at, s.
 # Looking rows up by id, SQLite would still pick OneClaw's deleted_at index and walk every live
 # session for every page of ids; wrapping the column keeps that index out of the plan.
 _LIVE = "FROM sessions s WHERE coalesce(s.deleted_at, NULL) IS NULL AND s.updated_at BETWEEN ? AND ?"
+_HOLDS = f"(instr({folded('s.title')}, ?) > 0 OR instr({folded('s.last_message_preview')}, ?) > 0)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,11 +79,9 @@ class PeeweeSessionDao:
                  within: Within | None, rows: RowSet) -> list[SessionHit]:
         narrowed, params = _narrowed(within)
         among, among_params = _among(rows)
-        (title, title_params), (preview, preview_params) = holds("s.title", needle), holds("s.last_message_preview", needle)
-        sql = (f"SELECT {_HIT}, s.rowid {_LIVE}{narrowed}{among} AND ({title} OR {preview}) "
-               "ORDER BY s.updated_at DESC, s.id LIMIT ?")
+        sql = f"SELECT {_HIT}, s.rowid {_LIVE}{narrowed}{among} AND {_HOLDS} ORDER BY s.updated_at DESC, s.id LIMIT ?"
         with self._database.connected(deadline) as database:
-            found = fetch_all(database, sql, [*window, *params, *among_params, *title_params, *preview_params, limit])
+            found = fetch_all(database, sql, [*window, *params, *among_params, needle, needle, limit])
         return [SessionRowHit(*row) for row in found]
 
     def hits(self, rowids: Sequence[int], after: int, before: int, within: Within | None = None,

@@ -158,7 +158,7 @@ def test_search_content_on_an_empty_database_returns_nothing(history):
 
 @pytest.mark.spec("AC-07", "Q-05")
 def test_ascii_text_folded_by_sqlite_and_other_text_by_python_answer_alike(history):
-    # ASCII rows are tested by SQLite's LIKE, the rest by the Python fold: a needle matches both
+    # ASCII rows are folded by SQLite's lower(), the rest by the Python fold: a needle matches both
     # kinds, and a row with a NUL inside (whose SQL length stops at it) still folds whole.
     path = chat(history, "MEETING NOTES", "Meeting Notes — Café", "meeting\x00 NOTES after a NUL", "ＭＥＥＴＩＮＧ notes",
                 "no match")
@@ -169,7 +169,7 @@ def test_ascii_text_folded_by_sqlite_and_other_text_by_python_answer_alike(histo
 
 @pytest.mark.spec("AC-07", "P-01")
 def test_a_needle_too_long_for_a_like_pattern_is_still_found_caseless_and_literal(history):
-    # SQLite refuses a LIKE pattern over 50,000 bytes; escaping doubles each wildcard.
+    # The spec's LIKE refuses a pattern over 50,000 bytes; the literal test has no such limit.
     needle = "x%_" * 12_000
     path = chat(history, f"a{needle}b", f"a{needle.upper()}b", "x" * 36_000, f"é{needle}")
     assert sorted(ids(search(path, needle))) == ["m0", "m1", "m3"]
@@ -178,7 +178,7 @@ def test_a_needle_too_long_for_a_like_pattern_is_still_found_caseless_and_litera
 
 @pytest.mark.spec("AC-07", "P-01")
 def test_a_needle_holding_a_nul_is_matched_whole(history):
-    # SQLite's LIKE would read its pattern only up to the NUL.
+    # SQLite's LIKE would read a pattern only up to the NUL; the literal test compares it whole.
     path = chat(history, "ab", "ab\x00zz", "plain text")
     assert ids(search(path, "ab\x00zz")) == ["m1"]
     assert ids(search(path, "\x00zzz")) == []
