@@ -48,20 +48,29 @@ def verified_newest(index: LiteralIndex | None, table: str, needle: str, window:
     if index is None:
         return holding(needle, window, limit, deadline, within, None)
     hits = _between_words(index, table, needle, window, limit, deadline, within, holding)
+    hits = hits if hits is not None else _by_trigrams(index, table, needle, window, limit, deadline, within, holding)
     if hits is None:
-        rowids = index.literal_rowids(table, needle, *window, limit + _SLACK, 0, within, deadline)
-        if rowids is None:
-            return holding(needle, window, limit, deadline, within, None)
-        hits = holding(needle, window, limit, deadline, within, rowids) if rowids else []
-        if len(hits) < limit and len(rowids) == limit + _SLACK:
-            most = max(limit * _CANDIDATES_PER_HIT, _MIN_CANDIDATES)
-            more = index.literal_rowids(table, needle, *window, most - len(rowids), len(rowids), within, deadline) or []
-            hits += holding(needle, window, limit, deadline, within, more) if more else []
+        return holding(needle, window, limit, deadline, within, None)
     unindexed = index.unindexed(table, deadline)
     if unindexed is not None:
         hits += _unread(index, table, (holding, needle), window, limit, deadline, within, unindexed)
     unique = {hit.id: hit for hit in hits}  # a row indexed since the index was asked comes twice
     return sorted(unique.values(), key=lambda hit: (-hit.at_ms, hit.id))[:limit]
+
+
+def _by_trigrams(index: LiteralIndex, table: str, needle: str, window: Window, limit: int, deadline: Deadline | None,
+                 within: Within | None, holding: Holding[H]) -> list[H] | None:
+    """The hits among the index's candidates, newest first: a first page, then a larger one when it held
+    too few; None when the index cannot look the needle up (the caller scans)."""
+    rowids = index.literal_rowids(table, needle, *window, limit + _SLACK, 0, within, deadline)
+    if rowids is None:
+        return None
+    hits = holding(needle, window, limit, deadline, within, rowids) if rowids else []
+    if len(hits) < limit and len(rowids) == limit + _SLACK:
+        most = max(limit * _CANDIDATES_PER_HIT, _MIN_CANDIDATES)
+        more = index.literal_rowids(table, needle, *window, most - len(rowids), len(rowids), within, deadline) or []
+        hits += holding(needle, window, limit, deadline, within, more) if more else []
+    return hits
 
 
 def _between_words(index: LiteralIndex, table: str, needle: str, window: Window, limit: int, deadline: Deadline | None,

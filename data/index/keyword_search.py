@@ -111,18 +111,15 @@ def ranked_rowids(keyword: KeywordIndex, kind: IndexKind, query: HistoryQuery, w
 
 
 Hits = list[tuple[float, tantivy.DocAddress]]
-# A live score rounds as the engine's does, in single precision: rows this near a bound are scored too.
-_ROUNDING = 1e-4
 
 
 def _held(read: Hits, done: int, limit: int, rescore: Callable[[Hits], Hits],
-          bounds: Callable[[], tuple[float, float] | None]) -> list[tuple[float, tantivy.DocAddress] | None]:
+          spread: tuple[float, float] | None) -> list[tuple[float, tantivy.DocAddress] | None]:
     """The rows of `read` past the first `done`, held to the live statistics; None for a row that
-    cannot reach the best `limit` rows: its live score stays within bounds of the engine's, so a row
+    cannot reach the best `limit` rows: its live score stays within `spread` of the engine's, so a row
     the engine scores far enough below the `limit`-th cannot rise to meet that row's."""
     fresh = read[done:]
-    spread = bounds() if fresh and len(read) > limit else None
-    floor = 0.0 if spread is None else spread[0] * read[limit - 1][0] * (1.0 - _ROUNDING) / spread[1]
+    floor = 0.0 if spread is None or len(read) <= limit else spread[0] * read[limit - 1][0] / spread[1]
     at = [n for n, (score, _) in enumerate(fresh) if score >= floor]
     found: list[tuple[float, tantivy.DocAddress] | None] = [None] * len(fresh)
     for n, hit in zip(at, rescore([fresh[n] for n in at]), strict=True):
@@ -142,12 +139,13 @@ def _best(searcher: tantivy.Searcher, question: tantivy.Query, limit: int, resco
     last row kept (the rows kept are then the same on every build)."""
     wanted = limit * TIED_READS
     scored: list[tuple[float, tantivy.DocAddress] | None] = []  # each row read, held to the live statistics
+    spread = bounds()
     while True:
         read = searcher.search(question, wanted, count=False).hits  # the rows read before, then more
-        scored += _held(read, len(scored), limit, rescore, bounds)
+        scored += _held(read, len(scored), limit, rescore, spread)
         hits = sorted((hit for hit in scored if hit is not None), key=lambda hit: -hit[0])
-        spread = bounds() if len(read) >= wanted else None  # every row read: nothing past them to bound
-        most = None if spread is None else max(1.0, spread[1])
+        # every row read: nothing past them to bound
+        most = None if spread is None or len(read) < wanted else max(1.0, spread[1])
         if most is None or (len(hits) >= limit and hits[limit - 1][0] >= most * read[-1][0]):
             break
         wanted *= 2

@@ -66,7 +66,8 @@ def spread(searcher: tantivy.Searcher, kind: IndexKind, fields: Sequence[Counts]
     live counts, its weight moves by the ratio of idfs, and f/(f + norm) by a factor between 1 and the
     ratio of average lengths (a longer live average norms a row higher), so a score, their sum, moves
     within the widest of those bounds. A term tantivy's single precision weighs at nothing (one every
-    document holds, in millions) adds nothing to either."""
+    document holds, in millions) adds nothing to either. Both scores are single-precision sums, so the
+    bounds are widened by one rounding for each term of each field summed."""
     if exact(searcher, kind, fields, terms):
         return None
     lowest, highest = math.inf, 0.0
@@ -76,7 +77,8 @@ def spread(searcher: tantivy.Searcher, kind: IndexKind, fields: Sequence[Counts]
         average = _engine_average(searcher, kind, counts, terms)
         lengths = counts.average / average if average > 0 else 1.0
         lowest, highest = min(lowest, min(ratios) * min(1.0, lengths)), max(highest, max(ratios) * max(1.0, lengths))
-    return lowest, highest
+    rounding = len(fields) * max(len(terms), 1) * _SINGLE_PRECISION
+    return lowest * (1.0 - rounding), highest * (1.0 + rounding)
 
 
 def _term_scores(searcher: tantivy.Searcher, kind: IndexKind, field: str, term: str, rowids: list[int]) -> dict[int, float]:
