@@ -10,8 +10,9 @@ from __future__ import annotations
 from injector import Module, provider, singleton
 
 from oneclaw_search.data.index.summary_cache import MemorySummaryCache
-from oneclaw_search.data.postgres.daos import PostgresMemoryIndexDao, PostgresMessageDao, PostgresSessionDao
+from oneclaw_search.data.postgres.daos import PostgresMemoryIndexDao, PostgresSessionDao
 from oneclaw_search.data.postgres.database import PostgresHistory
+from oneclaw_search.data.postgres.message_dao import PostgresMessageDao
 from oneclaw_search.data.postgres.reader import PostgresFilteredHistory, PostgresSessionReader
 from oneclaw_search.data.postgres.schema import check_tenant, stored_embedder
 from oneclaw_search.data.postgres.search import PostgresMessageSearch, PostgresSessionSearch

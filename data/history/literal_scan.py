@@ -15,7 +15,7 @@ from oneclaw_search.domain.message_filter import Within
 
 # Candidates read beyond the hits wanted: trigram candidates rarely fail the re-check, and the
 # second, larger page keeps "newest first" exact unless a text is nearly everywhere.
-_SLACK, _CANDIDATES_PER_HIT, _MIN_CANDIDATES = 50, 4, 1_000
+SLACK, _CANDIDATES_PER_HIT, _MIN_CANDIDATES = 50, 4, 1_000
 RowSet = Sequence[int] | Unindexed | Newest | None  # rowids an index named, rows it lacks, the newest rows, or every row
 Window = tuple[int, int]
 
@@ -62,11 +62,11 @@ def _by_trigrams(index: LiteralIndex, table: str, needle: str, window: Window, l
                  within: Within | None, holding: Holding[H]) -> list[H] | None:
     """The hits among the index's candidates, newest first: a first page, then a larger one when it held
     too few; None when the index cannot look the needle up (the caller scans)."""
-    rowids = index.literal_rowids(table, needle, *window, limit + _SLACK, 0, within, deadline)
+    rowids = index.literal_rowids(table, needle, *window, limit + SLACK, 0, within, deadline)
     if rowids is None:
         return None
     hits = holding(needle, window, limit, deadline, within, rowids) if rowids else []
-    if len(hits) < limit and len(rowids) == limit + _SLACK:
+    if len(hits) < limit and len(rowids) == limit + SLACK:
         most = max(limit * _CANDIDATES_PER_HIT, _MIN_CANDIDATES)
         more = index.literal_rowids(table, needle, *window, most - len(rowids), len(rowids), within, deadline) or []
         hits += holding(needle, window, limit, deadline, within, more) if more else []
@@ -81,7 +81,7 @@ def _between_words(index: LiteralIndex, table: str, needle: str, window: Window,
     inside a longer word, or in letters the index folds otherwise), which trigrams must look for, are
     not. This spares reading through the trigram candidates of common words met side by side, few of
     which hold them as written."""
-    rowids = index.literal_rowids(table, needle, *window, limit + _SLACK, 0, within, deadline, by_words=True)
+    rowids = index.literal_rowids(table, needle, *window, limit + SLACK, 0, within, deadline, by_words=True)
     if not rowids or len(rowids) <= limit:
         return None
     hits = holding(needle, window, limit + 1, deadline, within, rowids)
@@ -96,11 +96,21 @@ def _from_the_newest(share: float | None, needle: str, window: Window, limit: in
     by time through the index costs more; the rows read are those the index's counts say hold the
     hits wanted as many times over as the index's candidates per hit, and never more rows than its
     own re-read of candidates would reach."""
-    most = max(limit * _CANDIDATES_PER_HIT, _MIN_CANDIDATES)
-    if not share or limit <= 0 or (rows := math.ceil(limit * _CANDIDATES_PER_HIT / share)) > most:
+    rows = newest_rows(share, limit)
+    if rows is None:
         return None
     hits = holding(needle, window, limit, deadline, within, Newest(rows))
     return hits if len(hits) == limit else None
+
+
+def newest_rows(share: float | None, limit: int) -> int | None:
+    """How many of the newest rows hold `limit` hits of a needle at most `share` of the rows hold, as
+    many times over as the index's candidates per hit; None when that is more than its own re-read of
+    candidates would reach (or nothing is known)."""
+    most = max(limit * _CANDIDATES_PER_HIT, _MIN_CANDIDATES)
+    if not share or limit <= 0 or (rows := math.ceil(limit * _CANDIDATES_PER_HIT / share)) > most:
+        return None
+    return rows
 
 
 def _unread(index: LiteralIndex, table: str, test: tuple[Holding[H], str], window: Window, limit: int,

@@ -5,19 +5,16 @@ a word may also be looked up as a phrase of its words, which finds the rows hold
 """
 from __future__ import annotations
 
-import re
-
 import tantivy
 
 from oneclaw_search.data.index.keyword_index import KeywordIndex
 from oneclaw_search.data.index.keyword_search import narrowed_to, window_clauses, words_match
 from oneclaw_search.data.index.schema import AT, LITERAL, ROWID, IndexKind, unsigned_values
-from oneclaw_search.data.text.analyzer import TRIGRAM, analyze
+from oneclaw_search.data.text.analyzer import ON_WORDS, TRIGRAM, analyze
 from oneclaw_search.domain.message_filter import Within
 from oneclaw_search.domain.search_terms import is_cjk
 
 MAX_TRIGRAMS = 16  # tantivy intersects lists from the rarest up: more trigrams cost little, and cut look-alikes
-_ON_WORDS = re.compile(r"[^\W_](?:.*[^\W_])?", re.DOTALL)  # a needle beginning and ending on a letter or digit
 
 
 def literal_rowids(keyword: KeywordIndex, kind: IndexKind, needle: str, after: int, before: int, limit: int,
@@ -50,7 +47,7 @@ def _as_words(searcher: tantivy.Searcher, kind: IndexKind, needle: str) -> tuple
     written, and some letters fold apart from it (a final sigma, a dotted capital I), so a phrase of the
     folded needle's words would pass over rows holding it. Not for one word, whose rows are its stem's,
     most of them holding another word of that stem."""
-    if not needle.isascii() or not _ON_WORDS.fullmatch(needle) or len(terms := analyze(needle)) < 2:
+    if not needle.isascii() or not ON_WORDS.fullmatch(needle) or len(terms := analyze(needle)) < 2:
         return None
     return _in_words(kind, terms), 1
 

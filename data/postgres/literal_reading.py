@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from oneclaw_search.data.postgres.database import PostgresHistory, Rows
+from oneclaw_search.data.postgres.folded import folded_like, folded_walk
 from oneclaw_search.data.postgres.term_counts import ROWS, message_counts
 from oneclaw_search.data.text.analyzer import TRIGRAM, text_terms
 from oneclaw_search.domain.clock import Deadline
@@ -36,13 +37,6 @@ _HELD = """WITH held AS MATERIALIZED (SELECT m.tenant, m.id, m.session_id, m.typ
 _RECENT = """SELECT {columns} FROM (SELECT m.tenant, m.id, m.session_id, m.type, m.content, m.created_at FROM messages m
     WHERE m.created_at BETWEEN %s AND %s{narrowed} ORDER BY m.created_at DESC, m.id LIMIT {rows}) m {sessions}
     WHERE {needle} AND s.deleted_at IS NULL ORDER BY m.created_at DESC, m.id LIMIT %s OFFSET %s"""
-
-
-def folded_like(column: str) -> str:
-    """SQL: `column` (`alias.name`) holds the query (the next parameter) as the literal reading reads
-    it, in the form the tenant-marked trigram indexes hold."""
-    alias = column.split(".")[0]
-    return f"oneclaw_search_marked({alias}.tenant, {column}) LIKE oneclaw_search_like(%s) ESCAPE '\\'"
 
 
 def first_admitted(page: Callable[[int, int], Rows], admits: Callable[[tuple[Any, ...]], bool], limit: int) -> Rows:
@@ -77,6 +71,11 @@ class LiteralPlan:
     piece: str | None = None
     order: str | None = None  # ALONG_TIME or THROUGH_INDEX
     rows_back: int | None = None  # along time: past this many rows read, the index is the cheaper way
+    held: tuple[int, int] | None = None  # at most how many of how many turns hold it, as its rarest counted word says
+
+    @property
+    def share(self) -> float | None:
+        return self.held[0] / self.held[1] if self.held and self.held[1] else None
 
 
 ALONG_TIME, THROUGH_INDEX = "along time", "through the index"
@@ -91,15 +90,25 @@ def literal_plan(history: PostgresHistory, query: str, limit: int, deadline: Dea
     and is not chosen). A word held by `held` of `rows` messages is read back along time, about
     limit·rows/held rows, when that costs less than its `held` rows through the index, each dearer by
     1/ALONG_TIME_SHARE; a phrase, through the index; a needle shorter than a trigram has no index to
-    go through. The counts are the tenant's: a search of `some_sessions` only is left to the planner."""
-    if len(fold(query)) < TRIGRAM:
-        return LiteralPlan(order=ALONG_TIME)
+    go through. The counts are the tenant's: a search of `some_sessions` only is left to the planner.
+    The plan says too how many turns at most hold the needle, as its rarest counted word says."""
     split = words_of(query)
     words = {piece: text_terms(piece) for piece in pieces(split) if piece not in STOPWORDS}
     single = text_terms(split[0]) if len(split) == 1 else []
     counts = message_counts(history, sorted({term for terms in words.values() for term in terms} | {*single, ROWS}),
                             deadline) if words or single else {}
     held = sorted((min(counts.get(term, 0) for term in terms), piece) for piece, terms in words.items() if terms)
+    known = [count for count, _ in held] + ([min(counts[term] for term in single)] if single and set(single) <= set(counts) else [])
+    rows = counts.get(ROWS)
+    return replace(_chosen(query, limit, split, held, (single, counts), some_sessions),
+                   held=(min(known), rows) if known and rows else None)
+
+
+def _chosen(query: str, limit: int, split: list[str], held: list[tuple[int, str]], single: tuple[list[str], dict[str, int]],
+            some_sessions: bool) -> LiteralPlan:
+    single_terms, counts = single
+    if len(fold(query)) < TRIGRAM:
+        return LiteralPlan(order=ALONG_TIME)
     # A phrase is rarer than its words, by how much no count says: read back along time, it could
     # read far past its page; through the index it reads the rows holding its trigrams.
     phrase = LiteralPlan(order=THROUGH_INDEX if len(split) > 1 and not some_sessions else None)
@@ -108,9 +117,9 @@ def literal_plan(history: PostgresHistory, query: str, limit: int, deadline: Dea
     if some_sessions or len(split) > 1:
         return phrase
     rows = counts.get(ROWS)
-    if not single or rows is None or any(term not in counts for term in single):
+    if not single_terms or rows is None or any(term not in counts for term in single_terms):
         return LiteralPlan()
-    held_by = min(counts[term] for term in single)
+    held_by = min(counts[term] for term in single_terms)
     if held_by * held_by <= limit * rows * ALONG_TIME_SHARE:
         return LiteralPlan(order=THROUGH_INDEX)
     # The count is an estimate (the index's words drop accents and endings the needle keeps): reading
@@ -119,10 +128,11 @@ def literal_plan(history: PostgresHistory, query: str, limit: int, deadline: Dea
 
 
 def through_piece(history: PostgresHistory, piece: str, needle: str, window: Sequence[object], narrowed: tuple[str, list[object]],
-                  columns: str, sessions: str, limit: int, deadline: Deadline | None) -> Callable[[int, int], Rows] | None:
+                  columns: str, sessions: str, limit: int, deadline: Deadline | None, *,
+                  marked: bool = True) -> Callable[[int, int], Rows] | None:
     """A page reader for the needle through `piece`'s rows, its first page (`limit` rows) read at once;
     None when more than PIECE_ROWS hold the piece."""
-    sql = _HELD.format(piece=folded_like("m.content"), needle=folded_like("m.content"), narrowed=narrowed[0],
+    sql = _HELD.format(piece=folded_like("m.content", marked), needle=folded_like("m.content"), narrowed=narrowed[0],
                        rows=PIECE_ROWS + 1, columns=columns, sessions=sessions)
 
     def read(size: int, skip: int) -> Rows:
@@ -143,7 +153,7 @@ def along_time(history: PostgresHistory, rows_back: int, needle: str, window: Se
     """A page reader for the needle among the newest `rows_back` messages; a page they cannot fill is
     read by `otherwise` (the same order over every row)."""
     sql = _RECENT.format(columns=columns, narrowed=narrowed[0], rows=int(rows_back), sessions=sessions,
-                         needle=folded_like("m.content"))
+                         needle=folded_walk("m.content", fold(needle).isascii()))
 
     def page(size: int, skip: int) -> Rows:
         # Back along the time index, however many rows the bound allows: near the table's size the planner

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from oneclaw_search.data.postgres.folded import folded_like
 from oneclaw_search.data.postgres.functions import CURRENT
-from oneclaw_search.data.postgres.literal_reading import folded_like
+from oneclaw_search.data.postgres.pools import pool_part, pool_size
 from oneclaw_search.data.postgres.window_writes import TURN_TYPES
 from oneclaw_search.data.postgres.windows import quoted
 from oneclaw_search.data.text.analyzer import analyze
@@ -19,11 +20,6 @@ from oneclaw_search.domain.history_query import HistoryQuery
 from oneclaw_search.domain.message_filter import Within
 from oneclaw_search.domain.window_bm25 import K1, B, Collection
 
-# Rows scored per result a source keeps, for each keyword: its newest (and as many holding every keyword).
-# A keyword held by no more rows is scored on all of them, as tantivy scores it on SQLite; a commoner
-# one on its newest, since PostgreSQL has no index that yields a word's best rows first, and reading
-# all of a common word's rows costs a heap visit each.
-CANDIDATES_PER_RESULT = 4
 Field = tuple[str, str, Collection]  # a scored field: its counts column, its length column, its statistics
 
 
@@ -43,6 +39,7 @@ class Question:
     field's weights (a message's window and its own words; a session's title)."""
 
     def __init__(self, query: HistoryQuery, found: list[Clause], terms: list[str], fields: Sequence[Field], mark: str) -> None:
+        self.clauses = found
         self.keywords = [tsquery(clause, mark) for clause in found]
         self.phrases = [(phrase, tsquery(words, mark)) for phrase in query.phrases if (words := analyze(phrase))]
         self.terms = terms
@@ -52,6 +49,14 @@ class Question:
         """The tsqueries whose newest rows are scored: every keyword, and all of them at once."""
         every = " & ".join(f"({keyword})" for keyword in self.keywords)
         return [every, *self.keywords] if len(self.keywords) > 1 else [every]
+
+    def pooled_held(self, turns: Collection) -> list[int | None]:
+        """How many turns hold each of `pooled()` in their own words, as far as the counts tell (at most
+        that many for a keyword of several terms; not known for all of them at once, or a quoted phrase)."""
+        held: list[int | None] = [min(turns.holding.get(term, 0) for term in clause) for clause in self.clauses]
+        if self.phrases:
+            return [None] * len(self.pooled())
+        return held if len(held) == 1 else [None, *held]
 
     def scored(self, alias: str) -> tuple[str, str, list[object]]:
         """SQL for a row's score (BM25 over each scored field, each query term written out so no subquery
@@ -64,7 +69,9 @@ class Question:
         for at, (counts, length, collection) in enumerate(self.fields):
             average = collection.average_length
             norm = f"{K1} * ({1 - B} + {B} * oneclaw_search_norm({alias}.{length}) / %s::float8)" if average > 0 else f"{K1}"
-            laterals.append(f"CROSS JOIN LATERAL (SELECT {norm} AS n) w{at} "
+            # OFFSET 0 keeps the length's weight a subquery, computed once a row: flattened, it is
+            # computed again in every term's share of the score.
+            laterals.append(f"CROSS JOIN LATERAL (SELECT {norm} AS n OFFSET 0) w{at} "
                             f"LEFT JOIN LATERAL jsonb_to_record({alias}.{counts}) AS f{at}({columns}) ON true")
             scores += [f"coalesce(%s * f{at}.{identifier(term)} * {K1 + 1} / (f{at}.{identifier(term)} + w{at}.n), 0)"
                        for term in self.terms]
@@ -95,20 +102,19 @@ _MESSAGES = """WITH pool AS MATERIALIZED ({pool}),
 
 
 def ranked_messages(question: Question, after: int, before: int, within: Within | None, limit: int,
-                    literal: list[str]) -> tuple[str, list[object]]:
+                    literal: list[str], since: Sequence[int | None]) -> tuple[str, list[object]]:
+    """The statement, its pool's keywords each read from its time in `since` (None: the whole window)."""
     types = sorted(set(TURN_TYPES) & within.types) if within is not None and within.types is not None else TURN_TYPES
     sessions, narrowed = "", list[object]()
     if within is not None and within.sessions is not None:
         sessions, narrowed = " AND p.session_id = ANY(%s)", [sorted(within.sessions)]
     score, lateral, read = question.scored("p")
     phrases, held = question.phrase_conditions("p", "messages")
-    part = (f"(SELECT p.id FROM messages p WHERE p.words @@ %s::tsquery{phrases} "
-            f"AND p.created_at BETWEEN %s AND %s AND p.type = ANY(%s){sessions} AND {_HIDDEN} "
-            f"ORDER BY p.created_at DESC LIMIT {int(limit * CANDIDATES_PER_RESULT)})")
-    keywords = question.pooled()
-    pooled = [value for keyword in keywords for value in (keyword, *held, after, before, types, *narrowed)]
-    sql = _MESSAGES.format(pool=" UNION ".join([part] * len(keywords)), score=score, lateral=lateral, current=CURRENT)
-    return sql, [*pooled, *read, limit, *read, literal]
+    condition = f"p.words @@ %s::tsquery{phrases} AND p.type = ANY(%s){sessions} AND {_HIDDEN}"
+    parts = [pool_part(condition, [keyword, *held, types, *narrowed], after, before, start, limit)
+             for keyword, start in zip(question.pooled(), since, strict=True)]
+    sql = _MESSAGES.format(pool=" UNION ".join(part for part, _ in parts), score=score, lateral=lateral, current=CURRENT)
+    return sql, [*(value for _, values in parts for value in values), *read, limit, *read, literal]
 
 
 _SESSIONS = """WITH pool AS MATERIALIZED ({pool}),
@@ -129,7 +135,7 @@ def ranked_sessions(question: Question, after: int, before: int, within: Within 
     phrases, held = question.phrase_conditions("p", "sessions")
     part = (f"(SELECT p.id FROM sessions p WHERE p.title_words @@ %s::tsquery"
             f"{phrases} AND p.updated_at BETWEEN %s AND %s AND p.deleted_at IS NULL{sessions} "
-            f"ORDER BY p.updated_at DESC LIMIT {int(limit * CANDIDATES_PER_RESULT)})")
+            f"ORDER BY p.updated_at DESC LIMIT {pool_size(limit)})")
     keywords = question.pooled()
     pooled = [value for keyword in keywords for value in (keyword, *held, after, before, *narrowed)]
     sql = _SESSIONS.format(pool=" UNION ".join([part] * len(keywords)), score=score, lateral=lateral, current=CURRENT)

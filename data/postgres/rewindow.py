@@ -1,6 +1,7 @@
 """Windows for rows stored by an earlier version: a schema made by one gets every tenant's turn windows,
 own words and session title words, as this version lays them out, when ensure_schema brings it up to
-date. The count triggers stand by then, so the statistics follow the windows as they are stored.
+date. The count triggers stand by then, so the statistics follow the windows as they are stored; the
+turns by day, which a rewritten window does not move, are counted afresh.
 """
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import peewee as pw
 from oneclaw_search.data.postgres.database import TENANT_SETTING, execute
 from oneclaw_search.data.postgres.functions import CURRENT
 from oneclaw_search.data.postgres.message_rows import store_windows
+from oneclaw_search.data.postgres.term_counts import recount_days
 from oneclaw_search.data.postgres.window_writes import TURN_TYPES
 from oneclaw_search.data.postgres.windows import own_words, tenant_mark, title_window, window_of
 from oneclaw_search.domain.window_bm25 import DEFAULT_WINDOW
@@ -23,6 +25,7 @@ def store_all_windows(database: pw.Database) -> None:
     for (tenant,) in execute(database, "SELECT name FROM oneclaw_tenants").fetchall():
         execute(database, "SELECT set_config(%s, %s, true)", (TENANT_SETTING, tenant))
         _store_tenant(database, tenant_mark(tenant))
+        recount_days(database)
     execute(database, "SELECT set_config(%s, '', true)", (TENANT_SETTING,))
 
 

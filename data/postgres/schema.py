@@ -132,7 +132,8 @@ def security() -> list[str]:
 
 # Moves whenever ensure_schema would change an existing schema: a schema marked with it is left as it
 # is, so adding a tenant to a current schema costs no DDL.
-SCHEMA_VERSION = "oneclaw-search schema 6: windows 1-1-1 and own words stored, own words counted, trigram indexes by tenant"
+SCHEMA_VERSION = ("oneclaw-search schema 8: windows 1-1-1 and own words stored, own words and turns by day counted, "
+                  "trigram indexes by tenant")
 _MARK = "SELECT obj_description(to_regclass('oneclaw_tenants'), 'pg_class')"
 
 

@@ -9,8 +9,10 @@ reply shows them. Python reads only those rows.
 """
 from __future__ import annotations
 
-from oneclaw_search.data.postgres.daos import PostgresMessageDao, PostgresSessionDao
+from oneclaw_search.data.postgres.daos import PostgresSessionDao
 from oneclaw_search.data.postgres.database import PostgresHistory
+from oneclaw_search.data.postgres.message_dao import PostgresMessageDao
+from oneclaw_search.data.postgres.pools import pool_size, spans
 from oneclaw_search.data.postgres.ranked import Question, ranked_messages, ranked_sessions
 from oneclaw_search.data.postgres.term_counts import MESSAGES, SESSIONS, TURNS, collection
 from oneclaw_search.data.postgres.windows import tenant_mark
@@ -62,12 +64,22 @@ class PostgresMessageSearch:
         question, weights = _question(self._history, MESSAGES, query, deadline)
         scored: dict[str, tuple[MessageHit, float]] = {hit.id: (hit, 0.0) for hit in literal}
         if question is not None and limit > 0:
-            sql, params = ranked_messages(question, after, before, within, limit, list(scored))
+            sql, params = ranked_messages(question, after, before, within, limit, list(scored),
+                                          self._since(question, after, before, limit, within, deadline))
             scored.update((row[0], (MessageHit(*row[:6]), row[6])) for row in self._history.rows(sql, params, deadline))
         kept = [(hit, score) for hit, score in scored.values() if query.admits(hit.content)]
         found = evidence(query, [hit.content for hit, _ in kept], [_coverage(score, weights) for _, score in kept],
                          [True] * len(kept), every=False)  # a message is never held to every term
         return [ScoredMessage(hit, item) for (hit, _), item in zip(kept, found, strict=True)]
+
+    def _since(self, question: Question, after: int, before: int, limit: int, within: Within | None,
+               deadline: Deadline | None) -> list[int | None]:
+        """Where each pooled keyword's newest rows are read from: spans only where the counts describe
+        the rows searched (every turn type, every session)."""
+        turns = question.fields[1][2]
+        narrowed = within is not None and (within.types is not None or within.sessions is not None)
+        held = [None] * len(question.pooled()) if narrowed else question.pooled_held(turns)
+        return spans(self._history, held, turns.rows, pool_size(limit), after, before, deadline)
 
 
 class PostgresSessionSearch:

@@ -2,7 +2,8 @@
 of domain/window_bm25.py): how many windows hold each term, and under the empty word (no term is
 empty) how many windows there are and their total length. Messages' windows are kind 'm', sessions'
 titles kind 's'; turns' own words kind 'w' (scored beside the windows, and how common a word is for
-the literal reading's plan).
+the literal reading's plan); turns by the day they were written kind 'd' (how far back a common
+word's newest rows lie).
 
 Statement triggers with transition tables add the terms of new windows and take away those of old
 ones (an update does both), whoever writes: our writer, a host's own statements, a cascade from a
@@ -23,14 +24,20 @@ from oneclaw_search.domain.window_bm25 import Collection
 TABLE = "oneclaw_search_window_terms"
 OLD_TABLE = "oneclaw_search_terms"  # an earlier schema's counts of english lexemes: dropped
 ROWS = ""  # no term is empty: under this word, every window counts once and adds its length
-MESSAGES, SESSIONS, TURNS = "m", "s", "w"  # message windows, session titles, turns' own words
+MESSAGES, SESSIONS, TURNS, DAYS = "m", "s", "w", "d"  # message windows, session titles, turns' own words, turns by day
+# Turns are counted by the day they were written on: a search reads one count a day back to the first
+# day it needs, a year's history being a few hundred rows.
+DAY_MS = 86_400_000
 _MARKED = len(tenant_mark(""))  # a tsvector lexeme's tenant mark, before the term
+# A turn's day as a word that sorts as the day does (a time before 1970 counts in the first day).
+_DAY = f"lpad(greatest({{row}}.created_at / {DAY_MS}, 0)::text, 12, '0')"
 # Each kind: its table, the terms of a row `r` (as a lateral yielding `word`), the column present on
 # every row counted, and the row's length.
 _KINDS = {MESSAGES: ("messages", "jsonb_object_keys(r.window_tf)", "window_tf", "r.window_length"),
           SESSIONS: ("sessions", "jsonb_object_keys(r.title_tf)", "title_tf", "r.title_length"),
           TURNS: ("messages", f"LATERAL (SELECT substr(x, {_MARKED + 1}) FROM unnest(tsvector_to_array(r.words)) x)",
-                  "words", "coalesce(r.own_length, 0)")}
+                  "words", "coalesce(r.own_length, 0)"),
+          DAYS: ("messages", f"LATERAL (SELECT {_DAY.format(row='r')} WHERE r.words IS NOT NULL)", "words", "0")}
 _TERMS = """SELECT k.word, {sign} AS change, 0::bigint AS length FROM {rows} r, {terms} k(word)
     UNION ALL SELECT '{total}', {sign}, {sign} * {length} FROM {rows} r WHERE r.{present} IS NOT NULL"""
 # Words in one order, so writers of one tenant take their rows' locks alike and never deadlock.
@@ -120,3 +127,33 @@ def known(history: PostgresHistory, terms: Sequence[str]) -> dict[str, int]:
     rows = history.rows(f"SELECT word, sum(held_by) FROM {TABLE} WHERE kind = ANY(%s) AND word = ANY(%s) GROUP BY word",
                         ([TURNS, SESSIONS], list(terms)))
     return {word: int(held) for word, held in rows}
+
+
+# For each count asked for, the newest day by which at least that many turns were written, going back
+# from `before`'s day (a day's turns all count, so the day's start bounds them), or NULL when the days
+# back to `after`'s hold fewer: one pass over the days, each count a filter of it.
+_BACK = f"""SELECT {{asked}} FROM (SELECT word, sum(held_by) OVER (ORDER BY word DESC) AS upto FROM {TABLE}
+        WHERE kind = '{DAYS}' AND word BETWEEN %s AND %s) days"""
+
+
+def day_word(at: int) -> str:
+    """The day of a time in milliseconds as the counts name it."""
+    return str(max(at // DAY_MS, 0)).rjust(12, "0")
+
+
+def written_since(history: PostgresHistory, needed: Sequence[int], after: int, before: int,
+                  deadline: Deadline | None = None) -> list[int | None]:
+    """For each count in `needed`, a time from which at least that many of the tenant's turns were
+    written up to `before` (None: fewer were, back to `after`)."""
+    asked = ", ".join(["max(word) FILTER (WHERE upto >= %s)"] * len(needed))
+    words = history.rows(_BACK.format(asked=asked), (*needed, day_word(after), day_word(before)), deadline)[0]
+    return [None if word is None or int(word) == 0 else int(word) * DAY_MS for word in words]
+
+
+def recount_days(database: pw.Database) -> None:
+    """The current tenant's turns counted by day afresh (a schema made before they were counted)."""
+    execute(database, f"DELETE FROM {TABLE} WHERE tenant = {CURRENT} AND kind = '{DAYS}'")
+    execute(database, f"""INSERT INTO {TABLE} (tenant, kind, word, held_by, length)
+        SELECT {CURRENT}, '{DAYS}', word, count(*), 0 FROM (SELECT {_DAY.format(row='m')} AS word FROM messages m
+        WHERE m.tenant = {CURRENT} AND m.words IS NOT NULL UNION ALL SELECT '{ROWS}' FROM messages m
+        WHERE m.tenant = {CURRENT} AND m.words IS NOT NULL) d GROUP BY word""")

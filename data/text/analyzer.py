@@ -36,6 +36,7 @@ _WORD = re.compile(r"\w+")
 # The literal reading's grams, as pg_trgm's on PostgreSQL: a needle shorter than this gives an index
 # of grams nothing to look up.
 TRIGRAM = 3
+ON_WORDS = re.compile(r"[^\W_](?:.*[^\W_])?", re.DOTALL)  # a needle beginning and ending on a letter or digit
 
 
 def words_analyzer() -> tantivy.TextAnalyzer:

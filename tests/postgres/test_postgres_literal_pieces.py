@@ -1,26 +1,41 @@
 """The literal reading of a phrase through its rarest word (literal_reading.py): the same rows, newest
 first, as the whole phrase through the trigram index; the whole phrase again when the word turns out
-commoner than its count; and never a word the phrase does not hold as written."""
+commoner than its count; and never a word the phrase does not hold as written. The readings tried
+before these (the newest rows, the phrase of the needle's words) are set aside here."""
 from __future__ import annotations
+
+from dataclasses import replace
 
 import pytest
 
 from oneclaw_search.data.history.new_rows import NewMessage, NewSession
-from oneclaw_search.data.postgres import daos, literal_reading
-from oneclaw_search.data.postgres.daos import PostgresMessageDao
+from oneclaw_search.data.postgres import literal_reading, message_dao
 from oneclaw_search.data.postgres.database import PostgresHistory
+from oneclaw_search.data.postgres.folded import folded_like
 from oneclaw_search.data.postgres.literal_reading import (
     ALONG_TIME,
     THROUGH_INDEX,
     LiteralPlan,
-    folded_like,
     literal_plan,
     pieces,
     words_of,
 )
+from oneclaw_search.data.postgres.message_dao import PostgresMessageDao
 from oneclaw_search.data.postgres.writer import PostgresHistoryWriter
 
 NOW = 1_780_000_000_000
+
+
+@pytest.fixture(autouse=True)
+def trigram_readings_only(mocker):
+    """The readings these tests look at, with the newest rows and the needle's words not tried first."""
+    mocker.patch.object(message_dao, "newest_rows", return_value=None)
+    mocker.patch.object(message_dao, "phrase_of", return_value=None)
+
+
+def chosen(plan: LiteralPlan) -> LiteralPlan:
+    """The reading a plan chose, without the counts it carries for the readings tried before it."""
+    return replace(plan, held=None)
 
 
 def history_of(url: str) -> PostgresHistory:
@@ -46,7 +61,7 @@ def test_a_phrase_read_through_its_rarest_word_finds_what_the_whole_phrase_finds
     url, _ = fresh_database
     history = history_of(url)
     assert literal_plan(history, query, limit, None).piece is not None  # the new path is the one taken
-    spy = mocker.spy(daos, "through_piece")
+    spy = mocker.spy(message_dao, "through_piece")
     through = [hit.id for hit in PostgresMessageDao(history).search_content(query, limit=limit)]
     assert spy.call_count == 1 and spy.spy_return is not None
     assert through == read_whole(history, query, limit, mocker)
@@ -58,8 +73,8 @@ def test_a_word_commoner_than_its_count_said_leaves_the_phrase_to_the_index(fres
     url, _ = fresh_database
     history = history_of(url)
     mocker.patch.object(literal_reading, "PIECE_ROWS", 20)  # 'ferry' is counted 42 times: not rare enough
-    assert literal_plan(history, "ferry schedule", 50, None) == LiteralPlan(order=THROUGH_INDEX)  # a phrase
-    mocker.patch.object(daos, "literal_plan", return_value=LiteralPlan(piece="schedul"))  # held by 103 rows, past 20
+    assert chosen(literal_plan(history, "ferry schedule", 50, None)) == LiteralPlan(order=THROUGH_INDEX)  # a phrase
+    mocker.patch.object(message_dao, "literal_plan", return_value=LiteralPlan(piece="schedul"))  # held by 103 rows, past 20
     whole = mocker.spy(history, "rows")
     found = [hit.id for hit in PostgresMessageDao(history).search_content("ferry schedule", limit=50)]
     assert len(found) == 41  # the 40 and the capitals; not the ferryboat, nor the two spaces
@@ -90,12 +105,12 @@ def test_a_word_is_read_back_along_time_when_common_and_through_the_index_when_r
     """held² against limit · rows · ALONG_TIME_SHARE: 'ferry' is held by 42 of 103 messages."""
     url, _ = fresh_database
     history = history_of(url)
-    assert literal_plan(history, "ferry", 50, None) == LiteralPlan(order=ALONG_TIME, rows_back=168)  # 42² > 50 · 103 / 4
-    assert literal_plan(history, "ferry", 100, None) == LiteralPlan(order=THROUGH_INDEX)  # 42² < 100 · 103 / 4
-    assert literal_plan(history, "fe", 50, None) == LiteralPlan(order=ALONG_TIME)  # no trigram to look up
-    assert literal_plan(history, "zzqx", 50, None) == LiteralPlan()  # no count: the planner's choice
-    assert literal_plan(history, "ferry", 50, None, some_sessions=True) == LiteralPlan()  # counts of all sessions
-    assert literal_plan(history, "école", 50, None) == LiteralPlan()  # counted as 'ecol', which no row holds
+    assert chosen(literal_plan(history, "ferry", 50, None)) == LiteralPlan(order=ALONG_TIME, rows_back=168)  # 42² > 50 · 103 / 4
+    assert chosen(literal_plan(history, "ferry", 100, None)) == LiteralPlan(order=THROUGH_INDEX)  # 42² < 100 · 103 / 4
+    assert chosen(literal_plan(history, "fe", 50, None)) == LiteralPlan(order=ALONG_TIME)  # no trigram to look up
+    assert chosen(literal_plan(history, "zzqx", 50, None)) == LiteralPlan()  # no count: the planner's choice
+    assert chosen(literal_plan(history, "ferry", 50, None, some_sessions=True)) == LiteralPlan()  # counts of all sessions
+    assert chosen(literal_plan(history, "école", 50, None)) == LiteralPlan()  # counted as 'ecol', which no row holds
     statements = mocker.spy(history, "rows")
     for limit, order in ((5, ALONG_TIME), (100, THROUGH_INDEX)):
         expected = read_whole_free(history, "FERRY", limit)
@@ -132,7 +147,7 @@ def test_a_word_commoner_in_the_counts_than_as_written_is_read_through_the_index
             + [NewMessage(f"b{i:03}", "s1", "USER", f"une école {i}", NOW + 100 + i) for i in range(60)])
     PostgresHistoryWriter(history, None).write([NewSession("s1", "One", NOW)], rows, [])
     mocker.patch.object(literal_reading, "ALONG_TIME_SHARE", 2.0)  # read back 63 / 2 rows: accented ones only
-    assert literal_plan(history, "ecole", 5, None) == LiteralPlan(order=ALONG_TIME, rows_back=31)
+    assert chosen(literal_plan(history, "ecole", 5, None)) == LiteralPlan(order=ALONG_TIME, rows_back=31)
     expected = read_whole_free(history, "ecole", 5)
     statements = mocker.spy(history, "rows")
     found = [hit.id for hit in PostgresMessageDao(history).search_content("ecole", limit=5)]

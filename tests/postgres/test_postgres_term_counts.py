@@ -1,6 +1,7 @@
 """The windows and counts the server keeps for BM25 (window_writes.py, term_counts.py) agree with the
-rows whatever changes them: appends, a replaced turn, a turn moved or made a tool row, a removed
-session's cascade, two writers at once, and a schema made before windows were stored."""
+rows whatever changes them: appends, a replaced turn, a turn moved (in its session or in time) or made
+a tool row, a removed session's cascade, two writers at once, and a schema made before windows were
+stored. So do the turns counted by day, which say how far back a word's newest rows lie."""
 from __future__ import annotations
 
 import json
@@ -10,7 +11,7 @@ from threads import run_at_once
 from oneclaw_search.data.history.new_rows import NewMessage, NewSession
 from oneclaw_search.data.postgres.database import PostgresHistory
 from oneclaw_search.data.postgres.schema import add_tenant, ensure_schema
-from oneclaw_search.data.postgres.term_counts import MESSAGES, ROWS, TABLE, TURNS, counted
+from oneclaw_search.data.postgres.term_counts import DAY_MS, DAYS, MESSAGES, ROWS, TABLE, TURNS, counted, day_word
 from oneclaw_search.data.postgres.windows import own_words, window_of
 from oneclaw_search.data.postgres.writer import PostgresHistoryWriter
 from oneclaw_search.domain.window_bm25 import DEFAULT_WINDOW
@@ -69,6 +70,17 @@ def own_counts(url: str, admin: PostgresHistory, tenant: str) -> tuple[dict[str,
         history.close()
 
 
+def days_kept_and_true(admin: PostgresHistory, tenant: str) -> tuple[dict[str, int], dict[str, int]]:
+    """The turns counted by day as kept, and counted again from the rows."""
+    kept_days = admin.rows(f"SELECT word, held_by FROM {TABLE} WHERE tenant = %s AND kind = %s AND word <> '' AND held_by <> 0",
+                           (tenant, DAYS))
+    times = admin.rows("SELECT created_at FROM messages WHERE tenant = %s AND words IS NOT NULL", (tenant,))
+    truth: dict[str, int] = {}
+    for (at,) in times:
+        truth[day_word(at)] = truth.get(day_word(at), 0) + 1
+    return {word: int(held) for word, held in kept_days}, truth
+
+
 def turns(session: str, start: int, count: int, text: str) -> list[NewMessage]:
     return [NewMessage(f"{session}-m{start + i}", session, "USER", text.format(i=i), NOW + start + i) for i in range(count)]
 
@@ -84,6 +96,7 @@ def test_windows_and_counts_follow_appends_replacements_moves_and_cascades_tenan
     mine.write([], [NewMessage("s1-m0", "s1", "USER", "a ticket, no boat", NOW)], [])  # replaced by id
     mine.write([], [NewMessage("s1-m5", "s2", "USER", "moved to s2, island", NOW + 99)], [])  # to another session
     mine.write([], [NewMessage("s1-m9", "s1", "TOOL_RESULT", "ferry output", NOW + 9)], [])  # no longer a turn
+    mine.write([], [NewMessage("s1-m3", "s1", "USER", "the ferry, days before", NOW - 3 * DAY_MS)], [])  # to another day
     history = PostgresHistory(url, "owner")
     history.run("DELETE FROM sessions WHERE id = 's2'")  # its messages go by cascade
     history.close()
@@ -92,6 +105,8 @@ def test_windows_and_counts_follow_appends_replacements_moves_and_cascades_tenan
         assert kept(url, tenant) == counted_from_windows(admin, tenant)
         kept_own, own_truth = own_counts(url, admin, tenant)
         assert kept_own == own_truth
+        assert days_kept_and_true(admin, tenant)[0] == days_kept_and_true(admin, tenant)[1]
+    assert sorted(days_kept_and_true(admin, "owner")[0].values()) == [1, 30]
     # s2 took its twelve and s1-m5 with it; s1-m9 is no turn
     assert kept(url, "other")["ferri"][0] == 7 and kept(url, "owner")[ROWS][0] == 31
 
@@ -124,3 +139,4 @@ def test_a_schema_made_before_windows_were_stored_gets_them_from_the_rows_alread
     assert {word: held for word, (held, _) in kept(url, "owner").items()} == {"ferri": 9, "ticket": 9, ROWS: 9}
     assert kept(url, "owner") == counted_from_windows(admin, "owner")
     assert own_counts(url, admin, "owner")[0] == {"ferri": 9, "ticket": 9, ROWS: 9}
+    assert days_kept_and_true(admin, "owner") == ({day_word(NOW): 9}, {day_word(NOW): 9})

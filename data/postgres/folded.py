@@ -1,0 +1,41 @@
+"""The literal reading's SQL conditions (FEAT-032's LIKE, AC-07, Q-04): a column holding the query as
+folded text, through the tenant-marked trigram indexes (schema.py) or checked row by row, and whether
+a tenant holds enough of the messages to read those indexes without its mark.
+"""
+from __future__ import annotations
+
+from oneclaw_search.data.postgres.database import PostgresHistory
+from oneclaw_search.domain.clock import Deadline
+
+
+def folded_like(column: str, marked: bool = True) -> str:
+    """SQL: `column` (`alias.name`) holds the query (the next parameter) as the literal reading reads
+    it, in the form the tenant-marked trigram indexes hold. Unless `marked`, the pattern leaves the
+    tenant's mark out: the index then reads the needle's trigrams only, not also the mark's, which every
+    row of the tenant holds (the policy still keeps the rows to the tenant's)."""
+    alias = column.split(".")[0]
+    pattern = "oneclaw_search_like(%s)" if marked else _UNMARKED
+    return f"oneclaw_search_marked({alias}.tenant, {column}) LIKE {pattern} ESCAPE '\\'"
+
+
+# A tenant holding at least this share of the messages reads the trigram index without its mark: the
+# other tenants' rows holding the needle's trigrams are then at most as many again as its own, where
+# the mark's trigrams cost a reading of every one of its rows' postings.
+ALONE_SHARE = 0.5
+_UNMARKED = "substr(oneclaw_search_like(%s), length(oneclaw_search_like('')) - 1)"
+_MESSAGES_HELD = "SELECT reltuples FROM pg_class WHERE oid = 'messages'::regclass"
+
+
+def alone(history: PostgresHistory, turns: int | None, deadline: Deadline | None) -> bool:
+    """Whether the tenant's `turns` are at least ALONE_SHARE of every tenant's messages, as the planner's
+    statistics count them."""
+    held = history.rows(_MESSAGES_HELD, (), deadline)[0][0] if turns else None
+    return bool(turns and held is not None and turns >= ALONE_SHARE * held)
+
+
+def folded_walk(column: str, ascii_needle: bool) -> str:
+    """SQL: `column` holds the query (the next parameter), checked row by row, never through an index: the
+    fold behind no tenant mark, and for a needle that is not ASCII, only on text that is not ASCII
+    either (the fold of ASCII text is ASCII), so most rows of an English history cost no fold."""
+    held = f"oneclaw_search_fold({column}) LIKE substr(oneclaw_search_like(%s), length(oneclaw_search_like('')) - 1) ESCAPE '\\'"
+    return held if ascii_needle else f"(octet_length({column}) > char_length({column}) AND {held})"
