@@ -35,7 +35,10 @@ def alone(history: PostgresHistory, turns: int | None, deadline: Deadline | None
 
 def folded_walk(column: str, ascii_needle: bool) -> str:
     """SQL: `column` holds the query (the next parameter), checked row by row, never through an index: the
-    fold behind no tenant mark, and for a needle that is not ASCII, only on text that is not ASCII
-    either (the fold of ASCII text is ASCII), so most rows of an English history cost no fold."""
-    held = f"oneclaw_search_fold({column}) LIKE substr(oneclaw_search_like(%s), length(oneclaw_search_like('')) - 1) ESCAPE '\\'"
-    return held if ascii_needle else f"(octet_length({column}) > char_length({column}) AND {held})"
+    fold behind no tenant mark, which for ASCII text is its lower case (SQL's own, where the fold is a
+    function call a row); a needle that is not ASCII is looked for only in text that is not either (the
+    fold of ASCII text is ASCII), so most rows of an English history cost no fold."""
+    ascii_text, pattern = f"octet_length({column}) = char_length({column})", f"(SELECT {_UNMARKED})"  # made once
+    if not ascii_needle:
+        return f"(NOT {ascii_text} AND oneclaw_search_fold({column}) LIKE {pattern} ESCAPE '\\')"
+    return f"(CASE WHEN {ascii_text} THEN lower({column}) ELSE oneclaw_search_fold({column}) END) LIKE {pattern} ESCAPE '\\'"
