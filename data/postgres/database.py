@@ -5,6 +5,7 @@ tenant role), so row-level security applies to every statement, ours or a host's
 """
 from __future__ import annotations
 
+import math
 import threading
 import weakref
 from collections.abc import Iterator, Sequence
@@ -75,34 +76,51 @@ class PostgresHistory:
     def connected(self, deadline: Deadline | None = None) -> Iterator[pw.PostgresqlDatabase]:
         """This thread's connection for one unit of work; an expired deadline cancels the statement
         running (the server's statement_timeout), and any failure names this history."""
+        with self._unit(deadline) as (database, limit):
+            if limit is not None:
+                execute(database, *limit)
+            yield database
+
+    def rows(self, sql: str, params: Sequence[object] = (), deadline: Deadline | None = None, *,
+             without: Sequence[str] = ()) -> Rows:
+        """The statement's rows; `without` names planner methods (enable_* settings) it may not use. The
+        statement goes to the server in one round trip with the timeout its deadline sets."""
+        with self._unit(deadline) as (database, limit):
+            if without:
+                if limit is not None:
+                    execute(database, *limit)
+                with database.atomic():  # set_config(..., true) holds to the end of this transaction only
+                    execute(database, "SELECT " + ", ".join(["set_config(%s, 'off', true)"] * len(without)), tuple(without))
+                    return list(execute(database, sql, tuple(params)).fetchall())
+            if limit is None:
+                return list(execute(database, sql, tuple(params)).fetchall())
+            connection = connection_of(database)
+            with connection.pipeline():
+                connection.execute(*limit)
+                cursor = connection.execute(sql, tuple(params))
+            return list(cursor.fetchall())
+
+    @contextmanager
+    def _unit(self, deadline: Deadline | None) -> Iterator[tuple[pw.PostgresqlDatabase, tuple[str, tuple[str]] | None]]:
+        """The connection, and the statement setting its timeout that must run first (None: none must)."""
         depth = getattr(self._depth, "value", 0)
         try:
             if depth == 0 and self.peewee.is_closed():
                 self.peewee.connect()
             self._depth.value = depth + 1
-            self._limit_statements(deadline)
             try:
-                yield self.peewee
+                yield self.peewee, self._timeout(deadline)
             finally:
                 self._depth.value = depth
                 if depth == 0 and not self.peewee.is_closed():
                     self.peewee.close()  # back to the pool
         except (psycopg.errors.QueryCanceled, pw.OperationalError) as error:
-            if deadline is not None and deadline.expired():
+            # the server's timeout is the deadline's, and its clock may run out a moment before ours
+            if deadline is not None and (deadline.expired() or _cancelled(error)):
                 raise SearchTimedOut() from error
             raise HistoryUnavailable(f"{self.name}: {_first_line(error)}") from error
         except (psycopg.Error, pw.DatabaseError, pw.InterfaceError, MaxConnectionsExceeded) as error:
             raise HistoryUnavailable(f"{self.name}: {_first_line(error)}") from error
-
-    def rows(self, sql: str, params: Sequence[object] = (), deadline: Deadline | None = None, *,
-             without: Sequence[str] = ()) -> Rows:
-        """The statement's rows; `without` names planner methods (enable_* settings) it may not use."""
-        with self.connected(deadline) as database:
-            if not without:
-                return list(execute(database, sql, tuple(params)).fetchall())
-            with database.atomic():  # set_config(..., true) holds to the end of this transaction only
-                execute(database, "SELECT " + ", ".join(["set_config(%s, 'off', true)"] * len(without)), tuple(without))
-                return list(execute(database, sql, tuple(params)).fetchall())
 
     def run(self, sql: str, params: Sequence[object] = ()) -> int:
         """A statement that returns no rows; how many rows it touched."""
@@ -115,21 +133,26 @@ class PostgresHistory:
             self.peewee.close()
         self.peewee.close_all()
 
-    def _limit_statements(self, deadline: Deadline | None) -> None:
-        """The server's statement_timeout as the deadline leaves, or none without one. A connection
-        keeps its last timeout when it goes back to the pool: it is cleared only when a unit of work
-        with no deadline borrows it, so a search's statements cost no second round trip."""
+    def _timeout(self, deadline: Deadline | None) -> tuple[str, tuple[str]] | None:
+        """The statement setting the server's statement_timeout as the deadline leaves, or none without
+        one. A connection keeps its last timeout when it goes back to the pool: it is cleared only when
+        a unit of work with no deadline borrows it, so a statement with no deadline costs nothing more."""
         connection = connection_of(self.peewee)
         if deadline is None and connection not in self._limited:
-            return
+            return None
         if deadline is not None:
             deadline.check()
-        timeout = "0" if deadline is None else str(max(int(deadline.remaining() * 1000), 1))
-        execute(self.peewee, "SELECT set_config('statement_timeout', %s, false)", (timeout,))
+        timeout = "0" if deadline is None else str(max(math.ceil(deadline.remaining() * 1000), 1))
         if deadline is None:
             self._limited.discard(connection)
         else:
             self._limited.add(connection)
+        return "SELECT set_config('statement_timeout', %s, false)", (timeout,)
+
+
+def _cancelled(error: BaseException) -> bool:
+    """A statement the server cancelled (peewee wraps psycopg's error)."""
+    return any(isinstance(cause, psycopg.errors.QueryCanceled) for cause in (error, error.__cause__, error.__context__))
 
 
 def _first_line(error: BaseException) -> str:

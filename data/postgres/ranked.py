@@ -117,6 +117,12 @@ def ranked_messages(question: Question, after: int, before: int, within: Within 
     return sql, [*(value for _, values in parts for value in values), *read, limit, *read, literal]
 
 
+def scored_messages(question: Question, ids: list[str]) -> tuple[str, list[object]]:
+    """The statement scoring these messages (their ids and scores), as the keyword statement scores its pool."""
+    score, lateral, read = question.scored("p")
+    return f"SELECT p.id, {score} FROM messages p {lateral} WHERE p.tenant = {CURRENT} AND p.id = ANY(%s)", [*read, ids]
+
+
 _SESSIONS = """WITH pool AS MATERIALIZED ({pool}),
     best AS (SELECT p.id, {score} AS score, p.updated_at FROM pool JOIN sessions p ON p.tenant = {current} AND p.id = pool.id
         {lateral} ORDER BY score DESC, p.updated_at DESC LIMIT %s),

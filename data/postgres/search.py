@@ -13,8 +13,9 @@ from oneclaw_search.data.postgres.daos import PostgresSessionDao
 from oneclaw_search.data.postgres.database import PostgresHistory
 from oneclaw_search.data.postgres.message_dao import PostgresMessageDao
 from oneclaw_search.data.postgres.pools import pool_size, spans
-from oneclaw_search.data.postgres.ranked import Question, ranked_messages, ranked_sessions
-from oneclaw_search.data.postgres.term_counts import MESSAGES, SESSIONS, TURNS, collection
+from oneclaw_search.data.postgres.ranked import Question, ranked_messages, ranked_sessions, scored_messages
+from oneclaw_search.data.postgres.readers import literal_readers
+from oneclaw_search.data.postgres.term_counts import MESSAGES, SESSIONS, TURNS, collections
 from oneclaw_search.data.postgres.windows import tenant_mark
 from oneclaw_search.data.text.keywords import clause_terms, clauses
 from oneclaw_search.domain.clock import Deadline
@@ -42,7 +43,8 @@ def _question(history: PostgresHistory, kind: str, query: HistoryQuery, deadline
     terms = clause_terms(found)
     if not found:
         return None, Statistics(NOTHING_KNOWN)
-    fields = [(counts, length, collection(history, counted, terms, deadline)) for counts, length, counted in _FIELDS[kind]]
+    made = collections(history, [counted for _, _, counted in _FIELDS[kind]], terms, deadline)
+    fields = [(counts, length, kept) for (counts, length, _), kept in zip(_FIELDS[kind], made, strict=True)]
     known = Statistics(fields[0][2], fields[1][2] if len(fields) > 1 else None)
     return Question(query, found, terms, fields, tenant_mark(history.tenant)), known
 
@@ -60,13 +62,22 @@ class PostgresMessageSearch:
 
     def search(self, query: HistoryQuery, after: int, before: int, limit: int, *, deadline: Deadline | None = None,
                within: Within | None = None) -> list[ScoredMessage]:
-        literal = self._dao.search_content(query.raw, after, before, limit, deadline=deadline, within=within)
+        """The literal reading runs beside the keyword statement, on a connection of its own: the two wait
+        on the server apart, and the literal rows the keyword pool did not score are scored after."""
+        reading = literal_readers().submit(self._dao.search_content, query.raw, after, before, limit,
+                                           deadline=deadline, within=within)
         question, weights = _question(self._history, MESSAGES, query, deadline)
-        scored: dict[str, tuple[MessageHit, float]] = {hit.id: (hit, 0.0) for hit in literal}
+        ranked: dict[str, tuple[MessageHit, float]] = {}
         if question is not None and limit > 0:
-            sql, params = ranked_messages(question, after, before, within, limit, list(scored),
+            sql, params = ranked_messages(question, after, before, within, limit, [],
                                           self._since(question, after, before, limit, within, deadline))
-            scored.update((row[0], (MessageHit(*row[:6]), row[6])) for row in self._history.rows(sql, params, deadline))
+            ranked = {row[0]: (MessageHit(*row[:6]), row[6]) for row in self._history.rows(sql, params, deadline)}
+        scored: dict[str, tuple[MessageHit, float]] = {hit.id: (hit, 0.0) for hit in reading.result()}
+        unscored = [key for key in scored if key not in ranked]
+        if question is not None and limit > 0 and unscored:
+            sql, params = scored_messages(question, unscored)
+            scored.update((key, (scored[key][0], score)) for key, score in self._history.rows(sql, params, deadline))
+        scored.update(ranked)
         kept = [(hit, score) for hit, score in scored.values() if query.admits(hit.content)]
         found = evidence(query, [hit.content for hit, _ in kept], [_coverage(score, weights) for _, score in kept],
                          [True] * len(kept), every=False)  # a message is never held to every term

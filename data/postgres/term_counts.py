@@ -111,9 +111,21 @@ def counted(history: PostgresHistory, kind: str, terms: Sequence[str], deadline:
 
 def collection(history: PostgresHistory, kind: str, terms: Sequence[str], deadline: Deadline | None = None) -> Collection:
     """The tenant's windows of `kind` as BM25 sees them, for these query terms."""
-    found = counted(history, kind, terms, deadline)
-    rows, length = found.get(ROWS, (0, 0))
-    return Collection(rows, length / rows if rows else 0.0, {term: found.get(term, (0, 0))[0] for term in terms})
+    return collections(history, [kind], terms, deadline)[0]
+
+
+def collections(history: PostgresHistory, kinds: Sequence[str], terms: Sequence[str],
+                deadline: Deadline | None = None) -> list[Collection]:
+    """The tenant's windows of each of `kinds` as BM25 sees them, for these query terms, in one lookup."""
+    rows = history.rows(f"SELECT kind, word, held_by, length FROM {TABLE} WHERE kind = ANY(%s) AND word = ANY(%s)",
+                        (list(kinds), sorted({*terms, ROWS})), deadline)
+    found = {(kind, word): (int(held), int(length)) for kind, word, held, length in rows}
+    made = []
+    for kind in kinds:
+        windows, length = found.get((kind, ROWS), (0, 0))
+        made.append(Collection(windows, length / windows if windows else 0.0,
+                               {term: found.get((kind, term), (0, 0))[0] for term in terms}))
+    return made
 
 
 def message_counts(history: PostgresHistory, words: Sequence[str], deadline: Deadline | None = None) -> dict[str, int]:

@@ -3,13 +3,17 @@ statistics as soon as they are missing or stale by autovacuum's rule, and the me
 counter any change moves, read in one lookup."""
 from __future__ import annotations
 
+import time
+
+import pytest
+
 from oneclaw_search.data.history.new_rows import NewMessage, NewSession
 from oneclaw_search.data.postgres.daos import PostgresMemoryIndexDao
 from oneclaw_search.data.postgres.database import PostgresHistory
 from oneclaw_search.data.postgres.functions import GIN_INDEXES
 from oneclaw_search.data.postgres.term_counts import MESSAGES, TURNS, collection
 from oneclaw_search.data.postgres.writer import PostgresHistoryWriter
-from oneclaw_search.domain.clock import Deadline, SystemClock
+from oneclaw_search.domain.clock import Deadline, SearchTimedOut, SystemClock
 from oneclaw_search.domain.models import MemoryChunk
 
 NOW = 1_780_000_000_000
@@ -79,6 +83,13 @@ def test_a_search_deadline_binds_its_own_statements_and_never_a_later_unit_of_wo
     history = PostgresHistory(postgres_url, new_tenant())
     limited = history.rows("SHOW statement_timeout", (), Deadline.after(SystemClock(), 5.0))[0][0]
     assert limited != "0" and history.rows("SHOW statement_timeout")[0][0] == "0"
+    # sent with its timeout in one round trip, a statement still running at the deadline is cancelled
+    started = time.monotonic()
+    with pytest.raises(SearchTimedOut):
+        history.rows("SELECT pg_sleep(5)", (), Deadline.after(SystemClock(), 0.3))
+    assert time.monotonic() - started < 3 and history.rows("SELECT 1", (), Deadline.after(SystemClock(), 5.0)) == [(1,)]
+    with pytest.raises(SearchTimedOut):  # and so is one planned with some methods off
+        history.rows("SELECT pg_sleep(5)", (), Deadline.after(SystemClock(), 0.3), without=["enable_seqscan"])
     history.close()
 
 
