@@ -1,6 +1,7 @@
 """The literal reading's SQL conditions (FEAT-032's LIKE, AC-07, Q-04): a column holding the query as
 folded text, through the tenant-marked trigram indexes (schema.py) or checked row by row, and whether
-a tenant holds enough of the messages to read those indexes without its mark.
+a tenant holds enough of the messages to read those indexes without its mark. A message's folded text
+is stored beside it (`folded`); a session's title and preview are folded as their indexes fold them.
 """
 from __future__ import annotations
 
@@ -13,9 +14,13 @@ def folded_like(column: str, marked: bool = True) -> str:
     it, in the form the tenant-marked trigram indexes hold. Unless `marked`, the pattern leaves the
     tenant's mark out: the index then reads the needle's trigrams only, not also the mark's, which every
     row of the tenant holds (the policy still keeps the rows to the tenant's)."""
-    alias = column.split(".")[0]
     pattern = "oneclaw_search_like(%s)" if marked else _UNMARKED
-    return f"oneclaw_search_marked({alias}.tenant, {column}) LIKE {pattern} ESCAPE '\\'"
+    return f"{_folded(column)} LIKE {pattern} ESCAPE '\\'"
+
+
+def _folded(column: str) -> str:
+    alias, name = column.split(".")
+    return f"{alias}.folded" if name == "content" else f"oneclaw_search_marked({alias}.tenant, {column})"
 
 
 # A tenant holding at least this share of the messages reads the trigram index without its mark: the
@@ -34,11 +39,15 @@ def alone(history: PostgresHistory, turns: int | None, deadline: Deadline | None
 
 
 def folded_walk(column: str, ascii_needle: bool) -> str:
-    """SQL: `column` holds the query (the next parameter), checked row by row, never through an index: the
-    fold behind no tenant mark, which for ASCII text is its lower case (SQL's own, where the fold is a
-    function call a row); a needle that is not ASCII is looked for only in text that is not either (the
-    fold of ASCII text is ASCII), so most rows of an English history cost no fold."""
-    ascii_text, pattern = f"octet_length({column}) = char_length({column})", f"(SELECT {_UNMARKED})"  # made once
+    """SQL: `column` holds the query (the next parameter), checked row by row, never through an index, its
+    pattern made once a statement. A message's stored fold is searched for the folded needle; otherwise
+    the fold behind no tenant mark, which for ASCII text is its lower case (SQL's own, where the fold is a function call a row),
+    and a needle that is not ASCII is looked for only in text that is not either (the fold of ASCII
+    text is ASCII), so most rows of an English history cost no fold."""
+    if column.endswith(".content"):  # a position in the stored fold, which no index answers
+        return f"strpos({_folded(column)}, (SELECT oneclaw_search_fold(%s))) > 0"
+    pattern = f"(SELECT {_UNMARKED})"
+    ascii_text = f"octet_length({column}) = char_length({column})"
     if not ascii_needle:
         return f"(NOT {ascii_text} AND oneclaw_search_fold({column}) LIKE {pattern} ESCAPE '\\')"
     return f"(CASE WHEN {ascii_text} THEN lower({column}) ELSE oneclaw_search_fold({column}) END) LIKE {pattern} ESCAPE '\\'"

@@ -64,7 +64,7 @@ MEMORY_TRIGGER = ("CREATE OR REPLACE TRIGGER memory_index_changed AFTER INSERT O
 # every search would otherwise read through one by one. A tenant role may not ANALYZE a table it does
 # not own, so the schema's owner lends it these statements over these tables only. SKIP_LOCKED: one
 # refresh at a time is enough.
-GIN_INDEXES = ("messages_words", "messages_marked_trgm", "sessions_title_words", "sessions_title_marked_trgm",
+GIN_INDEXES = ("messages_words", "messages_folded_trgm", "sessions_title_words", "sessions_title_marked_trgm",
                "sessions_preview_marked_trgm")
 ANALYZE_FUNCTION = f"""CREATE OR REPLACE FUNCTION oneclaw_search_analyze() RETURNS void
     LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_temp AS $$

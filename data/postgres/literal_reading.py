@@ -28,13 +28,13 @@ PIECE_ROWS = 2_000  # the most rows of its rarest word a phrase is read through 
 # read through the trigram index's bitmap (heap in time order, no sort), measured at 1M messages.
 ALONG_TIME_SHARE = 0.25
 _WORD = re.compile(r"\w+")
-_HELD = """WITH held AS MATERIALIZED (SELECT m.tenant, m.id, m.session_id, m.type, m.content, m.created_at FROM messages m
+_HELD = """WITH held AS MATERIALIZED (SELECT m.tenant, m.id, m.session_id, m.type, m.content, m.folded, m.created_at FROM messages m
     WHERE {piece} AND m.created_at BETWEEN %s AND %s{narrowed} LIMIT {rows}),
     found AS (SELECT {columns} FROM held m {sessions}
     WHERE {needle} AND s.deleted_at IS NULL ORDER BY m.created_at DESC, m.id LIMIT %s OFFSET %s)
     SELECT (SELECT count(*) FROM held), found.* FROM (SELECT 1) one LEFT JOIN found ON true
     ORDER BY found.created_at DESC, found.id"""
-_RECENT = """SELECT {columns} FROM (SELECT m.tenant, m.id, m.session_id, m.type, m.content, m.created_at FROM messages m
+_RECENT = """SELECT {columns} FROM (SELECT m.tenant, m.id, m.session_id, m.type, m.content, m.folded, m.created_at FROM messages m
     WHERE m.created_at BETWEEN %s AND %s{narrowed} ORDER BY m.created_at DESC, m.id LIMIT {rows}) m {sessions}
     WHERE {needle} AND s.deleted_at IS NULL ORDER BY m.created_at DESC, m.id LIMIT %s OFFSET %s"""
 

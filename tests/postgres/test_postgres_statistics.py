@@ -95,7 +95,7 @@ def test_a_search_deadline_binds_its_own_statements_and_never_a_later_unit_of_wo
 
 def test_an_import_still_settles_when_a_host_has_dropped_one_of_the_indexes(fresh_database):
     url, admin = fresh_database
-    admin.run("DROP INDEX messages_marked_trgm")
+    admin.run("DROP INDEX messages_folded_trgm")
     writer = PostgresHistoryWriter(PostgresHistory(url, "owner"), None)
     writer.write([NewSession("s1", "Ferry times", NOW)], messages(3), [])
     writer.write([], messages(2, start=3), [])

@@ -131,7 +131,7 @@ def test_a_schema_made_before_windows_were_stored_gets_them_from_the_rows_alread
     url, admin = fresh_database
     PostgresHistoryWriter(PostgresHistory(url, "owner"), None).write(
         [NewSession("s1", "Ferry", NOW)], turns("s1", 0, 9, "the ferry {i} and its ticket"), [])
-    admin.run("ALTER TABLE messages DROP COLUMN window_tf, DROP COLUMN words")  # as a schema of an earlier version stood
+    admin.run("ALTER TABLE messages DROP COLUMN window_tf, DROP COLUMN words, DROP COLUMN folded")  # as a schema of an earlier version stood
     admin.run(f"DROP TABLE {TABLE}")
     admin.run("COMMENT ON TABLE oneclaw_tenants IS NULL")
     ensure_schema(admin)
@@ -140,3 +140,5 @@ def test_a_schema_made_before_windows_were_stored_gets_them_from_the_rows_alread
     assert kept(url, "owner") == counted_from_windows(admin, "owner")
     assert own_counts(url, admin, "owner")[0] == {"ferri": 9, "ticket": 9, ROWS: 9}
     assert days_kept_and_true(admin, "owner") == ({day_word(NOW): 9}, {day_word(NOW): 9})
+    folded = admin.rows("SELECT count(*) FROM messages WHERE folded = oneclaw_search_marked(tenant, content)")
+    assert folded == [(9,)] and admin.rows("SELECT to_regclass('messages_folded_trgm') IS NOT NULL") == [(True,)]
