@@ -23,8 +23,8 @@ from oneclaw_search.data.text.analyzer import ON_WORDS, analyze
 from oneclaw_search.domain.clock import Deadline
 from oneclaw_search.domain.search_terms import is_cjk
 
-# Checked on each row read: the trigram index over the same fold would be asked for it otherwise, and
-# for a short needle it names every row.
+# Each row read is searched for the needle in its stored fold, which no index answers: a pattern the
+# trigram index could take would have it asked, and for a short needle it names every row.
 _FOLDED = folded_walk("m.content", ascii_needle=True)
 _NEWEST = f"""WITH held AS MATERIALIZED (SELECT m.tenant, m.id, m.session_id, m.type, m.content, m.folded, m.created_at FROM messages m
         WHERE m.words @@ %s::tsquery AND m.created_at BETWEEN %s AND %s{{narrowed}} ORDER BY m.created_at DESC, m.id LIMIT %s),

@@ -1,4 +1,5 @@
-"""The threads a message search reads its literal rows on, beside its keyword statement (search.py).
+"""The threads a message search reads its literal rows on, beside its keyword statement (search.py;
+the spec's searches side by side, overview step 3b).
 
 Apart from the pool the sources of a search run on (domain/parallel.py): a source waiting on a task
 queued behind other sources could wait for ever.
@@ -9,7 +10,7 @@ import os
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
-# One a message search at a time: as many as the searches the sources' own pool runs at once.
+# One for each message search under way: as many as the searches the sources' own pool runs at once.
 _MAX_THREADS = 4
 _pool: tuple[int, ThreadPoolExecutor] | None = None
 _lock = threading.Lock()

@@ -131,7 +131,8 @@ def test_a_schema_made_before_windows_were_stored_gets_them_from_the_rows_alread
     url, admin = fresh_database
     PostgresHistoryWriter(PostgresHistory(url, "owner"), None).write(
         [NewSession("s1", "Ferry", NOW)], turns("s1", 0, 9, "the ferry {i} and its ticket"), [])
-    admin.run("ALTER TABLE messages DROP COLUMN window_tf, DROP COLUMN words, DROP COLUMN folded")  # as a schema of an earlier version stood
+    # as a schema of an earlier version stood
+    admin.run("ALTER TABLE messages DROP COLUMN window_tf, DROP COLUMN words, DROP COLUMN folded")
     admin.run(f"DROP TABLE {TABLE}")
     admin.run("COMMENT ON TABLE oneclaw_tenants IS NULL")
     ensure_schema(admin)
