@@ -83,8 +83,8 @@ class PostgresHistory:
 
     def rows(self, sql: str, params: Sequence[object] = (), deadline: Deadline | None = None, *,
              without: Sequence[str] = ()) -> Rows:
-        """The statement's rows; `without` names planner methods (enable_* settings) it may not use. The
-        statement goes to the server in one round trip with the timeout its deadline sets."""
+        """The statement's rows; `without` names planner methods (enable_* settings) it may not use. Without
+        them, the statement goes to the server in one round trip with the timeout its deadline sets."""
         with self._unit(deadline) as (database, limit):
             if without:
                 if limit is not None:

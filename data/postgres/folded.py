@@ -27,7 +27,8 @@ def _folded(column: str) -> str:
 # other tenants' rows holding the needle's trigrams are then at most as many again as its own, where
 # the mark's trigrams cost a reading of every one of its rows' postings.
 ALONE_SHARE = 0.5
-_UNMARKED = "substr(oneclaw_search_like(%s), length(oneclaw_search_like('')) - 1)"
+_PAST_MARK = "(SELECT length(oneclaw_search_like('')) - 1)"  # where the text begins, behind the mark and its space
+_UNMARKED = f"substr(oneclaw_search_like(%s), {_PAST_MARK})"
 _MESSAGES_HELD = "SELECT reltuples FROM pg_class WHERE oid = 'messages'::regclass"
 
 
@@ -44,8 +45,8 @@ def folded_walk(column: str, ascii_needle: bool) -> str:
     the fold behind no tenant mark, which for ASCII text is its lower case (SQL's own, where the fold is a function call a row),
     and a needle that is not ASCII is looked for only in text that is not either (the fold of ASCII
     text is ASCII), so most rows of an English history cost no fold."""
-    if column.endswith(".content"):  # a position in the stored fold, which no index answers
-        return f"strpos({_folded(column)}, (SELECT oneclaw_search_fold(%s))) > 0"
+    if column.endswith(".content"):  # a position in the stored fold past the tenant's mark, which no index answers
+        return f"strpos(substr({_folded(column)}, {_PAST_MARK}), (SELECT oneclaw_search_fold(%s))) > 0"
     pattern = f"(SELECT {_UNMARKED})"
     ascii_text = f"octet_length({column}) = char_length({column})"
     if not ascii_needle:

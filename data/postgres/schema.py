@@ -89,7 +89,7 @@ WINDOW_COLUMNS = ["ALTER TABLE messages ADD COLUMN IF NOT EXISTS words tsvector"
                   "ALTER TABLE messages ADD COLUMN IF NOT EXISTS own_tf jsonb",
                   "ALTER TABLE messages ADD COLUMN IF NOT EXISTS own_length integer",
                   # a message's folded text, behind its tenant's mark, as the literal reading compares it: stored,
-                  # a row checked costs a LIKE over it, where folding it again cost a function call a row
+                  # a row checked costs a search of it, where folding it again cost a function call a row
                   "ALTER TABLE messages ADD COLUMN IF NOT EXISTS folded text "
                   "GENERATED ALWAYS AS (oneclaw_search_marked(tenant, content)) STORED",
                   "ALTER TABLE sessions ADD COLUMN IF NOT EXISTS title_words tsvector",

@@ -2,10 +2,11 @@
 AC-07, AC-08, Q-01, Q-02): the same ranking model as the SQLite backend, computed by the server.
 
 Each source asks three things: its statistics for the query's terms (kept by the server as rows are
-written, term_counts.py), the spec's literal reading through its DAO (LIKE of folded text over pg_trgm,
-re-checked with Unicode folding), and one ranked statement (ranked.py) that scores the rows holding
-a keyword by BM25 over their stored windows and returns the best, with the literal rows, as the
-reply shows them. Python reads only those rows.
+written, term_counts.py), the spec's literal reading through its DAO (LIKE of folded text, re-checked
+with Unicode folding), and one ranked statement (ranked.py) that scores the rows holding a keyword by
+BM25 over their stored windows and returns the best as the reply shows them. A session's statement
+scores its literal rows too; a message search reads them beside its statement and scores those its
+pool did not hold in one more. Python reads only those rows.
 """
 from __future__ import annotations
 

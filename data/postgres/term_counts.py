@@ -155,8 +155,9 @@ def day_word(at: int) -> str:
 
 def written_since(history: PostgresHistory, needed: Sequence[int], after: int, before: int,
                   deadline: Deadline | None = None) -> list[int | None]:
-    """For each count in `needed`, a time from which at least that many of the tenant's turns were
-    written up to `before` (None: fewer were, back to `after`)."""
+    """For each count in `needed`, a time from which about that many of the tenant's turns were written
+    up to `before` (None: fewer were, back to `after`). The counts take in all of `before`'s day and the
+    turns of deleted sessions, so a span may hold fewer: its readers then read the whole window."""
     asked = ", ".join(["max(word) FILTER (WHERE upto >= %s)"] * len(needed))
     words = history.rows(_BACK.format(asked=asked), (*needed, day_word(after), day_word(before)), deadline)[0]
     return [None if word is None or int(word) == 0 else int(word) * DAY_MS for word in words]

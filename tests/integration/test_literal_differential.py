@@ -128,5 +128,5 @@ def test_a_needle_more_rows_hold_than_fit_fills_the_reply_with_rows_holding_it_a
         shown = {item for source, item in results if source == "message"}
         assert len(results) == MAX_RESULTS and shown and shown <= expected, needle  # a session's preview may hold it too
     # On SQLite the engine's best rows held some of them often enough to leave the reading out; the server
-    # reads it in every search, its rows scored in the same statement as the keyword pool's.
+    # reads it in every search, beside its keyword statement.
     assert reading.call_count < len(needles) if dao is PeeweeMessageDao else reading.call_count == len(needles)

@@ -107,3 +107,22 @@ def test_a_sessions_needle_shorter_than_a_trigram_is_read_back_along_time_and_an
     assert found == [hit.id for hit in sqlite.sessions.search_by_title_or_preview(needle, limit=10)]
     assert ("s1" in found) == (needle != "ta") and "gone" not in found  # every title or preview but 'gone' is s1's or s2's
     assert all(call.kwargs["without"] for call in statements.call_args_list)  # back along time, no index
+
+
+def test_a_row_checked_one_by_one_is_searched_past_its_tenants_mark(postgres_url):
+    """A needle the tenant's mark (eight hex digits) holds matches only rows whose text holds it."""
+    import hashlib
+    import itertools
+
+    from oneclaw_search.data.postgres.folded import folded_walk
+    from oneclaw_search.data.postgres.schema import add_tenant
+
+    tenant = next(name for name in (f"cafe-{n}" for n in itertools.count())
+                  if "cafe" in hashlib.md5(name.encode()).hexdigest()[:8])  # noqa: S324 - the mark's own hash
+    add_tenant(PostgresHistory(postgres_url, admin=True), tenant)
+    history = PostgresHistory(postgres_url, tenant)
+    PostgresHistoryWriter(history, None).write([NewSession("s", "Notes", START)], [
+        NewMessage(f"m{at}", "s", "USER", "a CAFE au lait" if at % 3 == 0 else "tea and toast", START + at) for at in range(9)], [])
+    held = history.rows(f"SELECT count(*) FROM messages m WHERE {folded_walk('m.content', True)}", ("cafe",))
+    assert held == [(3,)]
+    history.close()
