@@ -30,6 +30,11 @@ class Within:
     types: frozenset[str] | None = None
     sessions: frozenset[str] | None = None
 
+    @staticmethod
+    def narrows(within: Within | None) -> bool:
+        """Whether `within` keeps a search to some types or sessions, not every turn of every live session."""
+        return within is not None and (within.types is not None or within.sessions is not None)
+
 
 class InvalidFilter(ValueError):
     """A filter parameter the tool cannot accept; reported as a validation_error."""

@@ -22,16 +22,24 @@ T = TypeVar("T")
 # (docs/performance.md). A pool only starts a thread when none is idle, so searches from several host
 # threads, or a source still winding down after its search timed out, get threads of their own.
 _MAX_THREADS = 12  # each may hold a connection's page cache: four searches at once, then they queue
-_pool: tuple[int, ThreadPoolExecutor] | None = None
-_pool_lock = threading.Lock()
 
 
-def _executor() -> ThreadPoolExecutor:
-    global _pool
-    with _pool_lock:
-        if _pool is None or _pool[0] != os.getpid():  # a forked child inherits the pool but not its threads
-            _pool = (os.getpid(), ThreadPoolExecutor(max_workers=_MAX_THREADS, thread_name_prefix="search_history"))
-        return _pool[1]
+class ProcessPool:
+    """A thread pool made on first use in each process: a forked child inherits the pool but not its threads."""
+
+    def __init__(self, name: str, max_workers: int | None = None) -> None:
+        self._name, self._max_workers = name, max_workers
+        self._pool: tuple[int, ThreadPoolExecutor] | None = None
+        self._lock = threading.Lock()
+
+    def executor(self) -> ThreadPoolExecutor:
+        with self._lock:
+            if self._pool is None or self._pool[0] != os.getpid():
+                self._pool = (os.getpid(), ThreadPoolExecutor(max_workers=self._max_workers, thread_name_prefix=self._name))
+            return self._pool[1]
+
+
+_SOURCES = ProcessPool("search_history", _MAX_THREADS)
 
 
 def run_in_parallel(tasks: Mapping[K, Callable[[], T]], deadline: Deadline) -> tuple[dict[K, T], list[K]]:
@@ -40,7 +48,7 @@ def run_in_parallel(tasks: Mapping[K, Callable[[], T]], deadline: Deadline) -> t
     A task that fails for any other reason fails the whole search: a broken database is an error
     to report, not a partial result.
     """
-    executor = _executor()
+    executor = _SOURCES.executor()
     futures = {key: executor.submit(task) for key, task in tasks.items()}
     wait(futures.values(), timeout=deadline.remaining())
     finished: dict[K, T] = {}

@@ -15,7 +15,7 @@ from oneclaw_search.domain.message_filter import Within
 
 # Candidates read beyond the hits wanted: trigram candidates rarely fail the re-check, and the
 # second, larger page keeps "newest first" exact unless a text is nearly everywhere.
-SLACK, _CANDIDATES_PER_HIT, _MIN_CANDIDATES = 50, 4, 1_000
+_SLACK, _CANDIDATES_PER_HIT, _MIN_CANDIDATES = 50, 4, 1_000
 RowSet = Sequence[int] | Unindexed | Newest | None  # rowids an index named, rows it lacks, the newest rows, or every row
 Window = tuple[int, int]
 
@@ -62,11 +62,11 @@ def _by_trigrams(index: LiteralIndex, table: str, needle: str, window: Window, l
                  within: Within | None, holding: Holding[H]) -> list[H] | None:
     """The hits among the index's candidates, newest first: a first page, then a larger one when it held
     too few; None when the index cannot look the needle up (the caller scans)."""
-    rowids = index.literal_rowids(table, needle, *window, limit + SLACK, 0, within, deadline)
+    rowids = index.literal_rowids(table, needle, *window, limit + _SLACK, 0, within, deadline)
     if rowids is None:
         return None
     hits = holding(needle, window, limit, deadline, within, rowids) if rowids else []
-    if len(hits) < limit and len(rowids) == limit + SLACK:
+    if len(hits) < limit and len(rowids) == limit + _SLACK:
         most = max(limit * _CANDIDATES_PER_HIT, _MIN_CANDIDATES)
         more = index.literal_rowids(table, needle, *window, most - len(rowids), len(rowids), within, deadline) or []
         hits += holding(needle, window, limit, deadline, within, more) if more else []
@@ -81,7 +81,7 @@ def _between_words(index: LiteralIndex, table: str, needle: str, window: Window,
     inside a longer word, or in letters the index folds otherwise), which trigrams must look for, are
     not. This spares reading through the trigram candidates of common words met side by side, few of
     which hold them as written."""
-    rowids = index.literal_rowids(table, needle, *window, limit + SLACK, 0, within, deadline, by_words=True)
+    rowids = index.literal_rowids(table, needle, *window, phrase_candidates(limit), 0, within, deadline, by_words=True)
     if not rowids or len(rowids) <= limit:
         return None
     hits = holding(needle, window, limit + 1, deadline, within, rowids)
@@ -101,6 +101,12 @@ def _from_the_newest(share: float | None, needle: str, window: Window, limit: in
         return None
     hits = holding(needle, window, limit, deadline, within, Newest(rows))
     return hits if len(hits) == limit else None
+
+
+def phrase_candidates(limit: int) -> int:
+    """How many of the newest rows holding a needle's words are read to see whether more than `limit`
+    hold it as written (the phrase's reading: _between_words here, and PostgreSQL's)."""
+    return limit + _SLACK
 
 
 def newest_rows(share: float | None, limit: int) -> int | None:

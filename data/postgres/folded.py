@@ -23,20 +23,18 @@ def _folded(column: str) -> str:
     return f"{alias}.folded" if name == "content" else f"oneclaw_search_marked({alias}.tenant, {column})"
 
 
-# A tenant holding at least this share of the messages reads the trigram index without its mark: the
-# other tenants' rows holding the needle's trigrams are then at most as many again as its own, where
-# the mark's trigrams cost a reading of every one of its rows' postings.
-ALONE_SHARE = 0.5
 _PAST_MARK = "(SELECT length(oneclaw_search_like('')) - 1)"  # where the text begins, behind the mark and its space
 _UNMARKED = f"substr(oneclaw_search_like(%s), {_PAST_MARK})"
 _MESSAGES_HELD = "SELECT reltuples FROM pg_class WHERE oid = 'messages'::regclass"
 
 
 def alone(history: PostgresHistory, turns: int | None, deadline: Deadline | None) -> bool:
-    """Whether the tenant's `turns` are at least ALONE_SHARE of every tenant's messages, as the planner's
-    statistics count them."""
+    """Whether the other tenants hold no more messages than the tenant's `turns`, as the planner's
+    statistics count them: read without the tenant's mark, the trigram index then names at most as many
+    of their rows as of its own, where the mark's trigrams cost a reading of every one of its rows'
+    postings."""
     held = history.rows(_MESSAGES_HELD, (), deadline)[0][0] if turns else None
-    return bool(turns and held is not None and turns >= ALONE_SHARE * held)
+    return bool(turns and held is not None and held - turns <= turns)
 
 
 def folded_walk(column: str, ascii_needle: bool) -> str:

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from oneclaw_search.data.history.literal_scan import SLACK
+from oneclaw_search.data.history.literal_scan import phrase_candidates
 from oneclaw_search.data.postgres.database import PostgresHistory, Rows
 from oneclaw_search.data.postgres.folded import folded_walk
 from oneclaw_search.data.postgres.pools import spans
@@ -89,13 +89,14 @@ class PhraseReading:
         return page
 
     def newest(self, limit: int, since: int | None) -> Rows:
-        """Among the newest `limit` + SLACK rows holding the phrase, up to `limit` + 1 holding the needle."""
+        """Among the newest rows holding the phrase (as many as SQLite's reading takes), up to `limit` + 1
+        holding the needle."""
         sql = _NEWEST.format(columns=self._columns[0], sessions=self._columns[1], narrowed=self._narrowed[0])
 
         def read(start: int) -> Rows:
             return self._history.rows(sql, [self._phrase.tsquery, start, self._window[1], *self._narrowed[1],
-                                            limit + SLACK, self._text, limit + 1], self._deadline)
+                                            phrase_candidates(limit), self._text, limit + 1], self._deadline)
         rows = read(since) if since is not None else []
-        if not rows or rows[0][0] < limit + SLACK:
+        if not rows or rows[0][0] < phrase_candidates(limit):
             rows = read(self._window[0])
         return [row[1:] for row in rows if row[1] is not None]

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from oneclaw_search.data.history.literal_scan import SLACK, newest_rows
+from oneclaw_search.data.history.literal_scan import newest_rows, phrase_candidates
 from oneclaw_search.data.postgres.daos import TURN_TYPES
 from oneclaw_search.data.postgres.database import PostgresHistory, Rows
 from oneclaw_search.data.postgres.folded import alone, folded_like
@@ -69,7 +69,7 @@ class _Asked:
     @property
     def narrowed(self) -> bool:
         """Kept to some types or sessions, where the tenant's counts do not describe the rows searched."""
-        return self.within is not None and (self.within.types is not None or self.within.sessions is not None)
+        return Within.narrows(self.within)
 
 
 class PostgresMessageDao:
@@ -138,5 +138,6 @@ def _between_words(reading: PhraseReading, held: tuple[int, int] | None, asked: 
     words (literal_words.py); None when the trigram index must read it."""
     if reading.whole:
         return first_admitted(reading.every(reading.since(asked.limit, held)), asked.admits, asked.limit)
-    newest = [row for row in reading.newest(asked.limit, reading.since(asked.limit + SLACK, held)) if asked.admits(row)]
+    newest = [row for row in reading.newest(asked.limit, reading.since(phrase_candidates(asked.limit), held))
+              if asked.admits(row)]
     return newest[:asked.limit] if len(newest) > asked.limit else None

@@ -89,7 +89,7 @@ class PostgresMessageSearch:
         """Where each pooled keyword's newest rows are read from: spans only where the counts describe
         the rows searched (every turn type, every session)."""
         turns = question.fields[1][2]
-        narrowed = within is not None and (within.types is not None or within.sessions is not None)
+        narrowed = Within.narrows(within)
         held = [None] * len(question.pooled()) if narrowed else question.pooled_held(turns)
         return spans(self._history, held, turns.rows, pool_size(limit), after, before, deadline)
 
